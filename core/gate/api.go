@@ -1,0 +1,140 @@
+// Package gate is gatehouse's admission gate: it compiles a profile (G-1..G-5)
+// into matchers once, judges commands (argv + cwd + resolved operands) into a
+// Verdict, and judges filesystem operations as the op door (G-6).
+//
+// The gate knows nothing of shell syntax: the shell asks it about one command
+// at a time. A compiled Profile is immutable and safe for concurrent use.
+package gate
+
+// Rule is one ask or deny rule as written (G-1.2). Patterns are unparsed:
+// command patterns are words separated by blanks ("git push", "git push *");
+// path patterns are absolute globs ("/vault/*"), or for mount-level rules
+// relative to the mount ("*.key" under /repo means "/repo/*.key").
+type Rule struct {
+	Reason   string
+	Commands []string
+	Paths    []string
+	Source   string // "FILE:LINE:COL" of the YAML node, or the Go call site
+}
+
+// PathGroup is one hide entry: a bare pattern has an empty reason (G-4.5).
+type PathGroup struct {
+	Reason string
+	Paths  []string
+	Source string
+}
+
+// ShowEntry re-opens a subtree inside a hidden region (G-4.7). Mode is "ro",
+// "rw" or "" (the mount's mode).
+type ShowEntry struct {
+	Path   string
+	Mode   string
+	Source string
+}
+
+// MountRules is a profile's narrowing of one mount (G-5.1, G-5.3).
+type MountRules struct {
+	ReadOnly bool // weaken rw to ro; never raises
+	Hide     []PathGroup
+	Show     []ShowEntry
+	Ask      []Rule // command rules apply by cwd or operand inside the mount
+	Deny     []Rule
+	Source   string
+}
+
+// PolicySpec is a profile's policy program (G-8; issue 5).
+type PolicySpec struct {
+	Engine  string // "starlark" | "javascript"
+	File    string // absolute host path of the program, or ""
+	Code    string // inline source, or the file's text once read
+	Name    string // "guard.star" for records: policy:NAME
+	Source  string
+	Timeout int64 // nanoseconds per call; 0 = 100ms
+}
+
+// ProfileSpec is a profile as written, before compilation (G-1.1, G-11.5).
+type ProfileSpec struct {
+	Name string
+	Cwd  string            // "" = "/"
+	Env  map[string]string // seeded and exported at session creation
+	// Allow is the tool set (G-3.1): nil = every command; an empty non-nil
+	// slice = nothing; otherwise patterns whose first words are installed.
+	Allow    []string
+	Ask      []Rule
+	Deny     []Rule
+	Hide     []PathGroup
+	Show     []ShowEntry
+	VarsHide []string
+	Mounts   map[string]MountRules
+	Policy   *PolicySpec
+	Source   string
+}
+
+// Mount is what the gate needs to know of a workspace mount.
+type Mount struct {
+	Prefix   string
+	ReadOnly bool
+}
+
+// Outcome of judging one command (G-11.1).
+type Outcome string
+
+const (
+	Run      Outcome = "run"
+	Deny     Outcome = "deny"
+	Ask      Outcome = "ask"
+	NotFound Outcome = "not-found"
+	Hidden   Outcome = "hidden"
+	Granted  Outcome = "granted"
+	Dynamic  Outcome = "dynamic"
+)
+
+// Refusal is the record of G-7.2..G-7.4, JSON-shaped for every door.
+type Refusal struct {
+	Kind   string `json:"kind"`   // "deny" | "ask"
+	Reason string `json:"reason"` // may be empty
+	Policy string `json:"policy"` // profile:NAME, mount:PREFIX, allow, policy:FILE, coded name
+	Scope  string `json:"scope"`  // "command" | "operand"
+	Rule   string `json:"rule"`   // FILE:LINE:COL or Go call site
+	Path   string `json:"path,omitempty"`
+	AskID  string `json:"ask_id,omitempty"`
+	Status string `json:"status,omitempty"` // "pending" for asks
+}
+
+// Operand is one path argument of a command, as the shell resolved it.
+type Operand struct {
+	Arg   string // as spelled in argv
+	Path  string // absolute and cleaned, against the command's cwd
+	Write bool   // the command writes or creates it
+}
+
+// Command is one simple command to judge.
+type Command struct {
+	Argv     []string
+	Cwd      string
+	Operands []Operand
+}
+
+// Verdict is the gate's judgement of one command. The shell renders the
+// agent-visible text from it (one function for Execute and Explain, G-11.1).
+type Verdict struct {
+	Outcome Outcome
+	// Refusal is the first refusal record (nil for run, not-found, hidden).
+	Refusal *Refusal
+	// Operand is the operand that decided an operand-scope outcome.
+	Operand *Operand
+	// OperandRefusals are every operand deny, in argv order; the command
+	// runs and each fails where touched (G-4.10).
+	OperandRefusals []OperandRefusal
+	// HiddenOperands are operands that resolve to hidden paths; HideReason
+	// explains them to hosts only.
+	HiddenOperands []Operand
+	HideReason     string
+	HideRule       string
+}
+
+// OperandRefusal is one denied operand of a running command.
+type OperandRefusal struct {
+	Operand Operand
+	Refusal *Refusal
+}

@@ -1,0 +1,119 @@
+// Package utils holds gatehouse's utilities: GNU-compatible commands written
+// in Go over the VFS (G-12.2). Each utility reads and writes only through the
+// vfs.FS it is given, whose op door judges every operation, and never touches
+// the host.
+//
+// A utility declares its path operands (G-4.9) so the gate can judge them
+// before it runs, its operand exit code (G-7.3), and its GNU voice for an
+// operand that fails, so a refusal the gate predicts (explain) reads exactly
+// like the one the run prints.
+package utils
+
+import (
+	"context"
+	"io"
+	"sort"
+
+	"gatehouse/core/vfs"
+)
+
+// Env is everything a utility may use. It never holds a host handle.
+type Env struct {
+	Ctx    context.Context
+	Args   []string // argv; Args[0] is the name the utility was called by
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Dir    string // the shell's cwd, absolute
+	FS     vfs.FS // door-checked; take every path through Abs first
+	// Environ is the exported environment as NAME=VALUE, hidden vars absent.
+	Environ []string
+	// Exec runs argv as a command of the same line, through the gate
+	// (wrappers like xargs, find -exec, env, timeout, nice, nohup). It returns
+	// the exit status; a non-nil error means the line must stop (an ask at
+	// the execution gate, a cancelled context): return it from Run.
+	Exec func(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error)
+	// LookPath reports whether a command name is installed for the session
+	// (which, type, command -v, xargs/find -exec existence checks).
+	LookPath func(name string) bool
+}
+
+// Abs joins a possibly relative path to the cwd and cleans it.
+func (e *Env) Abs(p string) string { return Join(e.Dir, p) }
+
+// Getenv returns an exported variable's value.
+func (e *Env) Getenv(key string) string {
+	for i := len(e.Environ) - 1; i >= 0; i-- {
+		kv := e.Environ[i]
+		if len(kv) > len(key) && kv[len(key)] == '=' && kv[:len(key)] == key {
+			return kv[len(key)+1:]
+		}
+	}
+	return ""
+}
+
+// OperandKind says how a utility uses a path argument.
+type OperandKind int
+
+const (
+	Read   OperandKind = iota // read, listed, stat'ed or searched
+	Write                     // created, written, removed or renamed
+	Target                    // cp/mv/ln destination: written, may be a directory
+)
+
+// OperandRef is one argv index that names a path.
+type OperandRef struct {
+	Index int
+	Kind  OperandKind
+}
+
+// Utility is one command of the shell.
+type Utility struct {
+	Name string
+	// Run executes the utility and returns its exit status. It returns a
+	// non-nil error only to stop the whole line (from Env.Exec).
+	Run func(env *Env) (int, error)
+	// Operands lists which arguments of argv are path operands (G-4.9),
+	// parsing options as the utility does. nil means none.
+	Operands func(argv []string) []OperandRef
+	// OperandExit is the exit status when an operand fails (G-7.3).
+	OperandExit int
+	// Voice renders the stderr line (with "\n") the utility prints when the
+	// operand arg fails with msg (a strerror text or a refusal reason).
+	// nil means "NAME: ARG: MSG\n".
+	Voice func(arg, msg string) string
+	// Help is the --help text.
+	Help string
+}
+
+var registry = map[string]*Utility{}
+
+// Register adds a utility; utilities call it from init.
+func Register(u *Utility) {
+	if _, dup := registry[u.Name]; dup {
+		panic("utils: duplicate utility " + u.Name)
+	}
+	registry[u.Name] = u
+}
+
+// Lookup returns the utility of that name, or nil.
+func Lookup(name string) *Utility { return registry[name] }
+
+// Names lists every utility, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// RenderVoice gives the stderr line for a failing operand, the same text
+// for a real run and for explain.
+func (u *Utility) RenderVoice(arg, msg string) string {
+	if u.Voice != nil {
+		return u.Voice(arg, msg)
+	}
+	return u.Name + ": " + arg + ": " + msg + "\n"
+}

@@ -1,0 +1,135 @@
+// Package vfs is gatehouse's virtual filesystem: a table of mounts (memory or
+// host directories) under path prefixes, reached only through a View that
+// passes every operation through an op door (G-6) before it touches a mount.
+//
+// Paths given to a View are absolute, slash-separated VFS paths. The View
+// cleans them (".", "..", repeated slashes), resolves every symlink component
+// itself (so no backend ever follows a link), asks the Door about every link
+// it traverses and about the final resolved path, and only then calls the
+// backend of the mount that holds the path.
+//
+// Errors are *fs.PathError values whose Path is the path as the caller spelled
+// it and whose Err is a syscall.Errno (ENOENT, EROFS, EACCES, ENOTDIR, EISDIR,
+// EEXIST, ENOTEMPTY, ELOOP, EXDEV, EINVAL) or a *RefusedError carrying a
+// rule's reason. Hidden paths are ENOENT, indistinguishable from missing ones.
+package vfs
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// Op names passed to a Door.
+const (
+	OpStat     = "stat"
+	OpLstat    = "lstat"
+	OpOpen     = "open"
+	OpReadDir  = "readdir"
+	OpMkdir    = "mkdir"
+	OpRemove   = "remove"
+	OpRename   = "rename"
+	OpSymlink  = "symlink"
+	OpReadlink = "readlink"
+	OpChmod    = "chmod"
+	OpUtimes   = "utimes"
+)
+
+// Op is one filesystem operation as the door sees it.
+type Op struct {
+	Name   string // one of the Op* constants
+	Path   string // absolute, cleaned, every symlink component resolved
+	Write  bool   // the op creates, modifies or removes something
+	Create bool   // the op would create Path (open O_CREATE on a missing file, mkdir, symlink, rename target)
+	Prefix string // prefix of the mount holding Path ("" for the synthetic root and its synthetic dirs)
+}
+
+// Door judges one operation before it reaches a mount. It returns nil to let
+// it pass, or an error: ErrHidden (reported to the caller as ENOENT),
+// syscall.EROFS, syscall.EACCES, or a *RefusedError. A Door must be safe for
+// concurrent use and cheap (G-6.3).
+type Door interface {
+	CheckOp(op Op) error
+}
+
+// DoorFunc adapts a function to a Door.
+type DoorFunc func(op Op) error
+
+// CheckOp calls f.
+func (f DoorFunc) CheckOp(op Op) error { return f(op) }
+
+// OpenDoor lets every operation pass (an unrestricted session).
+var OpenDoor Door = DoorFunc(func(Op) error { return nil })
+
+// ErrHidden is what a Door returns for a hidden path. The View turns it into
+// ENOENT so the caller cannot tell it from a missing path (G-4.5).
+var ErrHidden = errors.New("hidden")
+
+// RefusedError is an op refused by a rule or policy (G-6.2). Its text is the
+// reason alone, so a utility prints "NAME: PATH: REASON". It unwraps to
+// fs.ErrPermission. Detail carries the gate's record for the refusal (opaque
+// to vfs).
+type RefusedError struct {
+	Reason string
+	Detail any
+}
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// Unwrap makes errors.Is(err, fs.ErrPermission) true.
+func (e *RefusedError) Unwrap() error { return fs.ErrPermission }
+
+// File is an open file of the VFS.
+type File interface {
+	io.Reader
+	io.Writer
+	io.Closer
+	io.Seeker
+	Stat() (fs.FileInfo, error)
+}
+
+// FS is what commands see: a door-checked view of every mount. All paths are
+// absolute VFS paths. Implementations are safe for concurrent use.
+type FS interface {
+	Stat(name string) (fs.FileInfo, error)
+	Lstat(name string) (fs.FileInfo, error)
+	// ReadDir lists a directory sorted by name; entries the door hides are
+	// absent. Entry Info() follows the rules of Lstat.
+	ReadDir(name string) ([]fs.DirEntry, error)
+	Open(name string) (File, error) // read only
+	OpenFile(name string, flag int, perm fs.FileMode) (File, error)
+	Mkdir(name string, perm fs.FileMode) error
+	Remove(name string) error // a file, a symlink or an empty directory
+	Rename(oldname, newname string) error
+	Symlink(target, linkname string) error
+	Readlink(name string) (string, error)
+	Chmod(name string, mode fs.FileMode) error
+	Chtimes(name string, atime, mtime time.Time) error
+	// Resolve returns the absolute cleaned path with every symlink resolved
+	// (like realpath -e), judged by the door as a stat.
+	Resolve(name string) (string, error)
+}
+
+// MountSpec describes one mount of a workspace.
+type MountSpec struct {
+	Prefix   string            // absolute, cleaned: "/runbook"
+	ReadOnly bool              // mode ro
+	HostDir  string            // "" = memory mount; else an absolute host directory
+	Files    map[string]string // seed content for memory mounts: path inside the mount -> content
+}
+
+// Errno values re-exported so callers need not import syscall for comparisons.
+var (
+	ENOENT    = syscall.ENOENT
+	EROFS     = syscall.EROFS
+	EACCES    = syscall.EACCES
+	ENOTDIR   = syscall.ENOTDIR
+	EISDIR    = syscall.EISDIR
+	EEXIST    = syscall.EEXIST
+	ENOTEMPTY = syscall.ENOTEMPTY
+	ELOOP     = syscall.ELOOP
+	EXDEV     = syscall.EXDEV
+	EINVAL    = syscall.EINVAL
+)
