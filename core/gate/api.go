@@ -59,15 +59,18 @@ type ProfileSpec struct {
 	Env  map[string]string // seeded and exported at session creation
 	// Allow is the tool set (G-3.1): nil = every command; an empty non-nil
 	// slice = nothing; otherwise patterns whose first words are installed.
-	Allow    []string
-	Ask      []Rule
-	Deny     []Rule
-	Hide     []PathGroup
-	Show     []ShowEntry
-	VarsHide []string
-	Mounts   map[string]MountRules
-	Policy   *PolicySpec
-	Source   string
+	Allow []string
+	// AllowSource is where the allow list was written; refusals by allow
+	// refinement (G-3.1 step 4) cite it, falling back to Source.
+	AllowSource string
+	Ask         []Rule
+	Deny        []Rule
+	Hide        []PathGroup
+	Show        []ShowEntry
+	VarsHide    []string
+	Mounts      map[string]MountRules
+	Policy      *PolicySpec
+	Source      string
 }
 
 // Mount is what the gate needs to know of a workspace mount.

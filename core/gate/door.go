@@ -1,0 +1,107 @@
+package gate
+
+import (
+	"syscall"
+
+	"gatehouse/core/vfs"
+)
+
+// OpScope is what the op door knows of the command being run: whether its
+// ask was granted, and which operands Judge refused (G-4.10).
+type OpScope struct {
+	// Granted lets path-only ask entries pass for this command.
+	Granted bool
+	// Refused are the command's refused operands: every op on one of these
+	// paths or below it fails with the refusal.
+	Refused []OperandRefusal
+}
+
+// Door returns the op door of this profile for one command (scope may be
+// nil, e.g. for redirections and the session's own lookups). It applies, in
+// order: the command's refused operands, hide (ENOENT, or EACCES when
+// creating a hidden name in a visible directory, G-4.11), path-only deny and
+// ask entries (every op but stat/lstat, G-6.1b), and read-only modes (EROFS,
+// G-5.2).
+func (p *Profile) Door(scope *OpScope) vfs.Door {
+	return &door{p: p, scope: scope}
+}
+
+type door struct {
+	p     *Profile
+	scope *OpScope
+}
+
+// CheckOp judges one operation on an absolute, cleaned, link-free path.
+func (d *door) CheckOp(op vfs.Op) error {
+	p := d.p
+	if d.scope != nil {
+		for i := range d.scope.Refused {
+			r := &d.scope.Refused[i]
+			if within(op.Path, r.Operand.Path) {
+				return &vfs.RefusedError{Reason: r.Refusal.Reason, Detail: r.Refusal}
+			}
+		}
+	}
+	if !p.hasEntries && !p.anyRO {
+		return nil
+	}
+	var cb [stackDepth]span
+	var nb [stackDepth + 1]*pathNode
+	w := p.newWalk(op.Path, cb[:0], nb[:0])
+	dec := p.decide(&w, nil, true)
+	if e := dec.entry; e != nil {
+		switch e.verb {
+		case VerbHide:
+			return p.hiddenOp(&w, e, op)
+		case VerbDeny, VerbAsk:
+			if op.Name == vfs.OpStat || op.Name == vfs.OpLstat {
+				break
+			}
+			if e.verb == VerbAsk && d.scope != nil && d.scope.Granted {
+				break
+			}
+			rec := e.refusal
+			rec.Path = op.Path
+			return &vfs.RefusedError{Reason: rec.Reason, Detail: &rec}
+		}
+	}
+	if op.Write && dec.readOnly() {
+		return syscall.EROFS
+	}
+	return nil
+}
+
+// hiddenOp answers an op on a path a hide entry reaches.
+func (p *Profile) hiddenOp(w *walk, hide *pathEntry, op vfs.Op) error {
+	if p.traversable(w, hide) {
+		switch {
+		case op.Name == vfs.OpStat, op.Name == vfs.OpLstat, op.Name == vfs.OpReadDir,
+			op.Name == vfs.OpReadlink, op.Name == vfs.OpOpen && !op.Write:
+			return nil
+		}
+		// The session can see this directory, so ENOENT would be a lie.
+		return syscall.EACCES
+	}
+	if op.Create && p.parentVisible(op.Path) {
+		return syscall.EACCES
+	}
+	return vfs.ErrHidden
+}
+
+// parentVisible reports whether the directory holding name is visible or
+// traversable to the session.
+func (p *Profile) parentVisible(name string) bool {
+	i := len(name) - 1
+	for i > 0 && name[i] != '/' {
+		i--
+	}
+	if i <= 0 {
+		return true // the root is always visible
+	}
+	parent := name[:i]
+	var cb [stackDepth]span
+	var nb [stackDepth + 1]*pathNode
+	w := p.newWalk(parent, cb[:0], nb[:0])
+	dec := p.decide(&w, nil, true)
+	return p.visibility(&w, &dec) != PathHidden
+}

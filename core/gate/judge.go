@@ -1,0 +1,170 @@
+package gate
+
+import (
+	"path"
+	"strings"
+)
+
+// Reason and policy of a refusal by allow refinement (G-3.1 step 4).
+const (
+	NotInAllowList = "not in the allow list"
+	AllowPolicy    = "allow"
+)
+
+// Refusal scopes (G-7.2, G-7.3).
+const (
+	ScopeCommand = "command"
+	ScopeOperand = "operand"
+)
+
+// Judge judges one simple command whose argv is already expanded and whose
+// operands are resolved (wrappers are unwrapped by the shell). The order is
+// G-3.1 and G-4.10:
+//
+//  1. a word missing from the tool set is NotFound, with no refusal record;
+//  2. a command-axis deny (profile rules, then the rules of every mount the
+//     command works in, by cwd or by operand, G-5.3) refuses the command;
+//  3. allow refinement refuses an argv no allow pattern covers;
+//  4. operand denies refuse those operands where they are touched, and the
+//     command runs (Outcome Deny, scope operand);
+//  5. asks, command axis first, then operands in argv order.
+//
+// An ask is kept only while nothing refuses (G-8.6): next to an operand deny,
+// asked operands are refused like denied ones, and a command-axis ask
+// refuses the whole command, since it cannot run without the answer.
+// Hidden operands make the outcome Hidden only when the command would
+// otherwise run; it still runs and meets ENOENT at the op door.
+func (p *Profile) Judge(cmd Command) Verdict {
+	argv := cmd.Argv
+	if len(argv) == 0 {
+		return Verdict{Outcome: Run}
+	}
+	if !p.Installed(argv[0]) {
+		return Verdict{Outcome: NotFound}
+	}
+
+	var mountBuf [4]*mountInfo
+	mounts := mountBuf[:0]
+	if p.cmdMounts {
+		mounts = p.workMounts(cmd, mounts)
+	}
+
+	if r := p.deny.first(argv); r != nil {
+		return commandVerdict(Deny, r.refusal)
+	}
+	for _, m := range mounts {
+		if r := m.deny.first(argv); r != nil {
+			return commandVerdict(Deny, r.refusal)
+		}
+	}
+	if p.refine && p.allow.first(argv) == nil {
+		return commandVerdict(Deny, Refusal{Kind: string(VerbDeny), Reason: NotInAllowList,
+			Policy: AllowPolicy, Scope: ScopeCommand, Rule: p.allowRule})
+	}
+
+	cmdAsk := p.ask.first(argv)
+	for _, m := range mounts {
+		if cmdAsk != nil {
+			break
+		}
+		cmdAsk = m.ask.first(argv)
+	}
+
+	var v Verdict
+	var refused []OperandRefusal // operand denies and asks, in argv order
+	firstDeny := -1
+	if p.hasEntries {
+		for _, op := range cmd.Operands {
+			if op.Path == "" {
+				continue
+			}
+			if !strings.HasPrefix(op.Path, "/") {
+				op.Path = path.Join(cmd.Cwd, op.Path)
+			}
+			var cb [stackDepth]span
+			var nb [stackDepth + 1]*pathNode
+			w := p.newWalk(op.Path, cb[:0], nb[:0])
+			dec := p.decide(&w, argv, false)
+			e := dec.entry
+			if e == nil {
+				continue
+			}
+			switch e.verb {
+			case VerbHide:
+				if p.traversable(&w, e) {
+					continue
+				}
+				if len(v.HiddenOperands) == 0 {
+					v.HideReason, v.HideRule = e.reason, e.rule
+				}
+				v.HiddenOperands = append(v.HiddenOperands, op)
+			case VerbDeny, VerbAsk:
+				rec := e.refusal
+				rec.Path = op.Path
+				if e.verb == VerbDeny && firstDeny < 0 {
+					firstDeny = len(refused)
+				}
+				refused = append(refused, OperandRefusal{Operand: op, Refusal: &rec})
+			}
+		}
+	}
+
+	switch {
+	case firstDeny >= 0:
+		for _, r := range refused {
+			r.Refusal.Kind = string(VerbDeny) // asked operands are refused too, during this run
+		}
+		v.OperandRefusals = refused
+		v.Outcome = Deny
+		if cmdAsk != nil {
+			rec := cmdAsk.refusal
+			rec.Kind = string(VerbDeny)
+			v.Refusal = &rec
+			return v
+		}
+		v.Refusal = refused[firstDeny].Refusal
+		v.Operand = &refused[firstDeny].Operand
+	case cmdAsk != nil:
+		rec := cmdAsk.refusal
+		v.Outcome, v.Refusal = Ask, &rec
+	case len(refused) > 0:
+		v.Outcome, v.Refusal, v.Operand = Ask, refused[0].Refusal, &refused[0].Operand
+	case len(v.HiddenOperands) > 0:
+		v.Outcome = Hidden
+	default:
+		v.Outcome = Run
+	}
+	return v
+}
+
+func commandVerdict(o Outcome, rec Refusal) Verdict {
+	return Verdict{Outcome: o, Refusal: &rec}
+}
+
+// workMounts appends the mounts with command-axis rules that the command
+// works in: the cwd's mount first, then each operand's, without repeats.
+func (p *Profile) workMounts(cmd Command, buf []*mountInfo) []*mountInfo {
+	add := func(name string) {
+		if name == "" {
+			return
+		}
+		if !strings.HasPrefix(name, "/") {
+			name = path.Join(cmd.Cwd, name)
+		}
+		m := p.mountOf(name)
+		if m == nil || m.deny.size+m.ask.size == 0 {
+			return
+		}
+		for _, seen := range buf {
+			if seen == m {
+				return
+			}
+		}
+		buf = append(buf, m)
+	}
+	add(cmd.Cwd)
+	for _, op := range cmd.Operands {
+		add(op.Path)
+	}
+	return buf
+}

@@ -1,0 +1,492 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/shell/utils"
+	"gatehouse/core/vfs"
+)
+
+// Internal command names. The call handler produces them by rewriting a
+// call; a call the agent spells with this prefix is "not found".
+const (
+	cmdRefuse = "__gh_refuse" // __gh_refuse CODE TEXT
+	cmdEval   = "__gh_eval"   // __gh_eval PLACE WORDS...
+	cmdFunc   = "__gh_fn"     // __gh_fn PLACE NAME ARGS...
+	cmdSource = "__gh_source" // __gh_source PLACE FILE ARGS...
+	cmdLookup = "__gh_lookup" // __gh_lookup MODE NAMES... (type / command -v)
+	cmdPwd    = "__gh_pwd"    // __gh_pwd (pwd -P)
+	internalP = "__gh_"
+)
+
+func (s *Shell) isTreeInternal(name string) bool {
+	return name == s.capture || name == s.capture+"_job" || name == s.capture+"_done" || name == s.capture+"_out"
+}
+
+func refuseArgs(code int, text string) []string {
+	return []string{cmdRefuse, strconv.Itoa(code), text}
+}
+
+// callHandler sees every simple command, builtins and function calls
+// included, after expansion (G-3.2, G-9.4).
+func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if isInternal(ctx) {
+		return args, nil
+	}
+	name := args[0]
+	if s.isTreeInternal(name) {
+		return args, nil
+	}
+	if strings.HasPrefix(name, internalP) {
+		return refuseArgs(127, name+": command not found\n"), nil
+	}
+	hc := interp.HandlerCtx(ctx)
+	fr := frameOf(ctx)
+	place := placeAt(fr.prefix, hc.Pos.Offset())
+	ls := lineOf(ctx)
+
+	// Functions are exempt (G-3.3); their bodies get places of their own.
+	direct := fr.direct == name && fr.directUsed != nil && !fr.directUsed.Swap(true)
+	if !direct && s.isFunc(name) {
+		return append([]string{cmdFunc, place}, args...), nil
+	}
+	if !isShellBuiltin(name) {
+		return args, nil // the exec handler judges every other command
+	}
+	if name == "unset" {
+		s.noteUnset(args[1:])
+	}
+	// Builtins that dispatch another command: judge the wrapper, then the
+	// command it runs, at the same place (G-3.5).
+	if name == "command" || name == "builtin" || name == "exec" {
+		inner, lookup := unwrapDispatch(args)
+		if lookup {
+			if a := s.admit(ctx, ls, place, args[:1], hc.Dir, nil); !a.run {
+				return s.refusedCall(ctx, a)
+			}
+			return append([]string{cmdLookup, "command"}, args[1:]...), nil
+		}
+		if a := s.admit(ctx, ls, place, args[:1], hc.Dir, nil); !a.run {
+			return s.refusedCall(ctx, a)
+		}
+		if len(inner) > 0 && isShellBuiltin(inner[0]) {
+			if a := s.admit(ctx, ls, place, inner, hc.Dir, nil); !a.run {
+				return s.refusedCall(ctx, a)
+			}
+			if name == "builtin" && !interp.IsBuiltin(inner[0]) {
+				return refuseArgs(1, "builtin: "+inner[0]+": not a shell builtin\n"), nil
+			}
+		}
+		return args, nil
+	}
+	a := s.admit(ctx, ls, place, args, hc.Dir, nil)
+	if !a.run {
+		return s.refusedCall(ctx, a)
+	}
+	switch name {
+	case "eval":
+		return append([]string{cmdEval, place}, args[1:]...), nil
+	case "source", ".":
+		if len(args) < 2 {
+			return refuseArgs(2, name+": filename argument required\n"+name+": usage: "+name+" filename [arguments]\n"), nil
+		}
+		return append([]string{cmdSource, place}, args[1:]...), nil
+	case "type", "hash", "compgen", "help", "enable":
+		return append([]string{cmdLookup, name}, args[1:]...), nil
+	case "pwd":
+		for _, a := range args[1:] {
+			if a == "-P" {
+				return []string{cmdPwd}, nil
+			}
+		}
+	case "cd", "pushd":
+		if text, code, bad := s.checkCd(ctx, ls, a.scope, hc.Dir, args); bad {
+			return refuseArgs(code, text), nil
+		}
+	}
+	return args, nil
+}
+
+// refusedCall turns a refused admission into the internal refusal command,
+// or halts the line for an unanswered ask.
+func (s *Shell) refusedCall(ctx context.Context, a admission) ([]string, error) {
+	if a.halt != nil {
+		return nil, s.halt(ctx, a.halt)
+	}
+	return refuseArgs(a.exit, a.stderr), nil
+}
+
+// halt ends the line: it prints the refusal, cancels the line (pipelines and
+// background jobs with it) and returns the error that stops the runner.
+func (s *Shell) halt(ctx context.Context, err error) error {
+	var h *errHalt
+	if errors.As(err, &h) {
+		hc := interp.HandlerCtx(ctx)
+		if hc.Stderr != nil && h.msg != "" {
+			io.WriteString(hc.Stderr, h.msg+"\n")
+			h = &errHalt{code: h.code} // printed once
+		}
+		if ls := lineOf(ctx); ls != nil {
+			ls.cancel(h)
+		}
+		return h
+	}
+	return err
+}
+
+// unwrapDispatch returns the command `command`/`builtin`/`exec` would run,
+// and whether it is a lookup (`command -v`/`-V`).
+func unwrapDispatch(args []string) (inner []string, lookup bool) {
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		if args[0] == "command" && (strings.Contains(a, "v") || strings.Contains(a, "V")) {
+			lookup = true
+		}
+	}
+	return args[i:], lookup
+}
+
+// execMiddleware is the only exec handler: it never calls next, so nothing
+// can reach the host (G-12.1).
+func (s *Shell) execMiddleware(next interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(ctx context.Context, args []string) error {
+		return s.exec(ctx, args)
+	}
+}
+
+func (s *Shell) exec(ctx context.Context, args []string) (err error) {
+	hc := interp.HandlerCtx(ctx)
+	ls := lineOf(ctx)
+	fr := frameOf(ctx)
+	switch args[0] {
+	case cmdRefuse:
+		code, _ := strconv.Atoi(args[1])
+		io.WriteString(hc.Stderr, args[2])
+		return interp.NewExitStatus(uint8(code))
+	case cmdEval:
+		return s.evalNested(ctx, hc, args[1], strings.Join(args[2:], " "), "", nil)
+	case cmdFunc:
+		call := make([]string, 0, len(args)-2)
+		for _, a := range args[2:] {
+			q, qerr := syntax.Quote(a, syntax.LangBash)
+			if qerr != nil {
+				q = "''"
+			}
+			call = append(call, q)
+		}
+		return s.evalNested(ctx, hc, args[1], strings.Join(call, " "), args[2], nil)
+	case cmdSource:
+		return s.source(ctx, hc, args[1], args[2], args[3:])
+	case cmdLookup:
+		return s.lookup(hc, args[1], args[2:])
+	case cmdPwd:
+		return s.pwdPhysical(ctx, hc)
+	}
+	if args[0] == s.capture {
+		return s.captureFD(hc)
+	}
+	if args[0] == s.capture+"_job" {
+		if ls != nil {
+			ls.jobStarted()
+		}
+		return nil
+	}
+	if args[0] == s.capture+"_done" {
+		if ls != nil {
+			ls.jobEnded()
+		}
+		return nil
+	}
+	if args[0] == s.capture+"_out" {
+		io.WriteString(hc.Stderr, "bash: >(...): process substitution for writing is not supported\n")
+		io.WriteString(hc.Stdout, "/dev/null")
+		return nil
+	}
+	place := placeAt(fr.prefix, hc.Pos.Offset())
+	a := s.admit(ctx, ls, place, args, hc.Dir, nil)
+	if a.halt != nil {
+		return s.halt(ctx, a.halt)
+	}
+	if !a.run {
+		io.WriteString(hc.Stderr, a.stderr)
+		return interp.NewExitStatus(uint8(a.exit))
+	}
+	if isShellBuiltin(args[0]) {
+		// `exec echo hi`, `command -p echo` reach here with a builtin.
+		return hc.Builtin(ctx, args)
+	}
+	code, err := s.runCommand(withPlace(ctx, place), ls, args, hc.Dir, hc.Env, a.scope, hc.Stdin, hc.Stdout, hc.Stderr)
+	if err != nil {
+		return s.halt(ctx, err)
+	}
+	if code != 0 {
+		return interp.NewExitStatus(uint8(code))
+	}
+	return nil
+}
+
+type placeKey struct{}
+
+func withPlace(ctx context.Context, place string) context.Context {
+	return context.WithValue(ctx, placeKey{}, place)
+}
+
+func placeOf(ctx context.Context) string {
+	p, _ := ctx.Value(placeKey{}).(string)
+	return p
+}
+
+// runCommand runs an admitted utility, `bash`/`sh`, or a builtin as a program.
+func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, dir string, env expand.Environ, scope *gate.OpScope, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
+	if argv[0] == "bash" || argv[0] == "sh" {
+		return s.runNested(ctx, ls, argv, dir, env, stdin, stdout, stderr)
+	}
+	u := utils.Lookup(argv[0])
+	if u == nil {
+		io.WriteString(stderr, argv[0]+": command not found\n")
+		return 127, nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "%s: internal error: %v\n", argv[0], p)
+			_ = debug.Stack
+			code, err = 125, nil
+		}
+	}()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	e := &utils.Env{
+		Ctx:      ctx,
+		Args:     argv,
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		Dir:      dir,
+		FS:       &stdioFS{FS: s.view(ls, scope), fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
+		Environ:  s.environ(env),
+		LookPath: s.installed,
+	}
+	exec := s.nestedExec(ctx, ls, argv[0], dir, env)
+	e.Exec = func(c context.Context, a []string, in io.Reader, out, errw io.Writer) (int, error) {
+		return exec(c, a, nil, in, out, errw)
+	}
+	e.ExecEnv = func(c context.Context, a []string, environ []string, in io.Reader, out, errw io.Writer) (int, error) {
+		if environ == nil {
+			environ = []string{}
+		}
+		return exec(c, a, environ, in, out, errw)
+	}
+	return u.Run(e)
+}
+
+// nestedExec is how wrappers and evaluators run their command: through the
+// gate again, at the wrapper's place (env, timeout, nice, nohup) or nested
+// under it (xargs, find -exec: every batch one place, G-9.6).
+func (s *Shell) nestedExec(ctx context.Context, ls *lineState, caller, dir string, env expand.Environ) func(context.Context, []string, []string, io.Reader, io.Writer, io.Writer) (int, error) {
+	place := placeOf(ctx)
+	if caller == "xargs" || caller == "find" {
+		place = nestedPrefix(place) + "x"
+	}
+	return func(cctx context.Context, argv []string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+		if len(argv) == 0 {
+			return 0, nil
+		}
+		a := s.admit(cctx, ls, place, argv, dir, nil)
+		if a.halt != nil {
+			if h, ok := a.halt.(*errHalt); ok && h.msg != "" {
+				io.WriteString(stderr, h.msg+"\n")
+				a.halt = &errHalt{code: h.code}
+			}
+			if ls != nil {
+				ls.cancel(a.halt)
+			}
+			return 126, a.halt
+		}
+		if !a.run {
+			io.WriteString(stderr, a.stderr)
+			return a.exit, nil
+		}
+		cenv := env
+		if environ != nil {
+			cenv = expand.ListEnviron(environ...)
+		}
+		return s.runCommand(withPlace(cctx, place), ls, argv, dir, cenv, a.scope, stdin, stdout, stderr)
+	}
+}
+
+// environ lists the exported variables a command sees, hidden ones absent.
+func (s *Shell) environ(env expand.Environ) []string {
+	var list []string
+	env.Each(func(name string, vr expand.Variable) bool {
+		if vr.Exported && vr.IsSet() && !s.cfg.Profile.VarHidden(name) {
+			list = append(list, name+"="+vr.String())
+		}
+		return true
+	})
+	return list
+}
+
+// view is the door-checked filesystem for one command of a line.
+func (s *Shell) view(ls *lineState, scope *gate.OpScope) vfs.FS {
+	door := s.cfg.Profile.Door(scope)
+	if ls != nil {
+		door = lineDoor{door: door, ls: ls}
+	}
+	return s.cfg.VFS.View(door)
+}
+
+// lineDoor lets an op through that an answered ask of this line opened.
+type lineDoor struct {
+	door vfs.Door
+	ls   *lineState
+}
+
+func (d lineDoor) CheckOp(op vfs.Op) error {
+	err := d.door.CheckOp(op)
+	if err == nil {
+		return nil
+	}
+	var re *vfs.RefusedError
+	if errors.As(err, &re) {
+		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(op.Path) {
+			return nil
+		}
+	}
+	return err
+}
+
+// errText is an error that prints as its text alone, for bash's voice.
+type errText string
+
+func (e errText) Error() string { return string(e) }
+
+// shellError renders a file error for the interpreter's own messages
+// ("bash: PATH: No such file or directory").
+func shellError(path string, err error) error {
+	return &os.PathError{Op: "bash:", Path: path, Err: errText(errnoText(err))}
+}
+
+var errNoFD = errors.New("bad file descriptor")
+
+func (s *Shell) openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
+	hc := interp.HandlerCtx(ctx)
+	abs := utils.Join(hc.Dir, path)
+	switch abs {
+	case "/dev/stdin":
+		if hc.Stdin == nil {
+			return nopRWC{Reader: strings.NewReader("")}, nil
+		}
+		return nopRWC{Reader: hc.Stdin}, nil
+	case "/dev/stdout":
+		return nopRWC{Writer: hc.Stdout}, nil
+	case "/dev/stderr":
+		return nopRWC{Writer: hc.Stderr}, nil
+	}
+	if strings.HasPrefix(abs, "/dev/fd/") {
+		if data, ok := s.fds.get(abs); ok {
+			return nopRWC{Reader: strings.NewReader(data)}, nil
+		}
+		return nil, shellError(path, syscall.ENOENT)
+	}
+	f, err := s.view(lineOf(ctx), nil).OpenFile(abs, flag, perm)
+	if err != nil {
+		return nil, shellError(path, err)
+	}
+	return f, nil
+}
+
+type nopRWC struct {
+	io.Reader
+	io.Writer
+}
+
+func (n nopRWC) Read(p []byte) (int, error) {
+	if n.Reader == nil {
+		return 0, io.EOF
+	}
+	return n.Reader.Read(p)
+}
+
+func (n nopRWC) Write(p []byte) (int, error) {
+	if n.Writer == nil {
+		return 0, syscall.EBADF
+	}
+	return n.Writer.Write(p)
+}
+
+func (nopRWC) Close() error { return nil }
+
+func (s *Shell) readDirHandler(ctx context.Context, path string) ([]fs.DirEntry, error) {
+	return s.view(lineOf(ctx), nil).ReadDir(path)
+}
+
+func (s *Shell) statHandler(ctx context.Context, path string, follow bool) (fs.FileInfo, error) {
+	v := s.view(lineOf(ctx), nil)
+	if follow {
+		return v.Stat(path)
+	}
+	return v.Lstat(path)
+}
+
+// accessHandler answers test -r/-w/-x from the VFS: readable when an open
+// for reading would pass the door, writable when a write would.
+func (s *Shell) accessHandler(ctx context.Context, path string, mode interp.AccessMode) error {
+	v := s.view(lineOf(ctx), nil)
+	info, err := v.Stat(path)
+	if err != nil {
+		return err
+	}
+	switch mode {
+	case interp.AccessRead:
+		if info.IsDir() {
+			_, err = v.ReadDir(path)
+			return err
+		}
+		f, err := v.Open(path)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case interp.AccessWrite:
+		if info.IsDir() {
+			return nil
+		}
+		f, err := v.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	case interp.AccessExec:
+		if info.IsDir() || info.Mode()&0o111 != 0 {
+			return nil
+		}
+		return fs.ErrPermission
+	}
+	return nil
+}
+
+var _ = atomic.Bool{}

@@ -1,0 +1,490 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/shell/utils"
+	"gatehouse/core/vfs"
+)
+
+// evalNested runs text as a line within the line, framed under place
+// (G-9.6): eval bodies, sourced files and function calls. direct names the
+// function call this frame was made for.
+func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place, text, direct string, params []string) error {
+	fr := frameOf(ctx)
+	if fr.depth+1 > s.limits.Depth {
+		return s.halt(ctx, &errHalt{125, "gatehouse: line exceeded the nesting depth limit of " + strconv.Itoa(s.limits.Depth)})
+	}
+	nf := &frame{prefix: nestedPrefix(place), depth: fr.depth + 1}
+	if direct != "" {
+		nf.direct = direct
+		nf.directUsed = new(atomic.Bool)
+	}
+	text = s.prepareNested(text)
+	return hc.Builtin(withFrame(ctx, nf), []string{"eval", text})
+}
+
+// prepareNested applies the rewrites a top-level line gets (process
+// substitution, job tracking) to a nested text, and prints it back. Preflight
+// calls the same function, so places agree.
+func (s *Shell) prepareNested(text string) string {
+	f, err := parse(text)
+	if err != nil || !s.needsRewrite(f) {
+		return text
+	}
+	s.rewriteProcSubst(f)
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, f)
+	return b.String()
+}
+
+// source reads a file through the door and evaluates it (G-3.5). The
+// interpreter's own `source` would look along the host $PATH.
+func (s *Shell) source(ctx context.Context, hc interp.HandlerContext, place, file string, args []string) error {
+	name := "source"
+	data, err := s.readFile(ctx, utils.Join(hc.Dir, file))
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", file, errnoText(err))
+		return interp.NewExitStatus(1)
+	}
+	_ = name
+	_ = args
+	return s.evalNested(ctx, hc, place, string(data), "", args)
+}
+
+func (s *Shell) readFile(ctx context.Context, path string) ([]byte, error) {
+	f, err := s.view(lineOf(ctx), nil).Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// runNested runs `bash -c S`, `bash FILE` or `bash` reading stdin, as a new
+// shell process would: a fresh interpreter with the exported environment,
+// framed under the command's place.
+func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir string, env expand.Environ, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	name := argv[0]
+	var script, scriptName string
+	params := []string{}
+	i := 1
+	fromString := false
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "-c" {
+			fromString = true
+			continue
+		}
+		if a == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 || strings.HasPrefix(a, "+") && len(a) > 1 {
+			if strings.Contains(a, "c") && a[0] == '-' {
+				fromString = true
+			}
+			continue
+		}
+		break
+	}
+	rest := argv[i:]
+	switch {
+	case fromString:
+		if len(rest) == 0 {
+			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", name)
+			return 2, nil
+		}
+		script, scriptName, params = rest[0], name, rest[1:]
+		if len(params) > 0 {
+			scriptName, params = params[0], params[1:]
+		}
+	case len(rest) > 0:
+		data, err := s.readFile(ctx, utils.Join(dir, rest[0]))
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %s\n", name, rest[0], errnoText(err))
+			return 127, nil
+		}
+		script, scriptName, params = string(data), rest[0], rest[1:]
+	default:
+		if stdin == nil {
+			return 0, nil
+		}
+		data, _ := io.ReadAll(stdin)
+		script = string(data)
+		stdin = strings.NewReader("")
+	}
+	_ = scriptName
+	fr := frameOf(ctx)
+	if fr.depth+1 > s.limits.Depth {
+		return 125, &errHalt{125, "gatehouse: line exceeded the nesting depth limit of " + strconv.Itoa(s.limits.Depth)}
+	}
+	file, err := parse(s.prepareNested(script))
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: -c: %v\n", name, err)
+		return 2, nil
+	}
+	s.noteFuncs(file)
+	r, err := s.freshRunner(s.environ(env), dir)
+	if err != nil {
+		return 125, err
+	}
+	if len(params) > 0 {
+		interp.Params(append([]string{"--"}, params...)...)(r)
+	}
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	interp.StdIO(stdin, stdout, stderr)(r)
+	nctx := withFrame(ctx, &frame{prefix: nestedPrefix(placeOf(ctx)), depth: fr.depth + 1})
+	runErr := r.Run(nctx, file)
+	var h *errHalt
+	if errors.As(runErr, &h) {
+		return h.code, h
+	}
+	if runErr != nil {
+		if code, ok := interp.IsExitStatus(runErr); ok {
+			return int(code), nil
+		}
+		if ls != nil && context.Cause(ctx) != nil {
+			return 125, context.Cause(ctx)
+		}
+		return 125, nil
+	}
+	return 0, nil
+}
+
+// freshRunner is a new interpreter for a nested shell process.
+func (s *Shell) freshRunner(env []string, dir string) (*interp.Runner, error) {
+	r, err := s.newRunner(append(env, "TMPDIR=/"), dir, false)
+	if err != nil {
+		return nil, err
+	}
+	r.Reset()
+	f, _ := syntax.NewParser().Parse(strings.NewReader("unset TMPDIR"), "")
+	r.Run(context.WithValue(context.Background(), internalKey{}, true), f)
+	return r, nil
+}
+
+// lookup answers type, command -v/-V, hash, compgen, help and enable from
+// the session's tool set alone: the host $PATH is never searched (G-3.2).
+func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) error {
+	out := hc.Stdout
+	status := 0
+	var flags []string
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		flags = append(flags, args[0])
+		args = args[1:]
+	}
+	has := func(f string) bool {
+		for _, x := range flags {
+			if strings.Contains(x, f) {
+				return true
+			}
+		}
+		return false
+	}
+	kind := func(name string) string {
+		switch {
+		case syntax.IsKeyword(name):
+			return "keyword"
+		case s.isFunc(name):
+			return "function"
+		case isShellBuiltin(name) && s.installed(name):
+			return "builtin"
+		case s.installed(name):
+			return "file"
+		}
+		return ""
+	}
+	switch mode {
+	case "type":
+		for _, n := range args {
+			k := kind(n)
+			switch {
+			case k == "":
+				if !has("t") && !has("p") && !has("P") {
+					fmt.Fprintf(hc.Stderr, "bash: type: %s: not found\n", n)
+				}
+				status = 1
+			case has("t"):
+				fmt.Fprintln(out, k)
+			case has("p") || has("P"):
+				if k == "file" {
+					fmt.Fprintf(out, "/usr/bin/%s\n", n)
+				}
+			case k == "keyword":
+				fmt.Fprintf(out, "%s is a shell keyword\n", n)
+			case k == "function":
+				fmt.Fprintf(out, "%s is a function\n", n)
+			case k == "builtin":
+				fmt.Fprintf(out, "%s is a shell builtin\n", n)
+			default:
+				fmt.Fprintf(out, "%s is /usr/bin/%s\n", n, n)
+			}
+		}
+	case "command":
+		verbose := has("V")
+		for _, n := range args {
+			k := kind(n)
+			switch {
+			case k == "":
+				if verbose {
+					fmt.Fprintf(hc.Stderr, "bash: command: %s: not found\n", n)
+				}
+				status = 1
+			case verbose && k == "file":
+				fmt.Fprintf(out, "%s is /usr/bin/%s\n", n, n)
+			case verbose:
+				fmt.Fprintf(out, "%s is a shell %s\n", n, k)
+			case k == "file":
+				fmt.Fprintf(out, "/usr/bin/%s\n", n)
+			default:
+				fmt.Fprintln(out, n)
+			}
+		}
+	case "hash":
+		for _, n := range args {
+			if !s.installed(n) || isShellBuiltin(n) {
+				fmt.Fprintf(hc.Stderr, "bash: hash: %s: not found\n", n)
+				status = 1
+			}
+		}
+	case "compgen":
+		prefix := ""
+		if len(args) > 0 {
+			prefix = args[len(args)-1]
+		}
+		if has("c") || has("b") {
+			for _, n := range s.toolNames(has("b")) {
+				if strings.HasPrefix(n, prefix) {
+					fmt.Fprintln(out, n)
+				}
+			}
+		}
+	case "help", "enable":
+		for _, n := range args {
+			if !s.installed(n) || !isShellBuiltin(n) {
+				fmt.Fprintf(hc.Stderr, "bash: %s: no help topics match `%s'.\n", mode, n)
+				status = 1
+				continue
+			}
+			fmt.Fprintf(out, "%s: %s is a shell builtin\n", n, n)
+		}
+		if len(args) == 0 {
+			for _, n := range s.toolNames(true) {
+				fmt.Fprintln(out, n)
+			}
+		}
+	}
+	if status != 0 {
+		return interp.NewExitStatus(uint8(status))
+	}
+	return nil
+}
+
+// toolNames lists the installed commands, builtins only when asked.
+func (s *Shell) toolNames(builtinsOnly bool) []string {
+	var names []string
+	for n := range builtinNames {
+		if s.cfg.Profile.Installed(n) && interp.IsBuiltin(n) {
+			names = append(names, n)
+		}
+	}
+	if !builtinsOnly {
+		for _, n := range utils.Names() {
+			if s.cfg.Profile.Installed(n) && !builtinNames[n] {
+				names = append(names, n)
+			}
+		}
+		for _, n := range []string{"bash", "sh"} {
+			if s.cfg.Profile.Installed(n) {
+				names = append(names, n)
+			}
+		}
+	}
+	sortStrings(names)
+	return names
+}
+
+// pwdPhysical is `pwd -P` resolved through the VFS, never the host.
+func (s *Shell) pwdPhysical(ctx context.Context, hc interp.HandlerContext) error {
+	p, err := s.view(lineOf(ctx), nil).Resolve(hc.Dir)
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "pwd: error retrieving current directory: %s\n", errnoText(err))
+		return interp.NewExitStatus(1)
+	}
+	fmt.Fprintln(hc.Stdout, p)
+	return nil
+}
+
+// checkCd gives `cd` bash's voice for a missing, hidden or refused target
+// (G-4.5: a hidden directory reads "No such file or directory").
+func (s *Shell) checkCd(ctx context.Context, ls *lineState, scope *gate.OpScope, dir string, args []string) (string, int, bool) {
+	target := ""
+	for _, a := range args[1:] {
+		if a == "--" || (strings.HasPrefix(a, "-") && len(a) > 1) {
+			continue
+		}
+		target = a
+		break
+	}
+	if target == "" || target == "-" {
+		return "", 0, false
+	}
+	v := s.view(ls, scope)
+	info, err := v.Stat(utils.Join(dir, target))
+	if err == nil && !info.IsDir() {
+		err = syscall.ENOTDIR
+	}
+	if err == nil {
+		_, err = v.ReadDir(utils.Join(dir, target))
+		if errors.Is(err, syscall.ENOTDIR) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return "bash: " + args[0] + ": " + target + ": " + errnoText(err) + "\n", 1, true
+	}
+	return "", 0, false
+}
+
+// errnoText is the C library's text for an error, or a refusal's reason.
+func errnoText(err error) string {
+	var re *vfs.RefusedError
+	if errors.As(err, &re) {
+		return re.Reason
+	}
+	var en syscall.Errno
+	if errors.As(err, &en) {
+		if t, ok := errnoTexts[en]; ok {
+			return t
+		}
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	case errors.Is(err, fs.ErrExist):
+		return "File exists"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+var errnoTexts = map[syscall.Errno]string{
+	syscall.ENOENT:    "No such file or directory",
+	syscall.EACCES:    "Permission denied",
+	syscall.EPERM:     "Operation not permitted",
+	syscall.EROFS:     "Read-only file system",
+	syscall.EISDIR:    "Is a directory",
+	syscall.ENOTDIR:   "Not a directory",
+	syscall.EEXIST:    "File exists",
+	syscall.ENOTEMPTY: "Directory not empty",
+	syscall.ELOOP:     "Too many levels of symbolic links",
+	syscall.EXDEV:     "Invalid cross-device link",
+	syscall.EINVAL:    "Invalid argument",
+	syscall.EBADF:     "Bad file descriptor",
+}
+
+// Function registry: names the session's lines declared.
+
+func (s *Shell) isFunc(name string) bool {
+	s.funcsMu.Lock()
+	defer s.funcsMu.Unlock()
+	_, ok := s.funcs[name]
+	return ok
+}
+
+func (s *Shell) noteFuncs(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok {
+			s.funcsMu.Lock()
+			s.funcs[fd.Name.Value] = fd.Body
+			s.funcsMu.Unlock()
+		}
+		return true
+	})
+}
+
+func (s *Shell) noteUnset(args []string) {
+	s.funcsMu.Lock()
+	defer s.funcsMu.Unlock()
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			delete(s.funcs, a)
+		}
+	}
+}
+
+func (s *Shell) funcBody(name string) *syntax.Stmt {
+	s.funcsMu.Lock()
+	defer s.funcsMu.Unlock()
+	return s.funcs[name]
+}
+
+// fdTable holds process-substitution outputs, served as /dev/fd/N.
+type fdTable struct {
+	mu   sync.Mutex
+	next int
+	data map[string]string
+}
+
+func newFDTable() *fdTable { return &fdTable{next: 63, data: map[string]string{}} }
+
+func (t *fdTable) put(data string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := "/dev/fd/" + strconv.Itoa(t.next)
+	t.next--
+	if t.next < 10 {
+		t.next = 63
+	}
+	t.data[p] = data
+	return p
+}
+
+func (t *fdTable) get(p string) (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	d, ok := t.data[p]
+	return d, ok
+}
+
+func (t *fdTable) reset() {
+	t.mu.Lock()
+	t.next = 63
+	clear(t.data)
+	t.mu.Unlock()
+}
+
+// captureFD stores a process substitution's output and prints its path.
+func (s *Shell) captureFD(hc interp.HandlerContext) error {
+	var data []byte
+	if hc.Stdin != nil {
+		data, _ = io.ReadAll(io.LimitReader(hc.Stdin, s.limits.OutputBytes))
+	}
+	io.WriteString(hc.Stdout, s.fds.put(string(data)))
+	return nil
+}
+
+func sortStrings(a []string) { sort.Strings(a) }

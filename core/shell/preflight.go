@@ -1,0 +1,446 @@
+package shell
+
+import (
+	"context"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/shell/utils"
+)
+
+// staticCmd is one command preflight can read (G-9.3).
+type staticCmd struct {
+	place   string
+	argv    []string // literal words; for a partial command, the literal prefix
+	partial bool     // some words expand at run time
+	dynamic bool     // the command name itself expands at run time
+	spelled string   // the call as written
+	dir     string
+	extra   []gate.Operand // literal redirection targets
+}
+
+// literalWord returns a word's value when it is spelled without any
+// expansion: quotes and backslashes are fine, `$`, globs, braces and a
+// leading tilde are not.
+func literalWord(w *syntax.Word) (string, bool) {
+	for i, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[") && !escapedOnly(p.Value) {
+				return "", false
+			}
+			if strings.Contains(p.Value, "{") && p.Value != "{}" && p.Value != "{" {
+				return "", false
+			}
+			if i == 0 && strings.HasPrefix(p.Value, "~") {
+				return "", false
+			}
+		case *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return "", false
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	s, err := expand.Literal(nil, w)
+	if err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// escapedOnly: every glob character in an unquoted literal is escaped.
+func escapedOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return false
+		}
+	}
+	return true
+}
+
+// walker collects the static commands of a line in line order.
+type walker struct {
+	s     *Shell
+	dir   string
+	cmds  []staticCmd
+	funcs map[string]*syntax.Stmt // declared on this line
+	depth int
+}
+
+func (s *Shell) collect(file *syntax.File, dir string) []staticCmd {
+	w := &walker{s: s, dir: dir, funcs: map[string]*syntax.Stmt{}}
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok {
+			w.funcs[fd.Name.Value] = fd.Body
+		}
+		return true
+	})
+	w.walk(file, "")
+	return w.cmds
+}
+
+func (w *walker) walk(node syntax.Node, prefix string) {
+	if w.depth > w.s.limits.Depth {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			return false // a definition runs nothing; calls walk the body
+		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+				w.call(call, n.Redirs, prefix)
+				// Words may hold $( ) bodies: walk them too, but not the
+				// call again.
+				for _, a := range call.Assigns {
+					w.walk(a, prefix)
+				}
+				for _, a := range call.Args {
+					w.walk(a, prefix)
+				}
+				for _, r := range n.Redirs {
+					w.walk(r, prefix)
+				}
+				return false
+			}
+		}
+		return true
+	})
+}
+
+func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix string) {
+	place := placeAt(prefix, call.Args[0].Pos().Offset())
+	var argv []string
+	partial := false
+	for _, word := range call.Args {
+		v, ok := literalWord(word)
+		if !ok {
+			partial = true
+			break
+		}
+		argv = append(argv, v)
+	}
+	spelled := printWords(call.Args)
+	if len(argv) == 0 {
+		w.cmds = append(w.cmds, staticCmd{place: place, dynamic: true, spelled: spelled, dir: w.dir})
+		return
+	}
+	var extra []gate.Operand
+	for _, r := range redirs {
+		if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.DplIn || r.Op == syntax.DplOut {
+			continue
+		}
+		if v, ok := literalWord(r.Word); ok {
+			write := r.Op != syntax.RdrIn
+			extra = append(extra, gate.Operand{Arg: v, Path: utils.Join(w.dir, v), Write: write})
+		}
+	}
+	name := argv[0]
+	// A call of a function: its body runs framed under this place (G-3.3).
+	if body := w.funcs[name]; body != nil || (w.s.isFunc(name) && !isShellBuiltin(name) && utils.Lookup(name) == nil) {
+		if body == nil {
+			body = w.s.funcBody(name)
+		}
+		if body != nil && w.depth < 16 {
+			w.depth++
+			// At run time the call is `eval 'f args'`: f sits at offset 0
+			// of that text and passes unframed, so its body sits under this place
+			// with the offsets of the text that defined it.
+			w.walk(body, nestedPrefix(place))
+			w.depth--
+		}
+		return
+	}
+	w.cmds = append(w.cmds, staticCmd{place: place, argv: argv, partial: partial, spelled: spelled, dir: w.dir, extra: extra})
+	if partial {
+		return
+	}
+	if name == "cd" && len(argv) == 2 && !strings.HasPrefix(argv[1], "-") {
+		w.dir = utils.Join(w.dir, argv[1])
+	}
+	w.nested(argv, place)
+}
+
+// nested follows what a literal command evaluates or wraps (G-3.5, G-9.6).
+func (w *walker) nested(argv []string, place string) {
+	switch argv[0] {
+	case "eval":
+		w.text(strings.Join(argv[1:], " "), nestedPrefix(place))
+		return
+	case "bash", "sh":
+		if s, ok := dashC(argv); ok {
+			w.text(s, nestedPrefix(place))
+		}
+		return
+	}
+	inner, nestedPlace, partial := unwrapStatic(argv, place)
+	if len(inner) == 0 {
+		return
+	}
+	w.cmds = append(w.cmds, staticCmd{place: nestedPlace, argv: inner, partial: partial, spelled: strings.Join(inner, " "), dir: w.dir})
+	if !partial {
+		w.nested(inner, nestedPlace)
+	}
+}
+
+func (w *walker) text(text, prefix string) {
+	if w.depth >= 16 {
+		return
+	}
+	f, err := parse(w.s.prepareNested(text))
+	if err != nil {
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok {
+			w.funcs[fd.Name.Value] = fd.Body
+		}
+		return true
+	})
+	w.depth++
+	w.walk(f, prefix)
+	w.depth--
+}
+
+// dashC finds S in `bash [opts] -c S`.
+func dashC(argv []string) (string, bool) {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if a == "-c" || (strings.HasPrefix(a, "-") && strings.Contains(a, "c")) {
+			if i+1 < len(argv) {
+				return argv[i+1], true
+			}
+			return "", false
+		}
+		if !strings.HasPrefix(a, "-") {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// unwrapStatic returns the command a wrapper runs, where it sits, and
+// whether its words are only partly known (xargs and find append operands).
+func unwrapStatic(argv []string, place string) ([]string, string, bool) {
+	skip := func(i int, withArg map[string]bool) int {
+		for i < len(argv) {
+			a := argv[i]
+			if a == "--" {
+				return i + 1
+			}
+			if !strings.HasPrefix(a, "-") || a == "-" {
+				return i
+			}
+			if withArg[a] {
+				i++
+			}
+			i++
+		}
+		return i
+	}
+	switch argv[0] {
+	case "command", "builtin", "exec", "nohup":
+		inner, lookup := unwrapDispatch(argv)
+		if lookup {
+			return nil, "", false
+		}
+		return inner, place, false
+	case "time":
+		return argv[skip(1, nil):], place, false
+	case "nice":
+		return argv[skip(1, map[string]bool{"-n": true}):], place, false
+	case "env":
+		i := skip(1, map[string]bool{"-u": true, "-C": true, "-S": true})
+		for i < len(argv) && strings.Contains(argv[i], "=") {
+			i++
+		}
+		return argv[i:], place, false
+	case "timeout":
+		i := skip(1, map[string]bool{"-s": true, "-k": true, "--signal": true, "--kill-after": true})
+		if i < len(argv) {
+			i++ // the duration
+		}
+		return argv[i:], place, false
+	case "xargs":
+		i := skip(1, map[string]bool{"-n": true, "-I": true, "-d": true, "-P": true, "-L": true, "-s": true, "-E": true, "-a": true, "-i": false})
+		if i >= len(argv) {
+			return []string{"echo"}, nestedPrefix(place) + "x", true
+		}
+		return argv[i:], nestedPrefix(place) + "x", true
+	case "find":
+		for i := 1; i < len(argv); i++ {
+			switch argv[i] {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(argv) && argv[j] != ";" && argv[j] != "+" {
+					j++
+				}
+				inner := argv[i+1 : j]
+				partial := false
+				for _, a := range inner {
+					if strings.Contains(a, "{}") {
+						partial = true
+					}
+				}
+				// The first -exec only: preflight reads one; the run judges all.
+				return inner, nestedPrefix(place) + "x", partial
+			}
+		}
+	}
+	return nil, "", false
+}
+
+func printWords(words []*syntax.Word) string {
+	var b strings.Builder
+	p := syntax.NewPrinter()
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		p.Print(&b, w)
+	}
+	return b.String()
+}
+
+// judgeStatic judges one static command as the execution gate would.
+func (s *Shell) judgeStatic(c staticCmd) gate.Verdict {
+	if c.dynamic {
+		return gate.Verdict{Outcome: gate.Dynamic}
+	}
+	if !s.installed(c.argv[0]) {
+		return gate.Verdict{Outcome: gate.NotFound}
+	}
+	if c.partial {
+		// Only a command-axis deny can be read from a literal prefix: a deny
+		// pattern that matches the prefix matches every completion of it.
+		v := s.cfg.Profile.Judge(gate.Command{Argv: c.argv, Cwd: c.dir})
+		if v.Outcome == gate.Deny && v.Refusal != nil && v.Refusal.Scope == "command" && v.Refusal.Policy != "allow" {
+			return v
+		}
+		return gate.Verdict{Outcome: gate.Dynamic}
+	}
+	return s.cfg.Profile.Judge(s.command(c.argv, c.dir, c.extra))
+}
+
+// preflight judges every literal command before anything runs (G-9.3) and
+// settles the line's questions (G-9.8). stop reports that the line must not
+// run; res is then its result.
+func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File) (Result, bool) {
+	cmds := s.collect(file, s.runner.Dir)
+	type pending struct {
+		q Question
+		v gate.Verdict
+		c staticCmd
+	}
+	var questions []pending
+	for _, c := range cmds {
+		v := s.judgeStatic(c)
+		switch v.Outcome {
+		case gate.Deny:
+			if v.Refusal.Scope == "command" {
+				return s.refuseLine(ls, c, v, *v.Refusal), true
+			}
+		case gate.Ask:
+			cmd := s.command(c.argv, c.dir, c.extra)
+			q := questionFor(s, ls, c.place, c.argv, cmd, v.Refusal)
+			questions = append(questions, pending{q, v, c})
+		}
+	}
+	var unanswered []pending
+	for _, p := range questions {
+		key := p.q.Place + "\x00" + p.q.GrantKey
+		ls.mu.Lock()
+		_, seen := ls.claims[key]
+		ls.mu.Unlock()
+		if seen {
+			continue
+		}
+		if s.cfg.Host != nil {
+			if c, ok := s.cfg.Host.Lookup(ctx, p.q); ok {
+				ls.mu.Lock()
+				ls.claims[key] = c
+				ls.mu.Unlock()
+				if c.Standing == Refused {
+					dv := p.v
+					dv.Outcome = gate.Deny
+					return s.refuseLine(ls, p.c, dv, *refusalFromClaim(p.q, c)), true
+				}
+				continue
+			}
+		}
+		unanswered = append(unanswered, p)
+	}
+	if len(unanswered) == 0 {
+		return Result{}, false
+	}
+	if s.cfg.Host != nil && s.cfg.Host.Inline() {
+		// One question at a time, in line order; the line waits (G-9.8).
+		for _, p := range unanswered {
+			standing, ref, err := s.settle(ctx, ls, p.q)
+			if err != nil {
+				return s.waitLine(ls, p.c, p.v, withStatus(p.q.Refusal, "", "pending")), true
+			}
+			switch standing {
+			case Refused:
+				dv := p.v
+				dv.Outcome = gate.Deny
+				return s.refuseLine(ls, p.c, dv, *ref), true
+			case NoAnswer:
+				return s.waitLine(ls, p.c, p.v, *ref), true
+			}
+		}
+		return Result{}, false
+	}
+	// No one to wait on: raise every unanswered question at once and refuse
+	// with the first.
+	var records []gate.Refusal
+	for _, p := range unanswered {
+		r := withStatus(p.q.Refusal, "", "pending")
+		if s.cfg.Host != nil {
+			reply, err := s.cfg.Host.Ask(ctx, p.q)
+			if err == nil {
+				r.AskID = reply.AskID
+			}
+		}
+		records = append(records, r)
+	}
+	res := s.waitLine(ls, unanswered[0].c, unanswered[0].v, records[0])
+	res.Refusals = records
+	return res, true
+}
+
+func withStatus(r gate.Refusal, askID, status string) gate.Refusal {
+	r.AskID, r.Status = askID, status
+	return r
+}
+
+// refuseLine: a command of the line is denied; nothing runs, and the refusal
+// spends what the line claimed (G-9.7).
+func (s *Shell) refuseLine(ls *lineState, c staticCmd, v gate.Verdict, r gate.Refusal) Result {
+	text, code := refusalText(v, c.argv)
+	if v.Outcome == gate.Deny && r.Scope == "command" {
+		code = 126
+	}
+	return Result{Stderr: text, ExitCode: code, Refusal: &r, Refusals: []gate.Refusal{r}}
+}
+
+// waitLine: a question waits for its answer; the line does not run and
+// spends nothing (G-9.4, G-9.7).
+func (s *Shell) waitLine(ls *lineState, c staticCmd, v gate.Verdict, r gate.Refusal) Result {
+	ls.mu.Lock()
+	ls.waiting = true
+	ls.mu.Unlock()
+	text, _ := refusalText(v, c.argv)
+	return Result{Stderr: text, ExitCode: 126, Refusal: &r, Refusals: []gate.Refusal{r}}
+}

@@ -1,0 +1,89 @@
+package shell
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Two rewrites make a parsed line safe to run on the interpreter:
+//
+//   - Process substitution `<(BODY)` becomes `$( { BODY; } | CAPTURE )`: the
+//     body runs through the gate like any command, CAPTURE stores its output
+//     in the session's fd table and prints "/dev/fd/N", which the open
+//     handler serves. The interpreter's own FIFOs in the host $TMPDIR are
+//     never made (G-12.1). `>(BODY)` is refused with a message.
+//   - A background statement `C &` becomes `{ JOB; { ( C ); DONE; } & }` so
+//     the line knows when each job it launched ends, and spends its grants
+//     only then (G-9.9). C keeps its own nodes, hence its places.
+
+func (s *Shell) needsRewrite(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ProcSubst:
+			found = true
+		case *syntax.Stmt:
+			if n.Background {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func lit(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
+}
+
+func callStmt(words ...string) *syntax.Stmt {
+	ws := make([]*syntax.Word, len(words))
+	for i, w := range words {
+		ws[i] = lit(w)
+	}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: ws}}
+}
+
+func (s *Shell) rewriteProcSubst(f *syntax.File) {
+	made := map[*syntax.Stmt]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			for i, part := range n.Parts {
+				ps, ok := part.(*syntax.ProcSubst)
+				if !ok {
+					continue
+				}
+				var inner *syntax.Stmt
+				if ps.Op == syntax.CmdIn {
+					inner = &syntax.Stmt{Cmd: &syntax.BinaryCmd{
+						Op: syntax.Pipe,
+						X:  &syntax.Stmt{Cmd: &syntax.Block{Stmts: ps.Stmts}},
+						Y:  callStmt(s.capture),
+					}}
+				} else {
+					inner = callStmt(s.capture + "_out")
+				}
+				n.Parts[i] = &syntax.CmdSubst{Stmts: []*syntax.Stmt{inner}}
+			}
+		case *syntax.Stmt:
+			if n.Background && !made[n] {
+				job := *n
+				job.Background = false
+				job.Redirs = nil
+				sub := &syntax.Stmt{Cmd: &syntax.Subshell{Stmts: []*syntax.Stmt{{Cmd: job.Cmd, Negated: job.Negated, Redirs: n.Redirs, Comments: nil}}}}
+				launched := &syntax.Stmt{
+					Cmd:        &syntax.Block{Stmts: []*syntax.Stmt{sub, callStmt(s.capture + "_done")}},
+					Background: true,
+				}
+				made[launched] = true
+				n.Cmd = &syntax.Block{Stmts: []*syntax.Stmt{callStmt(s.capture + "_job"), launched}}
+				n.Background = false
+				n.Negated = false
+				n.Redirs = nil
+				// Walk into the original command still (it is now inside sub).
+				return true
+			}
+		}
+		return true
+	})
+}

@@ -1,0 +1,254 @@
+// Package shell runs command lines for one session: it parses a line with
+// mvdan.cc/sh (bash dialect), judges every literal command before anything
+// runs (preflight, G-9.3), then runs the line on an interp.Runner whose every
+// hook is gatehouse's: the call handler judges every builtin, the exec handler
+// judges and runs every utility in Go over the VFS, and the open, stat,
+// readdir and access handlers reach files only through the op door. No
+// handler ever reaches the host (G-12.1).
+package shell
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/vfs"
+)
+
+// Limits bound one line (G-12.3); zero fields mean the defaults.
+type Limits struct {
+	WallTime       time.Duration
+	OutputBytes    int64
+	Commands       int
+	BackgroundJobs int
+	Depth          int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.WallTime <= 0 {
+		l.WallTime = 30 * time.Second
+	}
+	if l.OutputBytes <= 0 {
+		l.OutputBytes = 16 << 20
+	}
+	if l.Commands <= 0 {
+		l.Commands = 10000
+	}
+	if l.BackgroundJobs <= 0 {
+		l.BackgroundJobs = 64
+	}
+	if l.Depth <= 0 {
+		l.Depth = 100
+	}
+	return l
+}
+
+// Config describes one session's shell.
+type Config struct {
+	VFS       *vfs.VFS
+	Profile   *gate.Profile
+	SessionID string
+	AgentID   string
+	Cwd       string            // "" = the profile's cwd
+	Env       map[string]string // exported at creation, after the profile's env
+	Limits    Limits
+	Host      Host // nil: asks stay pending with no ledger
+}
+
+// Result is what a line produced (G-7.6).
+type Result struct {
+	Stdout   string         `json:"stdout"`
+	Stderr   string         `json:"stderr"`
+	ExitCode int            `json:"exit_code"`
+	Refusal  *gate.Refusal  `json:"refusal"`
+	Refusals []gate.Refusal `json:"refusals"`
+}
+
+// Shell is one session's persistent shell: variables, functions, aliases and
+// cwd survive between lines (G-2.3). Lines run one at a time.
+type Shell struct {
+	cfg    Config
+	limits Limits
+	mu     sync.Mutex // one line at a time
+	runner *interp.Runner
+	// capture is the secret name of the internal command that stores a
+	// process substitution's output (see procsubst.go).
+	capture string
+	// funcs are the names of functions the session's lines declared; calls
+	// to them are framed so their bodies get places of their own.
+	funcsMu sync.Mutex
+	funcs   map[string]*syntax.Stmt
+	// fds holds process-substitution outputs served as /dev/fd/N.
+	fds *fdTable
+}
+
+// New builds a session's shell.
+func New(cfg Config) (*Shell, error) {
+	if cfg.VFS == nil || cfg.Profile == nil {
+		return nil, errors.New("shell: Config needs VFS and Profile")
+	}
+	s := &Shell{
+		cfg:    cfg,
+		limits: cfg.Limits.withDefaults(),
+		funcs:  map[string]*syntax.Stmt{},
+		fds:    newFDTable(),
+	}
+	var nonce [6]byte
+	rand.Read(nonce[:])
+	s.capture = "__gh_capture_" + hex.EncodeToString(nonce[:])
+
+	cwd := cfg.Cwd
+	if cwd == "" {
+		cwd = cfg.Profile.Cwd()
+	}
+	env := s.initialEnv(cwd)
+	r, err := s.newRunner(env, cwd, true)
+	if err != nil {
+		return nil, err
+	}
+	s.runner = r
+	// The interpreter treats "$TMPDIR/sh-interp-*" as its own FIFOs and opens
+	// them on the host. TMPDIR=/ makes that shortcut unreachable (a path's
+	// directory is never "" after trimming); then the variable is dropped.
+	r.Reset()
+	s.internal(context.Background(), "unset TMPDIR")
+	return s, nil
+}
+
+// initialEnv is the session's starting environment: a small fixed base, the
+// profile's env, then the config's; hidden variables never enter (G-5.5).
+func (s *Shell) initialEnv(cwd string) []string {
+	vars := map[string]string{
+		"PATH":    "/usr/local/bin:/usr/bin:/bin",
+		"HOME":    "/tmp",
+		"SHELL":   "/bin/bash",
+		"USER":    "agent",
+		"LOGNAME": "agent",
+		"LANG":    "C",
+		"LC_ALL":  "C",
+		"PWD":     cwd,
+		"TMPDIR":  "/",
+	}
+	for k, v := range s.cfg.Profile.Env() {
+		vars[k] = v
+	}
+	for k, v := range s.cfg.Env {
+		vars[k] = v
+	}
+	list := make([]string, 0, len(vars))
+	for k, v := range vars {
+		if k != "TMPDIR" && s.cfg.Profile.VarHidden(k) {
+			continue
+		}
+		list = append(list, k+"="+v)
+	}
+	sort.Strings(list)
+	return list
+}
+
+// newRunner makes an interpreter wired to gatehouse's handlers only.
+func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.Runner, error) {
+	setDir := func(r *interp.Runner) error { r.Dir = dir; return nil }
+	return interp.New(
+		interp.Env(expand.ListEnviron(env...)),
+		setDir,
+		interp.Interactive(interactive),
+		interp.StdIO(nil, io.Discard, io.Discard),
+		interp.CallHandler(s.callHandler),
+		interp.ExecHandlers(s.execMiddleware),
+		interp.OpenHandler(s.openHandler),
+		interp.ReadDirHandler2(s.readDirHandler),
+		interp.StatHandler(s.statHandler),
+		interp.AccessHandler(s.accessHandler),
+	)
+}
+
+type internalKey struct{}
+
+// internal runs trusted setup text, bypassing the gate.
+func (s *Shell) internal(ctx context.Context, text string) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(text), "")
+	if err != nil {
+		panic(err)
+	}
+	s.runner.Run(context.WithValue(ctx, internalKey{}, true), f)
+}
+
+func isInternal(ctx context.Context) bool { return ctx.Value(internalKey{}) != nil }
+
+// Profile returns the session's compiled profile.
+func (s *Shell) Profile() *gate.Profile { return s.cfg.Profile }
+
+// Cwd returns the shell's current directory.
+func (s *Shell) Cwd() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runner.Dir
+}
+
+// parse reads a line in the bash dialect.
+func parse(line string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+}
+
+// syntaxError renders a parse error the way bash words it, exit 2.
+func syntaxError(err error) Result {
+	msg := err.Error()
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		msg = fmt.Sprintf("line %d: syntax error: %s", pe.Pos.Line(), pe.Text)
+	}
+	return Result{Stderr: "bash: " + msg + "\n", ExitCode: 2, Refusals: []gate.Refusal{}}
+}
+
+// cappedBuffer keeps at most limit bytes, then notes the truncation once and
+// reports overflow so the line can be stopped (G-12.3).
+type cappedBuffer struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	limit     int64
+	overflow  func()
+	truncated bool
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.truncated {
+		return 0, errOutputLimit
+	}
+	room := b.limit - int64(b.buf.Len())
+	if int64(len(p)) <= room {
+		return b.buf.Write(p)
+	}
+	if room > 0 {
+		b.buf.Write(p[:room])
+	}
+	b.truncated = true
+	b.buf.WriteString("\n[gatehouse: output truncated]\n")
+	if b.overflow != nil {
+		go b.overflow()
+	}
+	return int(max(room, 0)), errOutputLimit
+}
+
+func (b *cappedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+var errOutputLimit = errors.New("output limit exceeded")

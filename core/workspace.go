@@ -1,0 +1,491 @@
+// Package core is gatehouse's composition root: a Workspace holds the mounts,
+// the compiled profiles, the decision ledger and the sessions; a Session is
+// one agent's shell bound to one profile for life (G-2, G-11.5).
+package core
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"gatehouse/core/decisions"
+	"gatehouse/core/gate"
+	"gatehouse/core/shell"
+	"gatehouse/core/vfs"
+	"gatehouse/store"
+)
+
+// Result is what a line produced (G-7.6).
+type Result = shell.Result
+
+// Explanation is the dry-run word on one command (G-11.1).
+type Explanation = shell.Explanation
+
+// AskHandler answers an ask while the line waits (G-10.4).
+type AskHandler func(ctx context.Context, rec decisions.Record) (decisions.Answer, error)
+
+type options struct {
+	profiles   []gate.ProfileSpec
+	defaultPro string
+	dbPath     string
+	db         *store.DB
+	onAsk      AskHandler
+	limits     Limits
+	askTimeout time.Duration
+	path       string
+	clock      func() time.Time
+}
+
+// Option configures a Workspace.
+type Option func(*options)
+
+// WithProfiles adds profiles (G-11.5).
+func WithProfiles(specs ...gate.ProfileSpec) Option {
+	return func(o *options) {
+		site := callSite()
+		for _, sp := range specs {
+			o.profiles = append(o.profiles, sourced(sp, site))
+		}
+	}
+}
+
+// callSite names the Go code that built a profile, for records (G-1.3).
+func callSite() string {
+	_, file, line, ok := runtime.Caller(2)
+	if !ok {
+		return "go"
+	}
+	return fmt.Sprintf("%s:%d", filepath.Base(file), line)
+}
+
+// sourced gives every rule built in Go the call site that built it (G-1.3).
+func sourced(sp gate.ProfileSpec, site string) gate.ProfileSpec {
+	if sp.Source == "" {
+		sp.Source = site
+	}
+	if sp.AllowSource == "" {
+		sp.AllowSource = site
+	}
+	fill := func(rules []gate.Rule) []gate.Rule {
+		out := append([]gate.Rule(nil), rules...)
+		for i := range out {
+			if out[i].Source == "" {
+				out[i].Source = site
+			}
+		}
+		return out
+	}
+	sp.Ask, sp.Deny = fill(sp.Ask), fill(sp.Deny)
+	hide := append([]gate.PathGroup(nil), sp.Hide...)
+	for i := range hide {
+		if hide[i].Source == "" {
+			hide[i].Source = site
+		}
+	}
+	sp.Hide = hide
+	if len(sp.Mounts) > 0 {
+		mounts := make(map[string]gate.MountRules, len(sp.Mounts))
+		for k, m := range sp.Mounts {
+			m.Ask, m.Deny = fill(m.Ask), fill(m.Deny)
+			if m.Source == "" {
+				m.Source = site
+			}
+			mounts[k] = m
+		}
+		sp.Mounts = mounts
+	}
+	return sp
+}
+
+// WithDefaultProfile names the profile of sessions that name none (G-2.2).
+func WithDefaultProfile(name string) Option { return func(o *options) { o.defaultPro = name } }
+
+// WithLedger keeps decisions and sessions in the SQLite file at path.
+// Without it a workspace keeps them in a private temporary file.
+func WithLedger(path string) Option { return func(o *options) { o.dbPath = path } }
+
+// WithStore shares an open ledger database.
+func WithStore(db *store.DB) Option { return func(o *options) { o.db = db } }
+
+// OnAsk installs an inline handler (G-10.4).
+func OnAsk(h AskHandler) Option { return func(o *options) { o.onAsk = h } }
+
+// WithLimits sets the per-line limits (G-12.3).
+func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
+
+// WithAskTimeout bounds how long an inline handler may take (G-10.4).
+func WithAskTimeout(d time.Duration) Option { return func(o *options) { o.askTimeout = d } }
+
+// WithClock sets the ledger's clock (tests).
+func WithClock(now func() time.Time) Option { return func(o *options) { o.clock = now } }
+
+// Workspace is mounts, profiles, sessions and a decision ledger.
+type Workspace struct {
+	cfg      Config
+	opts     options
+	fs       *vfs.VFS
+	profiles map[string]*gate.Profile
+	open     *gate.Profile // no profile at all (G-2.2)
+	db       *store.DB
+	ownDB    bool
+	tmpDir   string
+	ledger   *decisions.Ledger
+	claims   *claimBook
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	deflt    *Session
+}
+
+// NewWorkspace builds a workspace in Go (G-1.4, G-11.5).
+func NewWorkspace(mounts []vfs.MountSpec, opts ...Option) (*Workspace, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	cfg := Config{Mounts: mounts, Profiles: o.profiles, Default: o.defaultPro, Limits: o.limits, AskTimeout: o.askTimeout}
+	return build(cfg, o)
+}
+
+// LoadWorkspace reads a workspace document (G-1) and builds it; options
+// add to what the document says.
+func LoadWorkspace(path string, opts ...Option) (*Workspace, error) {
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromConfig(cfg, opts...)
+}
+
+// FromConfig builds a workspace from a parsed document.
+func FromConfig(cfg *Config, opts ...Option) (*Workspace, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	c := *cfg
+	c.Profiles = append(append([]gate.ProfileSpec{}, cfg.Profiles...), o.profiles...)
+	if o.defaultPro != "" {
+		c.Default = o.defaultPro
+	}
+	if o.limits != (Limits{}) {
+		c.Limits = o.limits
+	}
+	if o.askTimeout != 0 {
+		c.AskTimeout = o.askTimeout
+	}
+	return build(c, o)
+}
+
+func build(cfg Config, o options) (*Workspace, error) {
+	o.path = cfg.Path
+	fsys, err := vfs.New(cfg.Mounts)
+	if err != nil {
+		return nil, err
+	}
+	var gm []gate.Mount
+	for _, m := range fsys.Mounts() {
+		gm = append(gm, gate.Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
+	}
+	ws := &Workspace{cfg: cfg, opts: o, fs: fsys, profiles: map[string]*gate.Profile{}, sessions: map[string]*Session{}, claims: newClaimBook()}
+	for _, sp := range cfg.Profiles {
+		if _, dup := ws.profiles[sp.Name]; dup {
+			return nil, fmt.Errorf("profile %q defined twice", sp.Name)
+		}
+		p, err := gate.Compile(sp, gm)
+		if err != nil {
+			return nil, err
+		}
+		ws.profiles[sp.Name] = p
+	}
+	if cfg.Default != "" {
+		if _, ok := ws.profiles[cfg.Default]; !ok {
+			return nil, fmt.Errorf("default profile %q is not defined (known: %s)", cfg.Default, ws.profileNames())
+		}
+	}
+	ws.open = gate.Unrestricted(gm)
+	switch {
+	case o.db != nil:
+		ws.db = o.db
+	default:
+		path := o.dbPath
+		if path == "" {
+			dir, err := os.MkdirTemp("", "gatehouse-ledger-")
+			if err != nil {
+				return nil, err
+			}
+			ws.tmpDir = dir
+			path = filepath.Join(dir, "ledger.db")
+		}
+		var sopts []store.Option
+		if o.clock != nil {
+			sopts = append(sopts, store.WithClock(o.clock))
+		}
+		db, err := store.Open(path, sopts...)
+		if err != nil {
+			return nil, err
+		}
+		ws.db, ws.ownDB = db, true
+	}
+	ws.ledger = decisions.New(ws.db)
+	return ws, nil
+}
+
+// Close releases the ledger (and the temporary one, if the workspace made it).
+func (ws *Workspace) Close() error {
+	var err error
+	if ws.ownDB {
+		err = ws.db.Close()
+	}
+	if ws.tmpDir != "" {
+		os.RemoveAll(ws.tmpDir)
+	}
+	return err
+}
+
+func (ws *Workspace) profileNames() string {
+	names := make([]string, 0, len(ws.profiles))
+	for n := range ws.profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Decisions is the ledger (G-10.2).
+func (ws *Workspace) Decisions() *decisions.Ledger { return ws.ledger }
+
+// VFS is the workspace's mount table.
+func (ws *Workspace) VFS() *vfs.VFS { return ws.fs }
+
+// Config is the workspace as data.
+func (ws *Workspace) Config() Config { return ws.cfg }
+
+// ProfileNames lists the defined profiles.
+func (ws *Workspace) ProfileNames() []string {
+	names := make([]string, 0, len(ws.profiles))
+	for n := range ws.profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Profile compiles... returns a compiled profile by name.
+func (ws *Workspace) Profile(name string) (*gate.Profile, bool) {
+	p, ok := ws.profiles[name]
+	return p, ok
+}
+
+// SessionOption configures a session.
+type SessionOption func(*sessionOptions)
+
+type sessionOptions struct {
+	profile string
+	id      string
+}
+
+// Profile binds the session to a profile by name (G-2.1).
+func Profile(name string) SessionOption { return func(o *sessionOptions) { o.profile = name } }
+
+// SessionID fixes the session's id (the CLI's -s).
+func SessionID(id string) SessionOption { return func(o *sessionOptions) { o.id = id } }
+
+// CreateSession starts an agent's session (G-2).
+func (ws *Workspace) CreateSession(agentID string, opts ...SessionOption) (*Session, error) {
+	var so sessionOptions
+	for _, o := range opts {
+		o(&so)
+	}
+	if so.id == "" {
+		so.id = newSessionID()
+	}
+	prof, name, err := ws.resolveProfile(so.profile)
+	if err != nil {
+		return nil, err
+	}
+	row, err := ws.ledger.CreateSession(context.Background(), decisions.SessionRow{
+		ID: so.id, AgentID: agentID, Profile: name, Cwd: prof.Cwd(), Workspace: ws.cfg.Path,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ws.attach(row, prof)
+}
+
+// ResumeSession reattaches a session the ledger knows (another process may
+// have created it), with its profile and last cwd (G-11.4).
+func (ws *Workspace) ResumeSession(id string) (*Session, error) {
+	ws.mu.Lock()
+	if s, ok := ws.sessions[id]; ok {
+		ws.mu.Unlock()
+		return s, nil
+	}
+	ws.mu.Unlock()
+	row, err := ws.ledger.GetSession(context.Background(), id)
+	if err != nil {
+		return nil, err
+	}
+	prof, _, err := ws.resolveProfile(row.Profile)
+	if err != nil {
+		return nil, err
+	}
+	return ws.attach(row, prof)
+}
+
+func (ws *Workspace) resolveProfile(name string) (*gate.Profile, string, error) {
+	if name == "" {
+		name = ws.cfg.Default
+	}
+	if name == "" {
+		return ws.open, "", nil
+	}
+	p, ok := ws.profiles[name]
+	if !ok {
+		return nil, "", fmt.Errorf("unknown profile %q (known profiles: %s)", name, ws.profileNames())
+	}
+	return p, name, nil
+}
+
+func (ws *Workspace) attach(row decisions.SessionRow, prof *gate.Profile) (*Session, error) {
+	s := &Session{ws: ws, row: row, profile: prof}
+	sh, err := shell.New(shell.Config{
+		VFS: ws.fs, Profile: prof, SessionID: row.ID, AgentID: row.AgentID, Cwd: row.Cwd,
+		Limits: shell.Limits(ws.cfg.Limits), Host: &ledgerHost{ws: ws, session: s},
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.sh = sh
+	ws.mu.Lock()
+	ws.sessions[row.ID] = s
+	ws.mu.Unlock()
+	return s, nil
+}
+
+// Session returns a live session by id.
+func (ws *Workspace) Session(id string) (*Session, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	s, ok := ws.sessions[id]
+	return s, ok
+}
+
+// Sessions lists the live sessions, oldest first.
+func (ws *Workspace) Sessions() []*Session {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	out := make([]*Session, 0, len(ws.sessions))
+	for _, s := range ws.sessions {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].row.CreatedAt.Equal(out[j].row.CreatedAt) {
+			return out[i].row.CreatedAt.Before(out[j].row.CreatedAt)
+		}
+		return out[i].row.ID < out[j].row.ID
+	})
+	return out
+}
+
+// DefaultSession is the session a bare Execute uses (G-2.2).
+func (ws *Workspace) DefaultSession() (*Session, error) {
+	ws.mu.Lock()
+	d := ws.deflt
+	ws.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	s, err := ws.CreateSession("default")
+	if err != nil {
+		return nil, err
+	}
+	ws.mu.Lock()
+	if ws.deflt == nil {
+		ws.deflt = s
+	}
+	d = ws.deflt
+	ws.mu.Unlock()
+	return d, nil
+}
+
+// Execute runs a line in the workspace's default session.
+func (ws *Workspace) Execute(ctx context.Context, line string) Result {
+	s, err := ws.DefaultSession()
+	if err != nil {
+		return Result{Stderr: "gatehouse: " + err.Error() + "\n", ExitCode: 125, Refusals: []gate.Refusal{}}
+	}
+	return s.Execute(ctx, line)
+}
+
+// Explain judges a line for a session without running it (G-11). An empty
+// sessionID explains for the default session.
+func (ws *Workspace) Explain(line, sessionID string) ([]Explanation, error) {
+	var s *Session
+	var err error
+	if sessionID == "" {
+		s, err = ws.DefaultSession()
+	} else if ls, ok := ws.Session(sessionID); ok {
+		s = ls
+	} else {
+		s, err = ws.ResumeSession(sessionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.Explain(line)
+}
+
+func newSessionID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "s-" + hex.EncodeToString(b[:])
+}
+
+// Session is one agent's shell, bound to one profile for life (G-2.1).
+type Session struct {
+	ws      *Workspace
+	row     decisions.SessionRow
+	profile *gate.Profile
+	sh      *shell.Shell
+}
+
+// ID is the session's id.
+func (s *Session) ID() string { return s.row.ID }
+
+// AgentID is the agent's name.
+func (s *Session) AgentID() string { return s.row.AgentID }
+
+// ProfileName is the bound profile's name ("" = unrestricted).
+func (s *Session) ProfileName() string { return s.row.Profile }
+
+// Row is the session as the ledger keeps it.
+func (s *Session) Row() decisions.SessionRow { return s.row }
+
+// Cwd is the shell's current directory.
+func (s *Session) Cwd() string { return s.sh.Cwd() }
+
+// Execute runs one line (G-7.6).
+func (s *Session) Execute(ctx context.Context, line string) Result {
+	res := s.sh.Run(ctx, line)
+	if res.Refusals == nil {
+		res.Refusals = []gate.Refusal{}
+	}
+	return res
+}
+
+// Explain judges a line without running it (G-11.3).
+func (s *Session) Explain(line string) ([]Explanation, error) {
+	return s.sh.Explain(context.Background(), line)
+}
