@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// migrationFiles are the schema's history, applied in name order. A file is
+// named NNNN_what.sql; NNNN is its version. Applied files are never edited:
+// a change is a new file.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func loadMigrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var out []migration
+	seen := map[int]string{}
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		digits, _, ok := strings.Cut(base, "_")
+		version, err := strconv.Atoi(digits)
+		if !ok || err != nil || version <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive version and '_'", base)
+		}
+		if other, dup := seen[version]; dup {
+			return nil, fmt.Errorf("migrations %s and %s share version %d", other, base, version)
+		}
+		seen[version] = base
+		text, err := migrationFiles.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: version, name: base, sql: string(text)})
+	}
+	return out, nil
+}
+
+// migrate applies each migration not yet recorded in schema_version, each
+// in its own transaction together with its schema_version row: a crash
+// leaves the schema at a whole version, and two processes opening a fresh
+// file at once apply every migration exactly once (the second waits for the
+// write lock, then finds the version recorded).
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.sql.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("schema_version: %w", err)
+	}
+	migrations, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	for _, m := range migrations {
+		if err := db.applyMigration(ctx, m); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) applyMigration(ctx context.Context, m migration) error {
+	tx, err := db.BeginTx(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var applied int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_version WHERE version = ?`, m.version).Scan(&applied); err != nil {
+		return err
+	}
+	if applied > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)`,
+		m.version, m.name, FormatTime(tx.Now)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// SchemaVersion is the highest migration version applied to the file.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
+	return v, err
+}
