@@ -241,9 +241,11 @@ func build(cfg Config, o options) (*Workspace, error) {
 
 // Close releases the ledger (and the temporary one, if the workspace made it).
 func (ws *Workspace) Close() error {
-	var err error
+	err := ws.fs.Close()
 	if ws.ownDB {
-		err = ws.db.Close()
+		if cerr := ws.db.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if ws.tmpDir != "" {
 		os.RemoveAll(ws.tmpDir)
@@ -481,6 +483,10 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	res := s.sh.Run(ctx, line)
 	if res.Refusals == nil {
 		res.Refusals = []gate.Refusal{}
+	}
+	if cwd := s.sh.Cwd(); cwd != s.row.Cwd {
+		s.row.Cwd = cwd
+		_ = s.ws.ledger.SetSessionCwd(context.WithoutCancel(ctx), s.row.ID, cwd)
 	}
 	return res
 }

@@ -30,10 +30,7 @@ func (s *Shell) Explain(ctx context.Context, line string) ([]Explanation, error)
 		return nil, err
 	}
 	s.rewriteProcSubst(file)
-	s.mu.Lock()
-	dir := s.runner.Dir
-	s.mu.Unlock()
-	cmds := s.collect(file, dir)
+	cmds := s.collect(file, s.Cwd())
 	out := make([]Explanation, 0, len(cmds))
 	ls := &lineState{sh: s, text: line}
 	for _, c := range cmds {

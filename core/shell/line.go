@@ -166,6 +166,7 @@ func (s *Shell) Run(ctx context.Context, line string) Result {
 	interp.StdIO(nil, stdout, stderr)(s.runner)
 
 	runErr := s.runGuarded(ctx, file)
+	s.cwd.Store(s.runner.Dir)
 	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	res.ExitCode = exitCodeOf(runErr)
 

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -93,6 +94,8 @@ type Shell struct {
 	funcs   map[string]*syntax.Stmt
 	// fds holds process-substitution outputs served as /dev/fd/N.
 	fds *fdTable
+	// cwd is the directory the last line left, readable while a line runs.
+	cwd atomic.Value
 }
 
 // New builds a session's shell.
@@ -120,6 +123,7 @@ func New(cfg Config) (*Shell, error) {
 		return nil, err
 	}
 	s.runner = r
+	s.cwd.Store(cwd)
 	// The interpreter treats "$TMPDIR/sh-interp-*" as its own FIFOs and opens
 	// them on the host. TMPDIR=/ makes that shortcut unreachable (a path's
 	// directory is never "" after trimming); then the variable is dropped.
@@ -192,12 +196,8 @@ func isInternal(ctx context.Context) bool { return ctx.Value(internalKey{}) != n
 // Profile returns the session's compiled profile.
 func (s *Shell) Profile() *gate.Profile { return s.cfg.Profile }
 
-// Cwd returns the shell's current directory.
-func (s *Shell) Cwd() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.runner.Dir
-}
+// Cwd returns the directory the session's last line left it in.
+func (s *Shell) Cwd() string { return s.cwd.Load().(string) }
 
 // parse reads a line in the bash dialect.
 func parse(line string) (*syntax.File, error) {

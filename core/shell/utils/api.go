@@ -33,6 +33,11 @@ type Env struct {
 	// the exit status; a non-nil error means the line must stop (an ask at
 	// the execution gate, a cancelled context): return it from Run.
 	Exec func(ctx context.Context, argv []string, stdin io.Reader, stdout, stderr io.Writer) (int, error)
+	// ExecEnv is Exec with environ (NAME=VALUE) as the command's complete
+	// exported environment instead of the session's: `env -i`, `env -u X`,
+	// `env X=1 cmd`. nil means the shell offers no such run; env then refuses
+	// to run a command under a changed environment (exit 125).
+	ExecEnv func(ctx context.Context, argv []string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	// LookPath reports whether a command name is installed for the session
 	// (which, type, command -v, xargs/find -exec existence checks).
 	LookPath func(name string) bool
@@ -65,6 +70,21 @@ const (
 type OperandRef struct {
 	Index int
 	Kind  OperandKind
+	// Path, when non-empty, is the operand itself because it shares
+	// argv[Index] with its option (`grep -fFILE`, `sort --output=FILE`,
+	// `cp -tDIR`); when empty the operand is argv[Index].
+	Path string
+}
+
+// Operand returns the path text of ref within argv.
+func (ref OperandRef) Operand(argv []string) string {
+	if ref.Path != "" {
+		return ref.Path
+	}
+	if ref.Index < 0 || ref.Index >= len(argv) {
+		return ""
+	}
+	return argv[ref.Index]
 }
 
 // Utility is one command of the shell.
@@ -82,6 +102,10 @@ type Utility struct {
 	// operand arg fails with msg (a strerror text or a refusal reason).
 	// nil means "NAME: ARG: MSG\n".
 	Voice func(arg, msg string) string
+	// WriteVoice, when set, is the voice for a Write or Target operand of a
+	// utility whose read and write failures read differently (cp, mv:
+	// "cannot create regular file" against "cannot stat"). nil means Voice.
+	WriteVoice func(arg, msg string) string
 	// Help is the --help text.
 	Help string
 }
@@ -116,4 +140,13 @@ func (u *Utility) RenderVoice(arg, msg string) string {
 		return u.Voice(arg, msg)
 	}
 	return u.Name + ": " + arg + ": " + msg + "\n"
+}
+
+// RenderOperandVoice is RenderVoice for an operand of a known kind: a Write
+// or Target operand speaks with WriteVoice when the utility has one.
+func (u *Utility) RenderOperandVoice(kind OperandKind, arg, msg string) string {
+	if kind != Read && u.WriteVoice != nil {
+		return u.WriteVoice(arg, msg)
+	}
+	return u.RenderVoice(arg, msg)
 }

@@ -1,0 +1,393 @@
+package utils
+
+import (
+	"io/fs"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// sixMonths is GNU ls's line between a "recent" time (shown with hours) and
+// an old one (shown with the year): half a Gregorian year.
+const sixMonths = 15778476 * time.Second
+
+// printBlock prints one group of entries: the command-line files, or the
+// contents of one directory (which adds the "total" line).
+func (l *lister) printBlock(entries []lsEntry, dirListing bool) {
+	cfg := l.cfg
+	t := l.t
+	if dirListing && (cfg.format == lsLong || cfg.showSize) {
+		var total int64
+		for i := range entries {
+			total += diskBlocks(entries[i].info)
+		}
+		t.writeString("total " + l.blockText(total) + "\n")
+	}
+	switch cfg.format {
+	case lsLong:
+		l.printLong(entries)
+	case lsColumns, lsAcross:
+		l.printColumns(entries, cfg.format == lsAcross)
+	case lsCommas:
+		l.printCommas(entries)
+	default:
+		width := l.sizeWidth(entries)
+		for i := range entries {
+			if cfg.showSize {
+				t.writeString(padLeft(l.blockText(diskBlocks(entries[i].info)), width) + " ")
+			}
+			t.writeString(l.displayName(&entries[i]) + "\n")
+		}
+	}
+}
+
+// sizeWidth is the width of the -s column.
+func (l *lister) sizeWidth(entries []lsEntry) int {
+	if !l.cfg.showSize {
+		return 0
+	}
+	w := 0
+	for i := range entries {
+		w = max(w, len(l.blockText(diskBlocks(entries[i].info))))
+	}
+	return w
+}
+
+// blockText renders a count of 1K blocks (human readable with -h).
+func (l *lister) blockText(kib int64) string {
+	if l.cfg.human {
+		return humanSize(kib*1024, l.cfg.si)
+	}
+	return strconv.FormatInt(kib, 10)
+}
+
+// diskBlocks estimates allocated 1K blocks as ext4 does: whole 4K blocks,
+// none for symlinks and devices.
+func diskBlocks(info fs.FileInfo) int64 {
+	m := info.Mode()
+	if m&(fs.ModeSymlink|fs.ModeDevice|fs.ModeCharDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0 {
+		return 0
+	}
+	return (info.Size() + 4095) / 4096 * 4
+}
+
+// humanSize renders a byte count the way GNU -h does: rounded up, one
+// decimal below 10, units K M G T P E (k for --si).
+func humanSize(n int64, si bool) string {
+	base := int64(1024)
+	units := "KMGTPE"
+	if si {
+		base = 1000
+		units = "kMGTPE"
+	}
+	if n < base {
+		return strconv.FormatInt(n, 10)
+	}
+	div := base
+	p := 0
+	for p < len(units)-1 && n/div >= base {
+		div *= base
+		p++
+	}
+	for {
+		if n < 10*div {
+			tenths := (n*10 + div - 1) / div
+			if tenths < 100 {
+				return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10) + string(units[p])
+			}
+			return "10" + string(units[p])
+		}
+		whole := (n + div - 1) / div
+		if whole >= base && p < len(units)-1 {
+			div *= base
+			p++
+			continue
+		}
+		return strconv.FormatInt(whole, 10) + string(units[p])
+	}
+}
+
+// displayName is the name with -Q quoting and the -F/-p indicator.
+func (l *lister) displayName(e *lsEntry) string {
+	name := e.name
+	if l.cfg.quoteNames {
+		name = strconv.Quote(name)
+	}
+	return name + l.indicator(e)
+}
+
+// indicator is the -F/-p/--file-type suffix.
+func (l *lister) indicator(e *lsEntry) string {
+	cfg := l.cfg
+	if !cfg.classify && !cfg.fileType && !cfg.slashOnly {
+		return ""
+	}
+	m := e.info.Mode()
+	switch {
+	case m.IsDir():
+		return "/"
+	case cfg.slashOnly:
+		return ""
+	case m&fs.ModeSymlink != 0:
+		if cfg.format == lsLong {
+			return ""
+		}
+		return "@"
+	case m&fs.ModeNamedPipe != 0:
+		return "|"
+	case m&fs.ModeSocket != 0:
+		return "="
+	case m.IsRegular() && cfg.classify && m&0o111 != 0:
+		return "*"
+	}
+	return ""
+}
+
+// longRow is one line of -l output before alignment.
+type longRow struct {
+	blocks, mode, links, owner, group, size, date, name string
+}
+
+func (l *lister) printLong(entries []lsEntry) {
+	cfg := l.cfg
+	rows := make([]longRow, len(entries))
+	var wBlocks, wLinks, wOwner, wGroup, wSize int
+	for i := range entries {
+		e := &entries[i]
+		r := &rows[i]
+		if cfg.showSize {
+			r.blocks = l.blockText(diskBlocks(e.info))
+		}
+		r.mode = modeString(e.info.Mode())
+		r.links = strconv.Itoa(e.nlink)
+		r.owner, r.group = "root", "root"
+		if cfg.numeric {
+			r.owner, r.group = "0", "0"
+		}
+		r.size = l.sizeText(e)
+		r.date = l.dateText(e.info.ModTime())
+		r.name = l.displayName(e)
+		if e.info.Mode()&fs.ModeSymlink != 0 {
+			r.name += " -> " + e.target
+			if e.targetInfo != nil && (cfg.classify || cfg.fileType || cfg.slashOnly) {
+				target := lsEntry{info: e.targetInfo}
+				r.name += l.indicator(&target)
+			}
+		}
+		wBlocks = max(wBlocks, len(r.blocks))
+		wLinks = max(wLinks, len(r.links))
+		wOwner = max(wOwner, len(r.owner))
+		wGroup = max(wGroup, len(r.group))
+		wSize = max(wSize, len(r.size))
+	}
+	var b strings.Builder
+	for i := range rows {
+		r := &rows[i]
+		b.Reset()
+		if cfg.showSize {
+			b.WriteString(padLeft(r.blocks, wBlocks) + " ")
+		}
+		b.WriteString(r.mode + " " + padLeft(r.links, wLinks) + " ")
+		if !cfg.noOwner {
+			b.WriteString(padRight(r.owner, wOwner) + " ")
+		}
+		if !cfg.noGroup {
+			b.WriteString(padRight(r.group, wGroup) + " ")
+		}
+		b.WriteString(padLeft(r.size, wSize) + " " + r.date + " " + r.name + "\n")
+		if !l.t.writeString(b.String()) {
+			return
+		}
+	}
+}
+
+// devNumbers are the major, minor pairs Linux gives the devices a
+// workspace has.
+var devNumbers = map[string]string{"null": "1, 3", "zero": "1, 5", "random": "1, 8", "urandom": "1, 9", "tty": "5, 0"}
+
+func (l *lister) sizeText(e *lsEntry) string {
+	m := e.info.Mode()
+	if m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0 {
+		if n, ok := devNumbers[e.info.Name()]; ok {
+			return n
+		}
+		return "0, 0"
+	}
+	if l.cfg.human {
+		return humanSize(e.info.Size(), l.cfg.si)
+	}
+	return strconv.FormatInt(e.info.Size(), 10)
+}
+
+func (l *lister) dateText(mt time.Time) string {
+	cfg := l.cfg
+	mt = mt.In(cfg.loc)
+	recent := mt.After(cfg.now.Add(-sixMonths)) && !mt.After(cfg.now)
+	switch cfg.timeStyle {
+	case "full-iso":
+		return mt.Format("2006-01-02 15:04:05.000000000 -0700")
+	case "long-iso":
+		return mt.Format("2006-01-02 15:04")
+	case "iso":
+		if recent {
+			return mt.Format("01-02 15:04")
+		}
+		return mt.Format("2006-01-02 ")
+	}
+	if recent {
+		return mt.Format("Jan _2 15:04")
+	}
+	return mt.Format("Jan _2  2006")
+}
+
+// modeString renders permissions as ls -l does (drwxr-xr-x, with s/t).
+func modeString(m fs.FileMode) string {
+	var b [10]byte
+	switch {
+	case m&fs.ModeDir != 0:
+		b[0] = 'd'
+	case m&fs.ModeSymlink != 0:
+		b[0] = 'l'
+	case m&fs.ModeNamedPipe != 0:
+		b[0] = 'p'
+	case m&fs.ModeSocket != 0:
+		b[0] = 's'
+	case m&fs.ModeCharDevice != 0:
+		b[0] = 'c'
+	case m&fs.ModeDevice != 0:
+		b[0] = 'b'
+	default:
+		b[0] = '-'
+	}
+	const rwx = "rwxrwxrwx"
+	for i := 0; i < 9; i++ {
+		if m&(1<<uint(8-i)) != 0 {
+			b[i+1] = rwx[i]
+		} else {
+			b[i+1] = '-'
+		}
+	}
+	special := func(pos int, set bool, on, off byte) {
+		if !set {
+			return
+		}
+		if b[pos] == 'x' {
+			b[pos] = on
+		} else {
+			b[pos] = off
+		}
+	}
+	special(3, m&fs.ModeSetuid != 0, 's', 'S')
+	special(6, m&fs.ModeSetgid != 0, 's', 'S')
+	special(9, m&fs.ModeSticky != 0, 't', 'T')
+	return string(b[:])
+}
+
+func padLeft(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return strings.Repeat(" ", w-len(s)) + s
+}
+
+func padRight(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return s + strings.Repeat(" ", w-len(s))
+}
+
+// printColumns lays names out in as many columns as fit the width, down
+// the columns (-C) or across the rows (-x), two spaces apart.
+func (l *lister) printColumns(entries []lsEntry, across bool) {
+	names := make([]string, len(entries))
+	sw := l.sizeWidth(entries)
+	for i := range entries {
+		names[i] = l.displayName(&entries[i])
+		if l.cfg.showSize {
+			names[i] = padLeft(l.blockText(diskBlocks(entries[i].info)), sw) + " " + names[i]
+		}
+	}
+	n := len(names)
+	if n == 0 {
+		return
+	}
+	cols, widths := 1, []int{0}
+	for try := n; try >= 1; try-- {
+		rows := (n + try - 1) / try
+		if !across && (n+rows-1)/rows != try {
+			continue // that many columns would leave one empty
+		}
+		w := make([]int, try)
+		for i, name := range names {
+			c := i / rows
+			if across {
+				c = i % try
+			}
+			w[c] = max(w[c], len(name))
+		}
+		total := 0
+		for c := range w {
+			total += w[c]
+			if c < try-1 {
+				total += 2
+			}
+		}
+		if total <= l.cfg.width || try == 1 {
+			cols, widths = try, w
+			break
+		}
+	}
+	rows := (n + cols - 1) / cols
+	var b strings.Builder
+	for r := 0; r < rows; r++ {
+		b.Reset()
+		for c := 0; c < cols; c++ {
+			i := c*rows + r
+			if across {
+				i = r*cols + c
+			}
+			if i >= n {
+				continue
+			}
+			name := names[i]
+			next := i + rows
+			if across {
+				next = i + 1
+			}
+			if c < cols-1 && next < n && (!across || c+1 < cols) {
+				b.WriteString(padRight(name, widths[c]+2))
+			} else {
+				b.WriteString(name)
+			}
+		}
+		b.WriteByte('\n')
+		if !l.t.writeString(b.String()) {
+			return
+		}
+	}
+}
+
+// printCommas is -m: names separated by ", ", wrapped at the width.
+func (l *lister) printCommas(entries []lsEntry) {
+	var b strings.Builder
+	col := 0
+	for i := range entries {
+		name := l.displayName(&entries[i])
+		sep := ""
+		if i > 0 {
+			sep = ", "
+			if l.cfg.width > 0 && col+2+len(name)+1 > l.cfg.width {
+				b.WriteString(",\n")
+				col = 0
+				sep = ""
+			}
+		}
+		b.WriteString(sep + name)
+		col += len(sep) + len(name)
+	}
+	if len(entries) > 0 {
+		b.WriteByte('\n')
+	}
+	l.t.writeString(b.String())
+}

@@ -1,0 +1,216 @@
+package vfs
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// hostTree lays out a host directory "repo" beside an "outside" directory
+// holding a secret, with links that stay inside and links that escape.
+func hostTree(t *testing.T) (repo, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	repo = filepath.Join(base, "repo")
+	outside = filepath.Join(base, "outside")
+	for _, d := range []string{repo + "/src/pkg", outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		repo + "/README.md":      "host readme\n",
+		repo + "/src/main.go":    "package main\n",
+		outside + "/secret.txt":  "outside secret\n",
+		repo + "/src/pkg/doc.go": "package pkg\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{ // link -> host target
+		"abs-in":         repo + "/README.md",
+		"abs-in-dir":     repo + "/src",
+		"rel-in":         "src/main.go",
+		"src/pkg/up":     "../../README.md",
+		"abs-out":        outside + "/secret.txt",
+		"abs-out-dir":    outside,
+		"rel-out":        "../outside/secret.txt",
+		"src/rel-out":    "../../outside",
+		"abs-etc":        "/etc/passwd",
+		"src/pkg/to-top": "../..",
+		"src/sneaky":     "../../repo/README.md", // leaves the host dir, even if it comes back by name
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(repo, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return repo, outside
+}
+
+func TestHostMountReadsAndWrites_G5_6(t *testing.T) {
+	t.Parallel()
+	repo, _ := hostTree(t)
+	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+
+	if got, err := readAll(fsys, "/repo/src/main.go"); got != "package main\n" || err != nil {
+		t.Fatalf("cat = %q, %v", got, err)
+	}
+	if got := names(fsys, "/repo"); got != "README.md abs-etc abs-in abs-in-dir abs-out abs-out-dir rel-in rel-out src" {
+		t.Fatalf("ls /repo = %q", got)
+	}
+	if err := writeAll(fsys, "/repo/notes.txt", "written\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "written\n" {
+		t.Fatalf("host file holds %q", b)
+	}
+	steps := []func() error{
+		func() error { return fsys.Mkdir("/repo/build", 0o755) },
+		func() error { return fsys.Rename("/repo/notes.txt", "/repo/build/notes.txt") },
+		func() error { return fsys.Chmod("/repo/build/notes.txt", 0o600) },
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(repo, "build/notes.txt")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("host after mkdir, mv, chmod: %v, %v", fi, err)
+	}
+	if err := fsys.Remove("/repo/build"); errnoOf(err) != syscall.ENOTEMPTY {
+		t.Fatalf("rmdir of a full host dir = %v", err)
+	}
+	entries, _ := fsys.ReadDir("/repo/build")
+	if fi, err := entries[0].Info(); err != nil || fi.Name() != "notes.txt" || fi.Size() != 8 {
+		t.Fatalf("entry info = %v, %v", fi, err)
+	}
+}
+
+func TestHostMountReadOnly_G5_2(t *testing.T) {
+	t.Parallel()
+	repo, _ := hostTree(t)
+	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo, ReadOnly: true}).View(OpenDoor)
+	if err := writeAll(fsys, "/repo/x", ""); errnoOf(err) != syscall.EROFS {
+		t.Fatalf("touch on a ro host mount = %v", err)
+	}
+	if err := fsys.Remove("/repo/README.md"); errnoOf(err) != syscall.EROFS {
+		t.Fatalf("rm on a ro host mount = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "README.md")); err != nil {
+		t.Fatal("the host file was removed")
+	}
+}
+
+// G-5.6: links never lead outside the mount's root.
+func TestHostLinksStayInside_G5_6(t *testing.T) {
+	t.Parallel()
+	repo, _ := hostTree(t)
+	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+	tests := []struct {
+		path  string
+		want  string
+		errno syscall.Errno
+	}{
+		{path: "/repo/abs-in", want: "host readme\n"},
+		{path: "/repo/abs-in-dir/main.go", want: "package main\n"},
+		{path: "/repo/rel-in", want: "package main\n"},
+		{path: "/repo/src/pkg/up", want: "host readme\n"},
+		{path: "/repo/src/pkg/to-top/README.md", want: "host readme\n"},
+		{path: "/repo/abs-out", errno: syscall.ENOENT},
+		{path: "/repo/abs-out-dir/secret.txt", errno: syscall.ENOENT},
+		{path: "/repo/rel-out", errno: syscall.ENOENT},
+		{path: "/repo/src/rel-out/secret.txt", errno: syscall.ENOENT},
+		{path: "/repo/abs-etc", errno: syscall.ENOENT},
+		{path: "/repo/../repo/src/../rel-out", errno: syscall.ENOENT},
+		{path: "/repo/src/sneaky", errno: syscall.ENOENT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
+			got, err := readAll(fsys, tt.path)
+			if got != tt.want || errnoOf(err) != tt.errno {
+				t.Fatalf("cat %s = %q, %v; want %q, %v", tt.path, got, err, tt.want, tt.errno)
+			}
+			if err != nil && strings.Contains(err.Error(), filepath.Dir(repo)) {
+				t.Fatalf("error %q shows a host path", err)
+			}
+		})
+	}
+	if real, err := fsys.Resolve("/repo/abs-in-dir"); err != nil || real != "/repo/src" {
+		t.Fatalf("realpath of an absolute host link = %q, %v; want the VFS path", real, err)
+	}
+	if target, _ := fsys.Readlink("/repo/abs-in"); target != "/repo/README.md" {
+		t.Fatalf("readlink of an absolute host link = %q; want the VFS path", target)
+	}
+	if _, err := fsys.Lstat("/repo/abs-out"); err != nil {
+		t.Fatalf("the escaping link itself should still lstat: %v", err)
+	}
+}
+
+// Links made through the VFS on a host mount work on the host too.
+func TestHostSymlinkCreation_G5_6(t *testing.T) {
+	t.Parallel()
+	repo, _ := hostTree(t)
+	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+	tests := []struct {
+		target, link string
+		hostTarget   string
+		errno        syscall.Errno
+	}{
+		{target: "/repo/README.md", link: "/repo/src/pkg/readme", hostTarget: "../../README.md"},
+		{target: "/repo/src", link: "/repo/srclink", hostTarget: "src"},
+		{target: "main.go", link: "/repo/src/m", hostTarget: "main.go"},
+		{target: "/tmp/elsewhere", link: "/repo/tmp", errno: syscall.EXDEV},
+	}
+	for _, tt := range tests {
+		t.Run(tt.link, func(t *testing.T) {
+			t.Parallel()
+			err := fsys.Symlink(tt.target, tt.link)
+			if errnoOf(err) != tt.errno {
+				t.Fatalf("ln -s %s %s = %v, want %v", tt.target, tt.link, err, tt.errno)
+			}
+			if err != nil {
+				return
+			}
+			onHost, err := os.Readlink(filepath.Join(repo, strings.TrimPrefix(tt.link, "/repo/")))
+			if err != nil || onHost != tt.hostTarget {
+				t.Fatalf("host link holds %q, %v; want %q", onHost, err, tt.hostTarget)
+			}
+			if _, err := fsys.Stat(tt.link); err != nil {
+				t.Fatalf("the new link does not resolve: %v", err)
+			}
+		})
+	}
+}
+
+func TestHostErrorsNameVFSPaths(t *testing.T) {
+	t.Parallel()
+	repo, _ := hostTree(t)
+	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+	f, err := fsys.Open("/repo/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, err = io.ReadAll(f)
+	var pe *fs.PathError
+	if errnoOf(err) != syscall.EISDIR || !asPathError(err, &pe) || pe.Path != "/repo/src" {
+		t.Fatalf("read of a host directory = %v; want EISDIR naming /repo/src", err)
+	}
+	if fi, err := f.Stat(); err != nil || fi.Name() != "src" {
+		t.Fatalf("stat of the open dir = %v, %v", fi, err)
+	}
+}
+
+func asPathError(err error, target **fs.PathError) bool {
+	pe, ok := err.(*fs.PathError)
+	*target = pe
+	return ok
+}

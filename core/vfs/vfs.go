@@ -1,0 +1,335 @@
+package vfs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// VFS is a mount table: memory and host mounts under absolute prefixes, the
+// built-in /dev and /tmp, and the synthetic read-only directories that lead
+// to them. It is reached through Views; it is safe for concurrent use.
+type VFS struct {
+	mounts    []*mount                 // sorted by prefix
+	synthetic map[string]*syntheticDir // "/" and every directory above a mount prefix
+	clock     func() time.Time
+	born      time.Time
+	// synthInfo describes every synthetic directory (name unset).
+	synthInfo *fileInfo
+}
+
+// Option configures New.
+type Option func(*VFS)
+
+// WithClock sets the clock that stamps modification times (default time.Now).
+func WithClock(now func() time.Time) Option {
+	return func(v *VFS) {
+		if now != nil {
+			v.clock = now
+		}
+	}
+}
+
+// backend is one mount's storage. Paths are relative to the mount root
+// ("" is the root itself), clean, and already resolved by the View: every
+// component but the last names a real directory, never a symlink.
+type backend interface {
+	// walk looks rel up component by component without following links,
+	// except the last one when follow is set, and stops at the first link it
+	// would have to follow.
+	walk(rel string, follow bool) walkResult
+	readDir(rel string) ([]fs.DirEntry, error) // sorted by name
+	// openFile opens an entry; name is the caller's spelling, used in the
+	// errors of later reads and writes.
+	openFile(rel string, flag int, perm fs.FileMode, name string) (File, error)
+	mkdir(rel string, perm fs.FileMode) error
+	remove(rel string) error
+	rename(oldRel, newRel string) error
+	symlink(target, rel string) error
+	readlink(rel string) (string, error)
+	chmod(rel string, mode fs.FileMode) error
+	chtimes(rel string, atime, mtime time.Time) error
+}
+
+// walkResult is what a backend found for one path.
+type walkResult struct {
+	// info is the lstat of the last component when exists. It is shared
+	// and never modified; its name may be empty or another link's.
+	info     *fileInfo
+	exists   bool
+	parentOK bool  // every component but the last is a directory
+	missing  error // ENOENT, ENOTDIR or EACCES when !exists
+	linkEnd  int   // > 0: rel[:linkEnd] is a symlink the walk must follow
+	target   string
+}
+
+// mount is one entry of the table.
+type mount struct {
+	prefix   string
+	readOnly bool
+	hostDir  string
+	b        backend
+	// confineTo holds the host directory's spellings for host mounts: link
+	// targets are kept inside it (G-5.6). nil for memory and device mounts.
+	confineTo []string
+}
+
+// syntheticDir is a read-only directory that exists only because mounts lie
+// below it.
+type syntheticDir struct {
+	children []string // sorted names
+}
+
+// New builds the mount table. Prefixes must be absolute; they are cleaned.
+// Duplicates, "/", and mounts nested inside other mounts are errors. Every
+// VFS also gets /dev and, unless a spec mounts /tmp, a memory /tmp (G-5.7).
+// Seed files belong to memory mounts; a key ending in "/" seeds an empty
+// directory.
+func New(specs []MountSpec, opts ...Option) (*VFS, error) {
+	v := &VFS{clock: time.Now}
+	for _, opt := range opts {
+		opt(v)
+	}
+	v.born = v.clock()
+	v.synthInfo = &fileInfo{size: dirSize, mode: fs.ModeDir | 0o555, modTime: v.born}
+
+	all := make([]MountSpec, 0, len(specs)+2)
+	hasTmp := false
+	for _, s := range specs {
+		if !path.IsAbs(s.Prefix) {
+			return nil, fmt.Errorf("vfs: mount prefix %q is not absolute", s.Prefix)
+		}
+		s.Prefix = path.Clean(s.Prefix)
+		switch {
+		case s.Prefix == "/":
+			return nil, errors.New(`vfs: "/" cannot be a mount prefix; the root lists the mounts`)
+		case within(s.Prefix, "/dev"):
+			return nil, fmt.Errorf("vfs: mount prefix %s is reserved for the built-in /dev", s.Prefix)
+		case s.Prefix == "/tmp":
+			hasTmp = true
+		}
+		all = append(all, s)
+	}
+	all = append(all, MountSpec{Prefix: "/dev"})
+	if !hasTmp {
+		all = append(all, MountSpec{Prefix: "/tmp"})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Prefix < all[j].Prefix })
+	if err := checkNesting(all, hasTmp); err != nil {
+		return nil, err
+	}
+
+	for _, s := range all {
+		m, err := v.newMount(s)
+		if err != nil {
+			v.Close()
+			return nil, err
+		}
+		v.mounts = append(v.mounts, m)
+	}
+	v.buildSynthetic()
+	return v, nil
+}
+
+// checkNesting rejects duplicate prefixes and a mount inside another. In a
+// list sorted by prefix, a mount's descendants are not always adjacent to it
+// ("/a" < "/a-b" < "/a/b"), so every pair is compared; mount tables are small.
+func checkNesting(sorted []MountSpec, userTmp bool) error {
+	for i, a := range sorted {
+		for _, b := range sorted[i+1:] {
+			switch {
+			case a.Prefix == b.Prefix:
+				return fmt.Errorf("vfs: %s is mounted twice", a.Prefix)
+			case within(b.Prefix, a.Prefix):
+				if a.Prefix == "/tmp" && !userTmp {
+					return fmt.Errorf("vfs: mount %s lies inside the built-in /tmp; mount /tmp itself to place mounts below it", b.Prefix)
+				}
+				return fmt.Errorf("vfs: mount %s is nested inside mount %s", b.Prefix, a.Prefix)
+			}
+		}
+	}
+	return nil
+}
+
+func (v *VFS) newMount(s MountSpec) (*mount, error) {
+	m := &mount{prefix: s.Prefix, readOnly: s.ReadOnly, hostDir: s.HostDir}
+	switch {
+	case s.Prefix == "/dev":
+		m.b = newDevFS(v.born)
+	case s.HostDir != "":
+		if len(s.Files) > 0 {
+			return nil, fmt.Errorf("vfs: mount %s: seed files are for memory mounts, not host directories", s.Prefix)
+		}
+		if !filepath.IsAbs(s.HostDir) {
+			return nil, fmt.Errorf("vfs: mount %s: host directory %q is not absolute", s.Prefix, s.HostDir)
+		}
+		h, err := newHostFS(s.HostDir)
+		if err != nil {
+			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
+		}
+		m.b = h
+		m.confineTo = h.spellings
+	default:
+		mem := newMemFS(v.clock)
+		if err := mem.seed(s.Files); err != nil {
+			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
+		}
+		m.b = mem
+	}
+	return m, nil
+}
+
+func (v *VFS) buildSynthetic() {
+	children := map[string]map[string]bool{"/": {}}
+	for _, m := range v.mounts {
+		for p := m.prefix; p != "/"; p = dirName(p) {
+			parent := dirName(p)
+			if children[parent] == nil {
+				children[parent] = map[string]bool{}
+			}
+			children[parent][baseName(p)] = true
+		}
+	}
+	v.synthetic = make(map[string]*syntheticDir, len(children))
+	for dir, names := range children {
+		d := &syntheticDir{}
+		for n := range names {
+			d.children = append(d.children, n)
+		}
+		sort.Strings(d.children)
+		v.synthetic[dir] = d
+	}
+}
+
+// Close releases the host directories held open by host mounts.
+func (v *VFS) Close() error {
+	var errs []error
+	for _, m := range v.mounts {
+		if h, ok := m.b.(*hostFS); ok {
+			errs = append(errs, h.root.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Mounts lists every mount, /dev and /tmp included, sorted by prefix. Files
+// is nil. /dev is reported read-write: nothing can be created there (the
+// VFS answers EROFS itself), but /dev/null and /dev/zero take writes, so a
+// gate that applies mount modes must not refuse them.
+func (v *VFS) Mounts() []MountSpec {
+	out := make([]MountSpec, len(v.mounts))
+	for i, m := range v.mounts {
+		out[i] = MountSpec{Prefix: m.prefix, ReadOnly: m.readOnly, HostDir: m.hostDir}
+	}
+	return out
+}
+
+// MountOf returns the prefix of the mount that holds p (cleaned, links not
+// followed); ok is false for the synthetic root and its synthetic dirs, and
+// for a relative path.
+func (v *VFS) MountOf(p string) (prefix string, ok bool) {
+	clean, err := cleanAbs(p)
+	if err != nil {
+		return "", false
+	}
+	if m, _ := v.locate(clean); m != nil {
+		return m.prefix, true
+	}
+	return "", false
+}
+
+// View returns the filesystem as a door sees it: every operation passes d
+// first. A nil door is OpenDoor.
+func (v *VFS) View(d Door) FS {
+	if d == nil {
+		d = OpenDoor
+	}
+	return &view{vfs: v, door: d}
+}
+
+// locate finds the mount holding the clean path p and the path inside it.
+func (v *VFS) locate(p string) (*mount, string) {
+	for _, m := range v.mounts {
+		n := len(m.prefix)
+		if len(p) < n || p[:n] != m.prefix {
+			continue
+		}
+		if len(p) == n {
+			return m, ""
+		}
+		if p[n] == '/' {
+			return m, p[n+1:]
+		}
+	}
+	return nil, ""
+}
+
+// mountAt returns the mount whose prefix is exactly p.
+func (v *VFS) mountAt(p string) *mount {
+	m, rel := v.locate(p)
+	if m != nil && rel == "" {
+		return m
+	}
+	return nil
+}
+
+// linkDest turns the target of the link at linkPath into the VFS path it
+// leads to. On a host mount an absolute target is a host path: inside the
+// host directory it maps to the matching VFS path, elsewhere it leads
+// nowhere; a relative one must stay inside the mount (G-5.6).
+func (m *mount) linkDest(linkPath, target string) (string, bool) {
+	if target == "" {
+		return "", false
+	}
+	if target[0] == '/' {
+		t := path.Clean(target)
+		if m.confineTo == nil {
+			return t, true
+		}
+		return m.hostToVFS(t)
+	}
+	if m.confineTo != nil && climbsOut(strings.Count(linkPath[len(m.prefix):], "/")-1, target) {
+		return "", false
+	}
+	return path.Clean(dirName(linkPath) + "/" + target), true
+}
+
+// climbsOut reports whether a relative target, read from a directory depth
+// levels below the mount root, ever steps above the root. Coming back down
+// does not redeem it: on the host, "../repo/x" leaves the directory and
+// names whatever sits beside it, whatever the mount is called here.
+func climbsOut(depth int, target string) bool {
+	for _, c := range strings.Split(target, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if depth--; depth < 0 {
+				return true
+			}
+		default:
+			depth++
+		}
+	}
+	return false
+}
+
+// hostToVFS maps a clean absolute host path inside the mount's host
+// directory to its VFS path.
+func (m *mount) hostToVFS(hostPath string) (string, bool) {
+	for _, host := range m.confineTo {
+		if !within(hostPath, host) {
+			continue
+		}
+		rest := hostPath[len(host):]
+		if host == "/" {
+			rest = strings.TrimSuffix(hostPath, "/")
+		}
+		return m.prefix + rest, true
+	}
+	return "", false
+}

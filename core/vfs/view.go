@@ -1,0 +1,429 @@
+package vfs
+
+import (
+	"errors"
+	"io/fs"
+	"time"
+)
+
+// maxLinks is how many symlinks one lookup may traverse before ELOOP, as
+// Linux allows.
+const maxLinks = 40
+
+// view is the door-checked FS of one Door.
+type view struct {
+	vfs  *VFS
+	door Door
+}
+
+// resolved is where a caller's path leads.
+type resolved struct {
+	clean string // the caller's path, cleaned (names FileInfo results)
+	path  string // the path with every link component resolved
+	m     *mount // nil for the synthetic root and its synthetic dirs
+	rel   string // path inside m
+	walkResult
+}
+
+func (r *resolved) prefix() string {
+	if r.m == nil {
+		return ""
+	}
+	return r.m.prefix
+}
+
+// synthetic reports whether the path lies in the read-only synthetic tree.
+func (r *resolved) synthetic() bool { return r.m == nil }
+
+// judge asks the door; a hidden path becomes ENOENT (G-4.5). Every other
+// answer (EROFS, EACCES, a refusal) reaches the caller unchanged, so for an
+// op that creates a name the gate alone decides between ENOENT and EACCES
+// (G-4.11).
+func (v *view) judge(op Op) error {
+	err := v.door.CheckOp(op)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ErrHidden) {
+		return ENOENT
+	}
+	return err
+}
+
+// resolve cleans name and walks it, following every symlink component (and
+// the last one when follow is set). The door judges each link traversed, on
+// the link's own path and with the op's name (G-6.1a); the caller judges the
+// final path. The error is fatal (bad path, door, ELOOP, a link leading
+// nowhere); a path that merely does not exist comes back with exists unset,
+// so the door can speak about it first (a hidden path then reads as missing
+// even where the walk would have said ENOTDIR).
+//
+// ".." is lexical: the whole path is cleaned before the walk, as a shell's
+// logical cd does, and a link's target is joined to the link's directory and
+// cleaned. A traversed link is judged with Write unset: passing through a
+// link reads it, so a link on a read-only mount may lead to a writable file.
+// Cleaning also drops a trailing slash, so "file/" names file.
+func (v *view) resolve(r *resolved, opName, name string, follow bool) error {
+	clean, err := cleanAbs(name)
+	if err != nil {
+		return err
+	}
+	r.clean, r.path = clean, clean
+	for links := 0; ; {
+		m, rel := v.vfs.locate(r.path)
+		if m == nil {
+			v.resolveSynthetic(r)
+			return nil
+		}
+		r.m, r.rel = m, rel
+		r.walkResult = m.b.walk(rel, follow)
+		if r.linkEnd == 0 {
+			return nil
+		}
+		linkPath := r.path[:len(m.prefix)+1+r.linkEnd]
+		if err := v.judge(Op{Name: opName, Path: linkPath, Prefix: m.prefix}); err != nil {
+			return err
+		}
+		if links++; links > maxLinks {
+			return ELOOP
+		}
+		dest, ok := m.linkDest(linkPath, r.target)
+		if !ok {
+			return ENOENT
+		}
+		r.path, _ = cleanAbs(dest + r.path[len(linkPath):])
+	}
+}
+
+func (v *view) resolveSynthetic(r *resolved) {
+	r.m, r.rel, r.walkResult = nil, "", walkResult{}
+	switch {
+	case v.vfs.synthetic[r.path] != nil:
+		r.info, r.exists, r.parentOK = v.vfs.synthInfo, true, true
+	case v.vfs.synthetic[dirName(r.path)] != nil:
+		r.missing, r.parentOK = ENOENT, true
+	default:
+		r.missing = ENOENT
+	}
+}
+
+// lookup resolves name and has the door judge the final path: the shape
+// shared by every single-path op.
+func (v *view) lookup(r *resolved, op Op, name string, follow bool) error {
+	if err := v.resolve(r, op.Name, name, follow); err != nil {
+		return err
+	}
+	op.Path, op.Prefix = r.path, r.prefix()
+	return v.judge(op)
+}
+
+func (v *view) Stat(name string) (fs.FileInfo, error) {
+	return v.statLike(OpStat, "stat", name, true)
+}
+
+func (v *view) Lstat(name string) (fs.FileInfo, error) {
+	return v.statLike(OpLstat, "lstat", name, false)
+}
+
+func (v *view) statLike(opName, word, name string, follow bool) (fs.FileInfo, error) {
+	var r resolved
+	err := v.lookup(&r, Op{Name: opName}, name, follow)
+	if err != nil {
+		return nil, pathErr(word, name, err)
+	}
+	if !r.exists {
+		return nil, pathErr(word, name, r.missing)
+	}
+	return r.info.as(baseName(r.clean)), nil
+}
+
+func (v *view) Resolve(name string) (string, error) {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpStat}, name, true)
+	if err != nil {
+		return "", pathErr("realpath", name, err)
+	}
+	if !r.exists {
+		return "", pathErr("realpath", name, r.missing)
+	}
+	return r.path, nil
+}
+
+// ReadDir lists a directory, then drops every entry the door hides
+// (G-4.5). Entries the door refuses otherwise stay listed (G-6.1b).
+func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpReadDir}, name, true)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	if !r.exists {
+		return nil, pathErr("open", name, r.missing)
+	}
+	if !r.info.IsDir() {
+		return nil, pathErr("readdirent", name, ENOTDIR)
+	}
+	var entries []fs.DirEntry
+	if r.synthetic() {
+		entries = v.syntheticEntries(r.path)
+	} else if entries, err = r.m.b.readDir(r.rel); err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		child := joinPath(r.path, e.Name())
+		prefix := r.prefix()
+		if r.synthetic() {
+			if m := v.vfs.mountAt(child); m != nil {
+				prefix = m.prefix
+			}
+		}
+		if err := v.door.CheckOp(Op{Name: OpStat, Path: child, Prefix: prefix}); errors.Is(err, ErrHidden) {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(entries[len(kept):]) // let dropped entries be collected
+	return kept, nil
+}
+
+// syntheticEntries lists a synthetic directory: its mount roots (with the
+// mount root's own metadata) and its synthetic subdirectories.
+func (v *view) syntheticEntries(dir string) []fs.DirEntry {
+	names := v.vfs.synthetic[dir].children
+	infos := make([]fileInfo, len(names))
+	for i, n := range names {
+		child := joinPath(dir, n)
+		if m := v.vfs.mountAt(child); m != nil {
+			infos[i] = *m.b.walk("", false).info
+		} else {
+			infos[i] = *v.vfs.synthInfo
+		}
+		infos[i].name = n
+	}
+	return entriesOf(infos)
+}
+
+func (v *view) Open(name string) (File, error) { return v.OpenFile(name, 0, 0) }
+
+// OpenFile follows open(2): O_CREATE creates a missing file (through a
+// dangling link too), O_CREATE|O_EXCL fails on any existing name, links
+// included, and a directory opens for reading only.
+func (v *view) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	create := flag&createFlag != 0
+	exclusive := create && flag&exclFlag != 0
+	write := flag&writeFlags != 0
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpOpen, Write: write, Create: create}, name, !exclusive)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	switch {
+	case r.exists && exclusive:
+		return nil, pathErr("open", name, EEXIST)
+	case r.exists && r.info.IsDir() && write:
+		return nil, pathErr("open", name, EISDIR)
+	case r.exists && r.synthetic():
+		return &dirFile{name: name, info: *r.info.as(baseName(r.clean))}, nil
+	case r.exists && write && r.m.readOnly:
+		return nil, pathErr("open", name, EROFS)
+	case !r.exists && (!create || !r.parentOK):
+		return nil, pathErr("open", name, r.missing)
+	case !r.exists && (r.synthetic() || r.m.readOnly):
+		return nil, pathErr("open", name, EROFS)
+	}
+	f, err := r.m.b.openFile(r.rel, flag, perm, name)
+	if err != nil {
+		return nil, pathErr("open", name, err)
+	}
+	return f, nil
+}
+
+// writable reports why a resolved, existing or creatable path cannot be
+// changed: the synthetic tree and read-only mounts say EROFS (G-5.2), as a
+// read-only filesystem does once the name itself checks out.
+func writable(r *resolved) error {
+	if r.synthetic() || r.m.readOnly {
+		return EROFS
+	}
+	return nil
+}
+
+func (v *view) Mkdir(name string, perm fs.FileMode) error {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpMkdir, Write: true, Create: true}, name, false)
+	switch {
+	case err != nil:
+	case r.exists:
+		err = EEXIST // before EROFS, so `mkdir -p` works on read-only mounts
+	case !r.parentOK:
+		err = r.missing
+	default:
+		if err = writable(&r); err == nil {
+			err = r.m.b.mkdir(r.rel, perm)
+		}
+	}
+	if err != nil {
+		return pathErr("mkdir", name, err)
+	}
+	return nil
+}
+
+// Remove deletes a file, a symlink or an empty directory. A mount point is
+// EBUSY, as rmdir(2) says for one.
+func (v *view) Remove(name string) error {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpRemove, Write: true}, name, false)
+	switch {
+	case err != nil:
+	case !r.exists:
+		err = r.missing
+	case !r.synthetic() && r.rel == "":
+		err = EBUSY
+	default:
+		if err = writable(&r); err == nil {
+			err = r.m.b.remove(r.rel)
+		}
+	}
+	if err != nil {
+		return pathErr("remove", name, err)
+	}
+	return nil
+}
+
+// Rename judges both ends (G-6.1a); the new end as a creation. Across
+// mounts it is EXDEV, so mv falls back to copy and remove.
+func (v *view) Rename(oldname, newname string) error {
+	var from resolved
+	err := v.lookup(&from, Op{Name: OpRename, Write: true}, oldname, false)
+	if err != nil {
+		return pathErr("rename", oldname, err)
+	}
+	var to resolved
+	err = v.lookup(&to, Op{Name: OpRename, Write: true, Create: true}, newname, false)
+	if err != nil {
+		return pathErr("rename", newname, err)
+	}
+	fail := func(blame string, err error) error { return pathErr("rename", blame, err) }
+	switch {
+	case !from.exists:
+		return fail(oldname, from.missing)
+	case !to.exists && !to.parentOK:
+		return fail(newname, to.missing)
+	case from.synthetic():
+		return fail(oldname, EROFS)
+	case from.rel == "":
+		return fail(oldname, EBUSY)
+	case to.m != from.m:
+		return fail(newname, EXDEV)
+	case to.rel == "":
+		return fail(newname, EBUSY)
+	case from.m.readOnly:
+		return fail(oldname, EROFS)
+	case from.path == to.path:
+		return nil
+	case within(to.path, from.path):
+		return fail(newname, EINVAL)
+	}
+	if err := from.m.b.rename(from.rel, to.rel); err != nil {
+		return fail(newname, err)
+	}
+	return nil
+}
+
+// Symlink creates linkname pointing at target; only the link's path is
+// judged, since nothing is opened through target. On a host mount an
+// absolute target inside the same mount is written as a relative host link
+// (so it works on the host too); an absolute target anywhere else could not
+// be followed there, so it is EXDEV.
+func (v *view) Symlink(target, linkname string) error {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpSymlink, Write: true, Create: true}, linkname, false)
+	switch {
+	case err != nil:
+	case r.exists:
+		err = EEXIST
+	case !r.parentOK:
+		err = r.missing
+	case target == "":
+		err = ENOENT
+	default:
+		if err = writable(&r); err != nil {
+			break
+		}
+		stored := target
+		if r.m.confineTo != nil && target[0] == '/' {
+			dest, _ := cleanAbs(target)
+			if !within(dest, r.m.prefix) {
+				err = EXDEV
+				break
+			}
+			stored = relativePath(dirName(r.path), dest)
+		}
+		err = r.m.b.symlink(stored, r.rel)
+	}
+	if err != nil {
+		return pathErr("symlink", linkname, err)
+	}
+	return nil
+}
+
+// Readlink returns a link's target. On a host mount an absolute target
+// inside the host directory reads as the VFS path it leads to, so no host
+// path is shown for a link that works.
+func (v *view) Readlink(name string) (string, error) {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpReadlink}, name, false)
+	switch {
+	case err != nil:
+	case !r.exists:
+		err = r.missing
+	case r.info.mode&fs.ModeSymlink == 0:
+		err = EINVAL
+	default:
+		var target string
+		if target, err = r.m.b.readlink(r.rel); err == nil {
+			if r.m.confineTo != nil && len(target) > 0 && target[0] == '/' {
+				if mapped, ok := r.m.hostToVFS(cleanOrSelf(target)); ok {
+					target = mapped
+				}
+			}
+			return target, nil
+		}
+	}
+	return "", pathErr("readlink", name, err)
+}
+
+func cleanOrSelf(p string) string {
+	if c, err := cleanAbs(p); err == nil {
+		return c
+	}
+	return p
+}
+
+func (v *view) Chmod(name string, mode fs.FileMode) error {
+	return v.change(OpChmod, "chmod", name, func(r *resolved) error { return r.m.b.chmod(r.rel, mode) })
+}
+
+func (v *view) Chtimes(name string, atime, mtime time.Time) error {
+	return v.change(OpUtimes, "utimes", name, func(r *resolved) error { return r.m.b.chtimes(r.rel, atime, mtime) })
+}
+
+// change runs a metadata write on an existing, link-resolved path.
+func (v *view) change(opName, word, name string, apply func(*resolved) error) error {
+	var r resolved
+	err := v.lookup(&r, Op{Name: opName, Write: true}, name, true)
+	switch {
+	case err != nil:
+	case !r.exists:
+		err = r.missing
+	default:
+		if err = writable(&r); err == nil {
+			err = apply(&r)
+		}
+	}
+	if err != nil {
+		return pathErr(word, name, err)
+	}
+	return nil
+}
