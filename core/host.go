@@ -115,6 +115,15 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 		wctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
+	h.session.mu.Lock()
+	h.session.waiting++
+	h.session.mu.Unlock()
+	defer func() {
+		h.session.mu.Lock()
+		h.session.waiting--
+		h.session.mu.Unlock()
+	}()
+	h.ws.emit(EventWaiting, h.session, q.Line, nil, rec.ID)
 	settled := make(chan decisions.Record, 2)
 	go func() {
 		ans, err := handler(wctx, rec)

@@ -143,6 +143,7 @@ type Workspace struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	deflt    *Session
+	events   bus
 }
 
 // NewWorkspace builds a workspace in Go (G-1.4, G-11.5).
@@ -373,6 +374,7 @@ func (ws *Workspace) attach(row decisions.SessionRow, prof *gate.Profile) (*Sess
 	ws.mu.Lock()
 	ws.sessions[row.ID] = s
 	ws.mu.Unlock()
+	ws.emit(EventSession, s, "", nil, "")
 	return s, nil
 }
 
@@ -458,9 +460,13 @@ func newSessionID() string {
 // Session is one agent's shell, bound to one profile for life (G-2.1).
 type Session struct {
 	ws      *Workspace
-	row     decisions.SessionRow
 	profile *gate.Profile
 	sh      *shell.Shell
+
+	mu      sync.Mutex
+	row     decisions.SessionRow
+	running int
+	waiting int
 }
 
 // ID is the session's id.
@@ -473,21 +479,35 @@ func (s *Session) AgentID() string { return s.row.AgentID }
 func (s *Session) ProfileName() string { return s.row.Profile }
 
 // Row is the session as the ledger keeps it.
-func (s *Session) Row() decisions.SessionRow { return s.row }
+func (s *Session) Row() decisions.SessionRow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.row
+}
 
 // Cwd is the shell's current directory.
 func (s *Session) Cwd() string { return s.sh.Cwd() }
 
 // Execute runs one line (G-7.6).
 func (s *Session) Execute(ctx context.Context, line string) Result {
+	s.mu.Lock()
+	s.running++
+	s.mu.Unlock()
+	s.ws.emit(EventLineStart, s, line, nil, "")
 	res := s.sh.Run(ctx, line)
 	if res.Refusals == nil {
 		res.Refusals = []gate.Refusal{}
 	}
-	if cwd := s.sh.Cwd(); cwd != s.row.Cwd {
-		s.row.Cwd = cwd
+	s.mu.Lock()
+	s.running--
+	cwd := s.sh.Cwd()
+	moved := cwd != s.row.Cwd
+	s.row.Cwd = cwd
+	s.mu.Unlock()
+	if moved {
 		_ = s.ws.ledger.SetSessionCwd(context.WithoutCancel(ctx), s.row.ID, cwd)
 	}
+	s.ws.emit(EventLineEnd, s, line, &res, "")
 	return res
 }
 
