@@ -156,6 +156,16 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 		}
 		return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: c}, nil
 	case <-wctx.Done():
+		if err := ctx.Err(); err != nil {
+			// The line itself ended (cancelled or out of time): nobody waits
+			// for this answer any more, so it leaves the queue saying why
+			// (G-13.5). An ask_timeout alone leaves it pending (G-10.4).
+			why := "cancelled"
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+				why = "timed out"
+			}
+			_ = h.ws.ledger.Close(context.WithoutCancel(ctx), rec.ID, why)
+		}
 		return shell.Reply{Outcome: "pending", AskID: rec.ID}, nil
 	}
 }

@@ -1,0 +1,32 @@
+// Command gatehouse runs AI agents' shell lines through an admission gate and
+// lets humans watch and answer them. See README.md and docs/cli.md.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// usageText is printed for `gatehouse help` and for a bad command.
+const usageText = `usage: gatehouse [command] [flags]
+
+commands:
+  console      open the console (the default; the incident demo without -w)
+  exec         run one line in a session:      exec -w FILE [-p PROFILE] [-s SESSION] [--db FILE] [--json] -- LINE
+  explain      judge a line without running it: explain -w FILE [-p PROFILE] [--json] -- LINE
+  list-asks    list pending asks:               list-asks [--all] [--session ID] [--json] [--db FILE]
+  allow        answer an ask:                   allow ID [--scope once|session] [--note TEXT] [--json] [--db FILE]
+  deny         refuse an ask:                   deny ID [--note TEXT] [--json] [--db FILE]
+  serve        the REST daemon:                 serve -w FILE [--db FILE] [--addr 127.0.0.1:7878]
+  demo         worked examples:                 demo permissions|ask|ask-pending
+`
+
+func usageError(stderr interface{ Write([]byte) (int, error) }, format string, a ...any) int {
+	fmt.Fprintf(stderr, "gatehouse: "+format+"\n", a...)
+	fmt.Fprint(stderr, usageText)
+	return 2
+}
