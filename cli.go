@@ -14,6 +14,7 @@ import (
 	"gatehouse/core"
 	"gatehouse/core/decisions"
 	"gatehouse/demo"
+	"gatehouse/rest"
 	"gatehouse/store"
 )
 
@@ -218,6 +219,7 @@ func cmdListAsks(args []string, stdout, stderr io.Writer) int {
 	all := fs.Bool("all", false, "every decision, not only pending asks")
 	session := fs.String("session", "", "only this session")
 	db := fs.String("db", "", "ledger database")
+	server := fs.String("server", "", "read from the `gatehouse serve` daemon at URL (token from the file beside --db)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -226,16 +228,25 @@ func cmdListAsks(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return usageError(stderr, "list-asks takes no arguments")
 	}
-	l, done, ok := openLedger(*db, stderr)
-	if !ok {
-		return 1
-	}
-	defer done()
 	var recs []decisions.Record
-	if *all {
-		recs, err = l.List(context.Background(), *session)
+	if *server != "" {
+		c, cerr := rest.NewClient(*server, dbPath(*db))
+		if cerr != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", cerr)
+			return 1
+		}
+		recs, err = c.ListAsks(context.Background(), *session, *all)
 	} else {
-		recs, err = l.Pending(context.Background(), *session)
+		l, done, ok := openLedger(*db, stderr)
+		if !ok {
+			return 1
+		}
+		defer done()
+		if *all {
+			recs, err = l.List(context.Background(), *session)
+		} else {
+			recs, err = l.Pending(context.Background(), *session)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
@@ -279,6 +290,7 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 	scope := fs.String("scope", decisions.Once, "once or session")
 	note := fs.String("note", "", "a note stored on the record")
 	db := fs.String("db", "", "ledger database")
+	server := fs.String("server", "", "answer through the `gatehouse serve` daemon at URL (token from the file beside --db)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -293,12 +305,25 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 	if outcome == decisions.Deny && *scope == decisions.Session {
 		return usageError(stderr, "deny answers once: --scope session is invalid (G-9.5)")
 	}
-	l, done, ok := openLedger(*db, stderr)
-	if !ok {
-		return 1
+	answer := decisions.Answer{Outcome: outcome, Scope: *scope, Note: *note, By: "cli"}
+	var rec decisions.Record
+	if *server != "" {
+		// The daemon's errors wrap the ledger's, so the switch below words
+		// them the same way.
+		c, cerr := rest.NewClient(*server, dbPath(*db))
+		if cerr != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", cerr)
+			return 1
+		}
+		rec, err = c.Answer(context.Background(), pos[0], answer)
+	} else {
+		l, done, ok := openLedger(*db, stderr)
+		if !ok {
+			return 1
+		}
+		defer done()
+		rec, err = l.Answer(context.Background(), pos[0], answer)
 	}
-	defer done()
-	rec, err := l.Answer(context.Background(), pos[0], decisions.Answer{Outcome: outcome, Scope: *scope, Note: *note, By: "cli"})
 	switch {
 	case errors.Is(err, decisions.ErrNotFound):
 		fmt.Fprintf(stderr, "gatehouse: ask %s not found\n", pos[0])

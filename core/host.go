@@ -78,7 +78,9 @@ func (h *ledgerHost) Peek(ctx context.Context, q shell.Question) (shell.Claim, b
 	return h.find(ctx, q, false)
 }
 
-func (h *ledgerHost) Inline() bool { return h.ws.opts.onAsk != nil }
+func (h *ledgerHost) Inline(ctx context.Context) bool {
+	return h.ws.opts.onAsk != nil && waitsForAnswers(ctx)
+}
 
 func recordOf(q shell.Question, agent string) decisions.Record {
 	return decisions.Record{
@@ -104,7 +106,7 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 		return shell.Reply{}, err
 	}
 	handler := h.ws.opts.onAsk
-	if handler == nil {
+	if handler == nil || !waitsForAnswers(ctx) {
 		return shell.Reply{Outcome: "pending", AskID: rec.ID}, nil
 	}
 	wctx := ctx
@@ -148,7 +150,10 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 	}()
 	select {
 	case r := <-settled:
-		c, ok := h.find(context.WithoutCancel(ctx), q, true)
+		// An allow is consumed by the line that asked; a refusal given here
+		// stands for the agent's immediate retry (G-10.4), so this line does
+		// not claim it.
+		c, ok := h.find(context.WithoutCancel(ctx), q, r.Outcome == decisions.Allow)
 		if !ok {
 			// The answer stands in the ledger but its grant is taken (a
 			// concurrent line): ask again later.

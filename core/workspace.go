@@ -42,6 +42,7 @@ type options struct {
 	askTimeout time.Duration
 	path       string
 	clock      func() time.Time
+	policies   []any // coded policies, see policy_options.go
 }
 
 // Option configures a Workspace.
@@ -201,7 +202,7 @@ func build(cfg Config, o options) (*Workspace, error) {
 		if _, dup := ws.profiles[sp.Name]; dup {
 			return nil, fmt.Errorf("profile %q defined twice", sp.Name)
 		}
-		p, err := gate.Compile(sp, gm)
+		p, err := gate.Compile(sp, gm, o.compileOptions(fsys)...)
 		if err != nil {
 			return nil, err
 		}
@@ -511,7 +512,22 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	return res
 }
 
-// Explain judges a line without running it (G-11.3).
+// Explain judges a line without running it (G-11.3). It is for hosts: hide
+// reasons appear (G-4.5). Agents get ExplainForAgent.
 func (s *Session) Explain(line string) ([]Explanation, error) {
 	return s.sh.Explain(context.Background(), line)
+}
+
+// ExplainForAgent is Explain as an agent may see it: a hidden operand reads
+// exactly as a missing one would (outcome "run", the same stderr and exit
+// code), and no hide reason or rule is given away (G-4.5).
+func (s *Session) ExplainForAgent(line string) ([]Explanation, error) {
+	exps, err := s.Explain(line)
+	for i := range exps {
+		if exps[i].Outcome == gate.Hidden {
+			exps[i].Outcome = gate.Run
+			exps[i].Reason, exps[i].Rule, exps[i].Policy, exps[i].Operand = "", "", "", ""
+		}
+	}
+	return exps, err
 }

@@ -20,6 +20,8 @@ type demoFunc func(ctx context.Context, args []string, w io.Writer) error
 
 var demos = map[string]demoFunc{
 	"permissions": func(ctx context.Context, _ []string, w io.Writer) error { return Permissions(ctx, w) },
+	"policy":      func(ctx context.Context, _ []string, w io.Writer) error { return Policy(ctx, w) },
+	"incident":    Incident,
 }
 
 // Names lists the demos.

@@ -73,3 +73,20 @@ func TestPermissionsExplainMatchesExec(t *testing.T) {
 		}
 	}
 }
+
+// G-15.3: the ask demos are pinned.
+func TestAskGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Ask(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "ask", b.Bytes())
+}
+
+func TestAskPendingGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := AskPending(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "ask-pending", b.Bytes())
+}

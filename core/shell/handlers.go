@@ -63,6 +63,9 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 	// Functions are exempt (G-3.3); their bodies get places of their own.
 	direct := fr.direct == name && fr.directUsed != nil && !fr.directUsed.Swap(true)
 	if !direct && s.isFunc(name) {
+		if ls != nil && ls.commands.Add(1) > int64(s.limits.Commands) {
+			return nil, s.halt(ctx, &errHalt{125, "gatehouse: line exceeded the limit of " + itoa(s.limits.Commands) + " commands"})
+		}
 		return append([]string{cmdFunc, place}, args...), nil
 	}
 	if !isShellBuiltin(name) {
@@ -211,6 +214,9 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	if args[0] == s.capture+"_job" {
 		if ls != nil {
 			ls.jobStarted()
+			if ls.jobs.Load()-1 > int64(s.limits.BackgroundJobs) {
+				return s.halt(ctx, &errHalt{125, "gatehouse: line exceeded the limit of " + itoa(s.limits.BackgroundJobs) + " background jobs"})
+			}
 		}
 		return nil
 	}

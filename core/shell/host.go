@@ -58,8 +58,9 @@ type Host interface {
 	// Ask raises q, or finds the same question already pending. With an
 	// inline handler it waits for the answer; otherwise it returns "pending".
 	Ask(ctx context.Context, q Question) (Reply, error)
-	// Inline reports whether Ask waits for answers (G-10.4).
-	Inline() bool
+	// Inline reports whether Ask waits for answers for a line running
+	// under ctx (G-10.4).
+	Inline(ctx context.Context) bool
 	// Spend spends the claims a line took, when the line and its jobs end.
 	Spend(claims []Claim)
 	// Release hands back unspent claims: a line that stopped on a question

@@ -132,11 +132,17 @@ func (s *Shell) settle(ctx context.Context, ls *lineState, q Question) (Standing
 		return NoAnswer, nil, err
 	}
 	switch reply.Outcome {
-	case "allow", "deny":
+	case "allow":
 		ls.mu.Lock()
 		ls.claims[key] = reply.Claim
 		ls.mu.Unlock()
-		return reply.Claim.Standing, refusalFromClaim(q, reply.Claim), nil
+		return Allowed, nil, nil
+	case "deny":
+		// Not claimed: the refusal stands for the retry (G-10.4).
+		c := reply.Claim
+		c.Standing = Refused
+		c.AskID = reply.AskID
+		return Refused, refusalFromClaim(q, c), nil
 	}
 	r := q.Refusal
 	r.AskID = reply.AskID

@@ -202,7 +202,18 @@ func (s *Shell) runGuarded(ctx context.Context, file *syntax.File) (err error) {
 			err = &errHalt{125, fmt.Sprintf("gatehouse: internal error: %v", p)}
 		}
 	}()
-	return s.runner.Run(ctx, file)
+	// Statement by statement: running a whole *syntax.File would count as
+	// the shell exiting and fire an EXIT trap after every line.
+	for _, st := range file.Stmts {
+		err = s.runner.Run(ctx, st)
+		if s.runner.Exited() || ctx.Err() != nil {
+			break
+		}
+		if _, ok := interp.IsExitStatus(err); err != nil && !ok {
+			break
+		}
+	}
+	return err
 }
 
 func exitCodeOf(err error) int {

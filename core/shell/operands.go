@@ -93,8 +93,8 @@ var builtinOperands = map[string]func([]string) []utils.OperandRef{
 
 // builtinVoices are the GNU-bash voices of builtins for a failing operand.
 var builtinVoices = map[string]func(arg, msg string) string{
-	"cd":     func(arg, msg string) string { return "cd: " + arg + ": " + msg + "\n" },
-	"pushd":  func(arg, msg string) string { return "pushd: " + arg + ": " + msg + "\n" },
-	"source": func(arg, msg string) string { return "source: " + arg + ": " + msg + "\n" },
-	".":      func(arg, msg string) string { return ".: " + arg + ": " + msg + "\n" },
+	"cd":     func(arg, msg string) string { return "bash: cd: " + arg + ": " + msg + "\n" },
+	"pushd":  func(arg, msg string) string { return "bash: pushd: " + arg + ": " + msg + "\n" },
+	"source": func(arg, msg string) string { return "bash: " + arg + ": " + msg + "\n" },
+	".":      func(arg, msg string) string { return "bash: " + arg + ": " + msg + "\n" },
 }

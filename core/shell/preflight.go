@@ -49,7 +49,7 @@ func literalWord(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	s, err := expand.Literal(nil, w)
+	s, err := expand.Literal(&expand.Config{}, w)
 	if err != nil {
 		return "", false
 	}
@@ -343,7 +343,10 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 		v gate.Verdict
 		c staticCmd
 	}
-	var questions []pending
+	// In line order: a deny (by rule or by a host's deny-once) stops the
+	// line at once and spends what it claimed so far; an ask takes its
+	// standing answer if there is one (G-9.7).
+	var unanswered []pending
 	for _, c := range cmds {
 		v := s.judgeStatic(c)
 		switch v.Outcome {
@@ -353,38 +356,34 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 			}
 		case gate.Ask:
 			cmd := s.command(c.argv, c.dir, c.extra)
-			q := questionFor(s, ls, c.place, c.argv, cmd, v.Refusal)
-			questions = append(questions, pending{q, v, c})
-		}
-	}
-	var unanswered []pending
-	for _, p := range questions {
-		key := p.q.Place + "\x00" + p.q.GrantKey
-		ls.mu.Lock()
-		_, seen := ls.claims[key]
-		ls.mu.Unlock()
-		if seen {
-			continue
-		}
-		if s.cfg.Host != nil {
-			if c, ok := s.cfg.Host.Lookup(ctx, p.q); ok {
-				ls.mu.Lock()
-				ls.claims[key] = c
-				ls.mu.Unlock()
-				if c.Standing == Refused {
-					dv := p.v
-					dv.Outcome = gate.Deny
-					return s.refuseLine(ls, p.c, dv, *refusalFromClaim(p.q, c)), true
-				}
+			p := pending{questionFor(s, ls, c.place, c.argv, cmd, v.Refusal), v, c}
+			key := p.q.Place + "\x00" + p.q.GrantKey
+			ls.mu.Lock()
+			_, seen := ls.claims[key]
+			ls.mu.Unlock()
+			if seen {
 				continue
 			}
+			if s.cfg.Host != nil {
+				if claim, ok := s.cfg.Host.Lookup(ctx, p.q); ok {
+					ls.mu.Lock()
+					ls.claims[key] = claim
+					ls.mu.Unlock()
+					if claim.Standing == Refused {
+						dv := v
+						dv.Outcome = gate.Deny
+						return s.refuseLine(ls, c, dv, *refusalFromClaim(p.q, claim)), true
+					}
+					continue
+				}
+			}
+			unanswered = append(unanswered, p)
 		}
-		unanswered = append(unanswered, p)
 	}
 	if len(unanswered) == 0 {
 		return Result{}, false
 	}
-	if s.cfg.Host != nil && s.cfg.Host.Inline() {
+	if s.cfg.Host != nil && s.cfg.Host.Inline(ctx) {
 		// One question at a time, in line order; the line waits (G-9.8).
 		for _, p := range unanswered {
 			standing, ref, err := s.settle(ctx, ls, p.q)

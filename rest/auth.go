@@ -1,0 +1,114 @@
+package rest
+
+import (
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TokenEnv overrides the token file for clients: a host answering a daemon
+// on another machine has no file beside its own ledger to read.
+const TokenEnv = "GATEHOUSE_TOKEN"
+
+// TokenPath is where the daemon keeps the host token for the ledger at
+// ledgerPath: the ledger's file name plus ".token", in the same directory
+// (ledger.db -> ledger.db.token), so whoever may read the ledger's
+// directory finds the token and one daemon per ledger owns one token.
+func TokenPath(ledgerPath string) string { return ledgerPath + ".token" }
+
+// LoadOrCreateToken returns the host token for the ledger at ledgerPath,
+// generating it on the first start into a file only its owner can read.
+// A token file that others can read is refused rather than used: anyone
+// holding the token can approve any ask.
+func LoadOrCreateToken(ledgerPath string) (string, error) {
+	path := TokenPath(ledgerPath)
+	if token, err := readTokenFile(path); !errors.Is(err, fs.ErrNotExist) {
+		return token, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	// Write the whole token to a private temporary file, then link it into
+	// place: a daemon starting at the same moment either wins the link or
+	// reads the complete token the other one linked, never half a file.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".token-*")
+	if err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	token := newToken()
+	_, werr := tmp.WriteString(token + "\n")
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		return "", fmt.Errorf("token: write %s: %w", tmp.Name(), err)
+	}
+	// CreateTemp makes the file 0600 already; say so for readers.
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return readTokenFile(path)
+		}
+		return "", fmt.Errorf("token: %w", err)
+	}
+	return token, nil
+}
+
+// ReadToken returns the host token a client presents to the daemon of the
+// ledger at ledgerPath: $GATEHOUSE_TOKEN when set, else the token file.
+func ReadToken(ledgerPath string) (string, error) {
+	if token := strings.TrimSpace(os.Getenv(TokenEnv)); token != "" {
+		return token, nil
+	}
+	token, err := readTokenFile(TokenPath(ledgerPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("no host token at %s (start `gatehouse serve` on this ledger once, or set %s): %w",
+			TokenPath(ledgerPath), TokenEnv, err)
+	}
+	return token, err
+}
+
+func readTokenFile(path string) (string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	if perm := info.Mode().Perm(); perm&0o077 != 0 {
+		return "", fmt.Errorf("token: %s is readable by others (mode %04o); run chmod 600 on it", path, perm)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", fmt.Errorf("token: %s is empty", path)
+	}
+	return token, nil
+}
+
+// requireToken lets a request through only with the host token. The
+// comparison takes the same time whatever the guess, so the token cannot be
+// found a byte at a time.
+func (s *Server) requireToken(next http.HandlerFunc) http.HandlerFunc {
+	want := []byte(s.token)
+	return func(w http.ResponseWriter, r *http.Request) {
+		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		// The scheme name is case-insensitive (RFC 9110, 11.1).
+		if !strings.EqualFold(scheme, "Bearer") ||
+			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
+			writeError(w, http.StatusUnauthorized,
+				"missing or wrong token: hosts send Authorization: Bearer TOKEN (the token is in the file beside the ledger)")
+			return
+		}
+		next(w, r)
+	}
+}

@@ -1,0 +1,161 @@
+package rest
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+
+	"gatehouse/core"
+	"gatehouse/core/decisions"
+)
+
+// sessionJSON is a session as G-10.6 shows it: exactly these five fields.
+type sessionJSON struct {
+	ID        string    `json:"id"`
+	AgentID   string    `json:"agent_id"`
+	Profile   string    `json:"profile"`
+	Cwd       string    `json:"cwd"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func sessionOf(row decisions.SessionRow) sessionJSON {
+	return sessionJSON{ID: row.ID, AgentID: row.AgentID, Profile: row.Profile, Cwd: row.Cwd, CreatedAt: row.CreatedAt}
+}
+
+// createSessionBody is what POST /v1/sessions takes. An empty profile
+// means the workspace's default profile (G-2.2).
+type createSessionBody struct {
+	AgentID string `json:"agent_id"`
+	Profile string `json:"profile"`
+}
+
+// createSession is POST /v1/sessions: 201 with the new session.
+func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
+	var body createSessionBody
+	if err := readBody(w, r, &body, false); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if body.AgentID == "" {
+		writeError(w, http.StatusBadRequest, "agent_id is required")
+		return
+	}
+	sess, err := s.ws.CreateSession(body.AgentID, core.Profile(body.Profile))
+	switch {
+	case err != nil && body.Profile != "" && !slices.Contains(s.ws.ProfileNames(), body.Profile):
+		// The workspace's error names the known profiles (G-2.4).
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	case err != nil:
+		s.internalError(w, err)
+		return
+	}
+	w.Header().Set("Location", "/v1/sessions/"+sess.ID())
+	writeJSON(w, http.StatusCreated, sessionOf(sess.Row()))
+}
+
+// listSessions is GET /v1/sessions: the sessions this daemon hosts (created
+// here, or resumed here by an execute or explain), oldest first.
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+	live := s.ws.Sessions()
+	out := make([]sessionJSON, 0, len(live))
+	for _, sess := range live {
+		out = append(out, sessionOf(sess.Row()))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// lineBody is what execute and explain take.
+type lineBody struct {
+	Line *string `json:"line"`
+}
+
+// readLine reads {"line": "..."}; an empty line is a line (it runs
+// nothing), a missing one is a mistake.
+func readLine(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var body lineBody
+	if err := readBody(w, r, &body, false); err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return "", false
+	}
+	if body.Line == nil {
+		writeError(w, http.StatusBadRequest, "line is required")
+		return "", false
+	}
+	return *body.Line, true
+}
+
+// execute is POST /v1/sessions/{id}/execute: runs a line and returns its
+// result (G-7.6). A line that asks keeps the request open until a host
+// answers, unless wait=false, which returns the pending refusal at once.
+// A client that hangs up cancels its line, and the line's open ask leaves
+// the queue as "cancelled".
+func (s *Server) execute(w http.ResponseWriter, r *http.Request) {
+	wait, ok := parseFlag(r.URL.Query().Get("wait"))
+	if r.URL.Query().Get("wait") == "" {
+		wait = true
+	}
+	if !ok {
+		writeError(w, http.StatusBadRequest, "wait must be true, false, 1 or 0")
+		return
+	}
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	line, ok := readLine(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	if !wait {
+		ctx = core.NoWait(ctx)
+	}
+	writeJSON(w, http.StatusOK, sess.Execute(ctx, line))
+}
+
+// explain is POST /v1/sessions/{id}/explain: the gate's word on every
+// command of a line, without running it (G-11).
+func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.session(w, r)
+	if !ok {
+		return
+	}
+	line, ok := readLine(w, r)
+	if !ok {
+		return
+	}
+	exps, err := sess.ExplainForAgent(line)
+	if err != nil {
+		// The line does not parse: the caller's mistake.
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	if exps == nil {
+		exps = []core.Explanation{}
+	}
+	writeJSON(w, http.StatusOK, exps)
+}
+
+// session finds the request's session: live in this daemon, or kept in the
+// ledger by an earlier run (sessions outlive the process, G-2.3), in which
+// case it is resumed here with its profile and last cwd.
+func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session, bool) {
+	id := r.PathValue("id")
+	if sess, ok := s.ws.Session(id); ok {
+		return sess, true
+	}
+	s.resumeMu.Lock()
+	sess, err := s.ws.ResumeSession(id)
+	s.resumeMu.Unlock()
+	switch {
+	case errors.Is(err, decisions.ErrNotFound):
+		writeError(w, http.StatusNotFound, "session "+id+" not found")
+		return nil, false
+	case err != nil:
+		s.internalError(w, err)
+		return nil, false
+	}
+	return sess, true
+}
