@@ -118,7 +118,8 @@ func TestCommandAxis(t *testing.T) {
 		{name: "G-3.2 command -v is silent", line: "command -v sort; echo $?", wantOut: "1\n"},
 		{name: "G-3.2 which prints nothing", line: "which sort; echo $?", wantOut: "1\n"},
 		{name: "G-12.2 type of an installed utility", line: "type cat; which cat; command -v cat", wantOut: "cat is /usr/bin/cat\n/usr/bin/cat\n/usr/bin/cat\n"},
-		{name: "G-3.2 builtins are subjects too", line: "export X=1", wantErr: "", wantExit: 0},
+		{name: "G-3.2 declaration keywords are subjects too", line: "export X=1; echo \"[$X]\"", wantOut: "[]\n", wantErr: "export: command not found\n"},
+		{name: "G-3.2 local is a subject", line: "f() { local y=1; echo \"[$y]\"; }; f", wantOut: "[]\n", wantErr: "local: command not found\n"},
 		// G-3.1 step 3 / G-7.4: a whole-command ask refuses the line at 126.
 		{name: "G-7.4 whole-command ask", line: "rm README.md", wantErr: "rm: Permission denied\n", wantExit: 126, wantScope: "command", wantKind: "ask"},
 		{name: "G-9.3 ask refuses before anything runs", line: "echo first; rm README.md", wantErr: "rm: Permission denied\n", wantExit: 126, wantScope: "command", wantKind: "ask"},
@@ -181,9 +182,9 @@ func TestPathAxis(t *testing.T) {
 		{name: "G-6.1a redirect onto denied", line: "cat < /vault/aws.token", wantErr: "bash: /vault/aws.token: credentials are never read by hand\n", wantExit: 1},
 		{name: "G-6.1a glob onto denied", line: "cat /vault/aws.*", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 1, wantScope: "operand", wantKind: "deny"},
 		{name: "G-6.1a xargs onto denied", line: "echo /vault/aws.token | xargs cat", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 123, wantScope: "operand", wantKind: "deny"},
-		{name: "G-6.1a find -exec onto denied", line: "find /vault -name aws.token -exec cat {} \\;", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 1, wantScope: "operand", wantKind: "deny"},
+		{name: "G-6.1a find -exec onto denied", line: "find /vault -name aws.token -exec cat {} \\;", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 0, wantScope: "operand", wantKind: "deny"},
 		{name: "G-6.1a symlink into the vault", line: "cd /tmp && ln -s /vault/aws.token t 2>/dev/null; cat /tmp/t", wantErr: "cat: /tmp/t: credentials are never read by hand\n", wantExit: 1},
-		{name: "G-6.1a $(<file)", line: "echo $(</vault/aws.token)", wantOut: "\n", wantErr: "bash: /vault/aws.token: credentials are never read by hand\n", wantExit: 0, errContain: true},
+		{name: "G-6.1a $(<file)", line: "echo $(</vault/aws.token)", wantErr: "bash: /vault/aws.token: credentials are never read by hand\n", wantExit: 0, errContain: true},
 		{name: "G-6.1a source a denied file", line: "source /vault/aws.token", wantErr: "bash: /vault/aws.token: credentials are never read by hand\n", wantExit: 1, wantScope: "operand", wantKind: "deny"},
 		// G-5: mounts.
 		{name: "G-5.1 profile narrows to ro", line: "touch /repo/new", wantErr: "touch: cannot touch '/repo/new': Read-only file system\n", wantExit: 1},

@@ -75,27 +75,29 @@ func sourced(sp gate.ProfileSpec, site string) gate.ProfileSpec {
 	if sp.AllowSource == "" {
 		sp.AllowSource = site
 	}
-	fill := func(rules []gate.Rule) []gate.Rule {
+	// Each rule gets its own name, so records tell rules apart and an
+	// allow-for-session covers exactly one rule.
+	fill := func(rules []gate.Rule, where string) []gate.Rule {
 		out := append([]gate.Rule(nil), rules...)
 		for i := range out {
 			if out[i].Source == "" {
-				out[i].Source = site
+				out[i].Source = fmt.Sprintf("%s (%s[%d])", site, where, i)
 			}
 		}
 		return out
 	}
-	sp.Ask, sp.Deny = fill(sp.Ask), fill(sp.Deny)
+	sp.Ask, sp.Deny = fill(sp.Ask, "ask"), fill(sp.Deny, "deny")
 	hide := append([]gate.PathGroup(nil), sp.Hide...)
 	for i := range hide {
 		if hide[i].Source == "" {
-			hide[i].Source = site
+			hide[i].Source = fmt.Sprintf("%s (hide[%d])", site, i)
 		}
 	}
 	sp.Hide = hide
 	if len(sp.Mounts) > 0 {
 		mounts := make(map[string]gate.MountRules, len(sp.Mounts))
 		for k, m := range sp.Mounts {
-			m.Ask, m.Deny = fill(m.Ask), fill(m.Deny)
+			m.Ask, m.Deny = fill(m.Ask, k+" ask"), fill(m.Deny, k+" deny")
 			if m.Source == "" {
 				m.Source = site
 			}

@@ -30,11 +30,12 @@ func (s *Shell) Explain(ctx context.Context, line string) ([]Explanation, error)
 		return nil, err
 	}
 	s.rewriteProcSubst(file)
+	s.rewriteEnvWrites(file)
 	cmds := s.collect(file, s.Cwd())
 	out := make([]Explanation, 0, len(cmds))
 	ls := &lineState{sh: s, text: line}
 	for _, c := range cmds {
-		v := s.judgeStatic(c)
+		v := s.judgeStatic(line, c)
 		e := Explanation{Command: c.spelled, Argv: c.argv, Place: c.place, Outcome: v.Outcome, Refusal: v.Refusal}
 		if c.dynamic {
 			e.Argv = nil
@@ -57,7 +58,7 @@ func (s *Shell) Explain(ctx context.Context, line string) ([]Explanation, error)
 			}
 		}
 		if v.Outcome == gate.Ask && s.cfg.Host != nil {
-			q := questionFor(s, ls, c.place, c.argv, s.command(c.argv, c.dir, c.extra), v.Refusal)
+			q := questionFor(s, ls, c.place, c.argv, s.command(line, c.argv, c.dir, c.extra), v.Refusal)
 			if claim, ok := s.cfg.Host.Peek(ctx, q); ok {
 				if claim.Standing == Allowed {
 					e.Outcome, e.Stderr, e.ExitCode = gate.Granted, "", 0

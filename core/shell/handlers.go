@@ -35,7 +35,7 @@ const (
 )
 
 func (s *Shell) isTreeInternal(name string) bool {
-	return name == s.capture || name == s.capture+"_job" || name == s.capture+"_done" || name == s.capture+"_out"
+	return strings.HasPrefix(name, s.capture)
 }
 
 func refuseArgs(code int, text string) []string {
@@ -100,6 +100,13 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 	a := s.admit(ctx, ls, place, args, hc.Dir, nil)
 	if !a.run {
 		return s.refusedCall(ctx, a)
+	}
+	if names, verb := builtinEnvWrites(args); len(names) > 0 {
+		for _, n := range names {
+			if msg, code := s.judgeEnvWrite(ctx, ls, hc.Dir, name, n, "", verb); code != 0 {
+				return refuseArgs(code, msg), nil
+			}
+		}
 	}
 	switch name {
 	case "eval":
@@ -210,6 +217,9 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	}
 	if args[0] == s.capture {
 		return s.captureFD(hc)
+	}
+	if args[0] == s.envCheckName() {
+		return s.envCheck(ctx, hc, args[1:])
 	}
 	if args[0] == s.capture+"_job" {
 		if ls != nil {

@@ -31,8 +31,15 @@ func (s *Shell) installed(name string) bool {
 }
 
 // command builds the gate's view of argv run in dir: operands resolved.
-func (s *Shell) command(argv []string, dir string, extra []gate.Operand) gate.Command {
-	return gate.Command{Argv: argv, Cwd: dir, Operands: append(operandsOf(argv, dir), extra...)}
+func (s *Shell) command(line string, argv []string, dir string, extra []gate.Operand) gate.Command {
+	return gate.Command{Argv: argv, Cwd: dir, Operands: append(operandsOf(argv, dir), extra...), Line: line, Session: s.sessionInfo()}
+}
+
+func (ls *lineState) lineText() string {
+	if ls == nil {
+		return ""
+	}
+	return ls.text
 }
 
 // refusalText is the one rendering of a refused command, shared by the run
@@ -77,12 +84,14 @@ func operandExit(name string) int {
 	return 1
 }
 
-// grantKey names what an allow-for-session of this refusal covers.
+// grantKey names what an allow-for-session of this refusal covers: the rule
+// that asked; for a policy, which of its questions (hook and reason), so one
+// answer does not cover every question a program can raise.
 func grantKey(r *gate.Refusal) string {
-	if r.Rule != "" {
+	if strings.HasPrefix(r.Policy, "profile:") || strings.HasPrefix(r.Policy, "mount:") || r.Policy == "allow" {
 		return r.Policy + "|" + r.Rule
 	}
-	return r.Policy + "|" + r.Reason
+	return r.Policy + "|" + r.Rule + "|" + r.Hook + "|" + r.Reason
 }
 
 func questionFor(s *Shell, ls *lineState, place string, argv []string, cmd gate.Command, r *gate.Refusal) Question {
@@ -155,8 +164,10 @@ func refusalFromClaim(q Question, c Claim) *gate.Refusal {
 	if c.Standing != Refused {
 		return nil
 	}
+	// A host's deny refuses the whole command (G-9.5).
 	r := q.Refusal
 	r.Kind = "deny"
+	r.Scope = "command"
 	r.AskID = c.AskID
 	r.Status = ""
 	return &r
@@ -173,7 +184,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 	if !s.installed(name) {
 		return admission{exit: 127, stderr: name + ": command not found\n"}
 	}
-	cmd := s.command(argv, dir, extra)
+	cmd := s.command(ls.lineText(), argv, dir, extra)
 	v := s.cfg.Profile.Judge(cmd)
 	switch v.Outcome {
 	case gate.NotFound:
@@ -194,7 +205,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 				ls.addRefusal(*or.Refusal)
 			}
 		}
-		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals}}
+		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals, Command: &cmd}}
 	case gate.Ask:
 		if ls == nil {
 			return admission{exit: 126, stderr: "gatehouse: no line to ask on\n"}
@@ -207,13 +218,10 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		switch standing {
 		case Allowed:
 			ls.grantPaths(q.Paths)
-			return admission{run: true, scope: &gate.OpScope{Granted: true}}
+			return admission{run: true, scope: &gate.OpScope{Granted: true, Command: &cmd}}
 		case Refused:
 			ls.addRefusal(*ref)
-			dv := v
-			dv.Outcome = gate.Deny
-			text, _ := refusalText(dv, argv)
-			return admission{exit: 126, stderr: text}
+			return admission{exit: 126, stderr: argv[0] + ": Permission denied\n"}
 		}
 		// Unanswered: the whole line ends here with the pending record.
 		ls.addRefusal(*ref)
@@ -224,7 +232,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		text, _ := refusalText(v, argv)
 		return admission{halt: &errHalt{126, strings.TrimSuffix(text, "\n")}}
 	}
-	return admission{run: true}
+	return admission{run: true, scope: &gate.OpScope{Command: &cmd}}
 }
 
 func itoa(n int) string {

@@ -131,6 +131,7 @@ func (s *Shell) Run(ctx context.Context, line string) Result {
 		return syntaxError(err)
 	}
 	s.rewriteProcSubst(file)
+	s.rewriteEnvWrites(file)
 	s.noteFuncs(file)
 
 	ctx, cancelTime := context.WithTimeoutCause(ctx, s.limits.WallTime, &errHalt{124, fmt.Sprintf("gatehouse: line exceeded the wall-time limit (%s)", s.limits.WallTime)})

@@ -48,6 +48,7 @@ func (s *Shell) prepareNested(text string) string {
 		return text
 	}
 	s.rewriteProcSubst(f)
+	s.rewriteEnvWrites(f)
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, f)
 	return b.String()

@@ -147,6 +147,19 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 		}
 	}
 	name := argv[0]
+	if w.s.isTreeInternal(name) {
+		// The guard before a declaration: judge its keyword as a command.
+		if name == w.s.envCheckName() && !partial && len(argv) >= 3 && argv[2] != "" {
+			decl := []string{argv[2]}
+			for _, e := range argv[3:] {
+				if !strings.Contains(e, envSep) {
+					decl = append(decl, e)
+				}
+			}
+			w.cmds = append(w.cmds, staticCmd{place: prefix + argv[1], argv: decl, spelled: strings.Join(decl, " "), dir: w.dir})
+		}
+		return
+	}
 	// A call of a function: its body runs framed under this place (G-3.3).
 	if body := w.funcs[name]; body != nil || (w.s.isFunc(name) && !isShellBuiltin(name) && utils.Lookup(name) == nil) {
 		if body == nil {
@@ -314,7 +327,7 @@ func printWords(words []*syntax.Word) string {
 }
 
 // judgeStatic judges one static command as the execution gate would.
-func (s *Shell) judgeStatic(c staticCmd) gate.Verdict {
+func (s *Shell) judgeStatic(line string, c staticCmd) gate.Verdict {
 	if c.dynamic {
 		return gate.Verdict{Outcome: gate.Dynamic}
 	}
@@ -324,19 +337,20 @@ func (s *Shell) judgeStatic(c staticCmd) gate.Verdict {
 	if c.partial {
 		// Only a command-axis deny can be read from a literal prefix: a deny
 		// pattern that matches the prefix matches every completion of it.
-		v := s.cfg.Profile.Judge(gate.Command{Argv: c.argv, Cwd: c.dir})
+		v := s.cfg.Profile.Judge(gate.Command{Argv: c.argv, Cwd: c.dir, Partial: true, Line: line, Session: s.sessionInfo()})
 		if v.Outcome == gate.Deny && v.Refusal != nil && v.Refusal.Scope == "command" && v.Refusal.Policy != "allow" {
 			return v
 		}
 		return gate.Verdict{Outcome: gate.Dynamic}
 	}
-	return s.cfg.Profile.Judge(s.command(c.argv, c.dir, c.extra))
+	return s.cfg.Profile.Judge(s.command(line, c.argv, c.dir, c.extra))
 }
 
 // preflight judges every literal command before anything runs (G-9.3) and
 // settles the line's questions (G-9.8). stop reports that the line must not
 // run; res is then its result.
 func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File) (Result, bool) {
+	line := ls.text
 	cmds := s.collect(file, s.runner.Dir)
 	type pending struct {
 		q Question
@@ -348,14 +362,14 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	// standing answer if there is one (G-9.7).
 	var unanswered []pending
 	for _, c := range cmds {
-		v := s.judgeStatic(c)
+		v := s.judgeStatic(line, c)
 		switch v.Outcome {
 		case gate.Deny:
 			if v.Refusal.Scope == "command" {
 				return s.refuseLine(ls, c, v, *v.Refusal), true
 			}
 		case gate.Ask:
-			cmd := s.command(c.argv, c.dir, c.extra)
+			cmd := s.command(line, c.argv, c.dir, c.extra)
 			p := pending{questionFor(s, ls, c.place, c.argv, cmd, v.Refusal), v, c}
 			key := p.q.Place + "\x00" + p.q.GrantKey
 			ls.mu.Lock()
@@ -370,9 +384,7 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 					ls.claims[key] = claim
 					ls.mu.Unlock()
 					if claim.Standing == Refused {
-						dv := v
-						dv.Outcome = gate.Deny
-						return s.refuseLine(ls, c, dv, *refusalFromClaim(p.q, claim)), true
+						return s.refuseLine(ls, c, hostDenied, *refusalFromClaim(p.q, claim)), true
 					}
 					continue
 				}
@@ -392,9 +404,7 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 			}
 			switch standing {
 			case Refused:
-				dv := p.v
-				dv.Outcome = gate.Deny
-				return s.refuseLine(ls, p.c, dv, *ref), true
+				return s.refuseLine(ls, p.c, hostDenied, *ref), true
 			case NoAnswer:
 				return s.waitLine(ls, p.c, p.v, *ref), true
 			}
@@ -418,6 +428,9 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	res.Refusals = records
 	return res, true
 }
+
+// hostDenied renders a host's deny answer: the whole command, 126 (G-9.5).
+var hostDenied = gate.Verdict{Outcome: gate.Deny, Refusal: &gate.Refusal{Scope: "command"}}
 
 func withStatus(r gate.Refusal, askID, status string) gate.Refusal {
 	r.AskID, r.Status = askID, status

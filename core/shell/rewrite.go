@@ -25,6 +25,12 @@ func (s *Shell) needsRewrite(f *syntax.File) bool {
 			if n.Background {
 				found = true
 			}
+		case *syntax.DeclClause:
+			found = true
+		case *syntax.CallExpr:
+			if len(n.Assigns) > 0 && s.cfg.Profile.JudgesEnvWrites() {
+				found = true
+			}
 		}
 		return !found
 	})
