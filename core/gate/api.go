@@ -102,6 +102,9 @@ type Refusal struct {
 	Path   string `json:"path,omitempty"`
 	AskID  string `json:"ask_id,omitempty"`
 	Status string `json:"status,omitempty"` // "pending" for asks
+	// Hook is the policy hook that spoke (G-8.1): "pre_command", "pre_ops"
+	// or "pre_session"; empty for document rules.
+	Hook string `json:"hook,omitempty"`
 }
 
 // Operand is one path argument of a command, as the shell resolved it.
@@ -116,6 +119,23 @@ type Command struct {
 	Argv     []string
 	Cwd      string
 	Operands []Operand
+	// Line is the whole line the command belongs to, and Session the session
+	// running it: policy programs see both in ctx (G-8.2).
+	Line    string
+	Session SessionInfo
+	// Partial marks an argv that is only the literal prefix of a command
+	// whose later words expand at run time (preflight). Policies are not
+	// consulted on it: they would judge words the command will not have, and
+	// the execution gate asks them again with the real argv (G-9.4).
+	Partial bool
+}
+
+// SessionInfo names the session a command or environment write belongs to,
+// as policy programs see it in ctx["session"] (G-8.2).
+type SessionInfo struct {
+	ID      string
+	AgentID string
+	Profile string
 }
 
 // Verdict is the gate's judgement of one command. The shell renders the

@@ -39,6 +39,10 @@ type Profile struct {
 
 	varNames map[string]struct{}
 	varGlobs []nameGlob
+
+	// policies are the coded policies and the program (G-8); nil when the
+	// profile has neither, so the gate and the door pay nothing for them.
+	policies *policyChain
 }
 
 // mountInfo is one effective mount with its mount-level command rules.
@@ -65,9 +69,10 @@ type compiler struct {
 }
 
 // Compile validates a profile against the workspace mounts and compiles its
-// rules once (G-1.2, G-3.4, G-4.1, G-5.1). Errors name the offending rule's
+// rules once (G-1.2, G-3.4, G-4.1, G-5.1), and its policy program with the
+// coded policies the options add (G-8). Errors name the offending rule's
 // Source.
-func Compile(spec ProfileSpec, mounts []Mount) (*Profile, error) {
+func Compile(spec ProfileSpec, mounts []Mount, opts ...CompileOption) (*Profile, error) {
 	c := &compiler{p: &Profile{spec: spec, policy: "profile:" + spec.Name, root: &pathNode{}}}
 	p := c.p
 	if err := c.compileMounts(mounts); err != nil {
@@ -101,6 +106,9 @@ func Compile(spec ProfileSpec, mounts []Mount) (*Profile, error) {
 		return nil, err
 	}
 	p.root.finish()
+	if err := c.compilePolicies(opts); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

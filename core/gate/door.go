@@ -14,25 +14,49 @@ type OpScope struct {
 	// Refused are the command's refused operands: every op on one of these
 	// paths or below it fails with the refusal.
 	Refused []OperandRefusal
+	// Command is the command the ops belong to, so a policy's pre_ops sees
+	// the line's facts (G-8.2); nil leaves them empty.
+	Command *Command
 }
 
 // Door returns the op door of this profile for one command (scope may be
 // nil, e.g. for redirections and the session's own lookups). It applies, in
 // order: the command's refused operands, hide (ENOENT, or EACCES when
 // creating a hidden name in a visible directory, G-4.11), path-only deny and
-// ask entries (every op but stat/lstat, G-6.1b), and read-only modes (EROFS,
-// G-5.2).
+// ask entries (every op but stat/lstat, G-6.1b), read-only modes (EROFS,
+// G-5.2), and last the policies' pre_ops hooks (G-6.1, G-8.6).
 func (p *Profile) Door(scope *OpScope) vfs.Door {
-	return &door{p: p, scope: scope}
+	d := &door{p: p, scope: scope}
+	if p.policies != nil && p.policies.judgesOps {
+		d.facts = p.policies.commandFacts(scope)
+	}
+	return d
 }
 
 type door struct {
 	p     *Profile
 	scope *OpScope
+	// policyRead marks the door of the policies' own reads (open()): hide,
+	// deny and modes apply, but no pre_ops hook judges them (G-8.3).
+	policyRead bool
+	// facts is the command as the policies' pre_ops hooks see it, built
+	// once per command rather than once per op (G-6.3).
+	facts *CommandContext
 }
 
 // CheckOp judges one operation on an absolute, cleaned, link-free path.
 func (d *door) CheckOp(op vfs.Op) error {
+	if err := d.checkRules(op); err != nil {
+		return err
+	}
+	if d.p.policies == nil || d.policyRead {
+		return nil
+	}
+	return d.p.policies.checkOp(d, op)
+}
+
+// checkRules applies the profile's rules and mount modes to one op.
+func (d *door) checkRules(op vfs.Op) error {
 	p := d.p
 	if d.scope != nil {
 		for i := range d.scope.Refused {

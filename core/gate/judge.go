@@ -34,7 +34,20 @@ const (
 // refuses the whole command, since it cannot run without the answer.
 // Hidden operands make the outcome Hidden only when the command would
 // otherwise run; it still runs and meets ENOENT at the op door.
+//
+// Last come the policies (G-8.6): every coded PreCommand, then the
+// profile's program, unless the rules already denied the command or one of
+// its operands (the first deny wins).
 func (p *Profile) Judge(cmd Command) Verdict {
+	v := p.judgeRules(cmd)
+	if p.policies == nil || !p.policies.judgesCommands {
+		return v
+	}
+	return p.policies.judgeCommand(cmd, v)
+}
+
+// judgeRules is Judge by the document's rules alone.
+func (p *Profile) judgeRules(cmd Command) Verdict {
 	argv := cmd.Argv
 	if len(argv) == 0 {
 		return Verdict{Outcome: Run}

@@ -55,26 +55,30 @@ func refusalText(v gate.Verdict, argv []string) (string, int) {
 			if v.Outcome == gate.Deny {
 				code = operandExit(name)
 			}
-			return voice(name, v.Operand.Arg, v.Refusal.Reason), code
+			return voice(name, *v.Operand, v.Refusal.Reason), code
 		}
 		return name + ": Permission denied\n", code
 	case gate.Hidden:
 		if len(v.HiddenOperands) > 0 {
-			return voice(name, v.HiddenOperands[0].Arg, "No such file or directory"), operandExit(name)
+			return voice(name, v.HiddenOperands[0], "No such file or directory"), operandExit(name)
 		}
 	}
 	return "", 0
 }
 
 // voice renders a failing operand in the command's GNU voice (G-7.3).
-func voice(name, arg, msg string) string {
-	if u := utils.Lookup(name); u != nil {
-		return u.RenderVoice(arg, msg)
-	}
+func voice(name string, op gate.Operand, msg string) string {
 	if v, ok := builtinVoices[name]; ok {
-		return v(arg, msg)
+		return v(op.Arg, msg)
 	}
-	return name + ": " + arg + ": " + msg + "\n"
+	if u := utils.Lookup(name); u != nil {
+		kind := utils.Read
+		if op.Write {
+			kind = utils.Write
+		}
+		return u.RenderOperandVoice(kind, op.Arg, msg)
+	}
+	return name + ": " + op.Arg + ": " + msg + "\n"
 }
 
 func operandExit(name string) int {

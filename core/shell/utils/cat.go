@@ -42,7 +42,7 @@ func init() {
 	Register(&Utility{
 		Name:        "cat",
 		Run:         runCat,
-		Operands:    plainOperands(catOpts, parseMode{}, Read),
+		Operands:    inputOperands(catOpts, parseMode{}),
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "cat: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		Help:        catHelp,
@@ -100,6 +100,7 @@ func runCat(e *Env) (int, error) {
 		files = []string{"-"}
 	}
 	st := &catState{atLineStart: true}
+	buf := make([]byte, 32*1024) // shared by every file of the run
 	for _, name := range files {
 		if t.stopped() {
 			break
@@ -111,7 +112,7 @@ func runCat(e *Env) (int, error) {
 			continue
 		}
 		if f.plain() {
-			err = catCopy(t, in)
+			err = catCopy(t, in, buf)
 		} else {
 			err = catFormatted(t, in, f, st)
 		}
@@ -129,8 +130,7 @@ func runCat(e *Env) (int, error) {
 
 // catCopy streams in to stdout. It returns read errors only; a failed
 // write shows in t.broken().
-func catCopy(t *tool, in io.Reader) error {
-	buf := make([]byte, 32*1024)
+func catCopy(t *tool, in io.Reader, buf []byte) error {
 	for {
 		n, err := in.Read(buf)
 		if n > 0 && !t.write(buf[:n]) {

@@ -25,6 +25,7 @@ type tool struct {
 	// usageExit is the status of a command-line mistake (1 for most
 	// utilities, 2 for ls, grep and sort, 125 for env).
 	usageExit int
+	usageLine string
 }
 
 // failWriter remembers the first write error so a utility can stop as soon
@@ -53,12 +54,16 @@ type spec struct {
 	usageExit int
 	help      string
 	version   string // the --version line; defaults to coreutils'
+	// usageLine is printed between a usage error and the "Try" hint, as
+	// grep and xargs do.
+	usageLine string
 }
 
 // begin parses argv and answers --help, --version and usage errors. When
 // done is true the utility must return status at once.
 func begin(e *Env, s spec) (t *tool, args *parsedArgs, status int, done bool) {
 	t = newTool(e, s.name, s.help, s.usageExit)
+	t.usageLine = s.usageLine
 	args, uerr := parseArgs(e.Args, s.defs, s.mode)
 	if uerr != nil {
 		return t, nil, t.usage(uerr.msg), true
@@ -140,7 +145,7 @@ func (t *tool) warn(msg string) {
 func (t *tool) usage(msg string) int {
 	t.warn(msg)
 	if t.env.Stderr != nil {
-		io.WriteString(t.env.Stderr, "Try '"+t.name+" --help' for more information.\n")
+		io.WriteString(t.env.Stderr, t.usageLine+"Try '"+t.name+" --help' for more information.\n")
 	}
 	return t.finish(t.usageExit)
 }
@@ -271,7 +276,7 @@ func isRefused(err error) bool {
 	return errors.As(err, &refused)
 }
 
-// plainOperand is the shared Operands for utilities whose operands are all
+// plainOperands is the shared Operands for utilities whose operands are all
 // paths of one kind.
 func plainOperands(defs []optDef, mode parseMode, kind OperandKind) func(argv []string) []OperandRef {
 	return func(argv []string) []OperandRef {
@@ -280,6 +285,24 @@ func plainOperands(defs []optDef, mode parseMode, kind OperandKind) func(argv []
 			return nil
 		}
 		return operandRefs(args.operands, kind)
+	}
+}
+
+// inputOperands is the Operands of utilities that read their operands as
+// input files, where "-" is standard input rather than a path.
+func inputOperands(defs []optDef, mode parseMode) func(argv []string) []OperandRef {
+	return func(argv []string) []OperandRef {
+		args, err := parseArgs(argv, defs, mode)
+		if err != nil {
+			return nil
+		}
+		var refs []OperandRef
+		for _, i := range args.operands {
+			if argv[i] != "-" {
+				refs = append(refs, OperandRef{Index: i, Kind: Read})
+			}
+		}
+		return refs
 	}
 }
 

@@ -95,9 +95,11 @@ func init() {
 				if err != nil {
 					return nil
 				}
-				refs := operandRefs(args.operands, Read)
-				for i := range refs {
-					refs[i].Index -= shift
+				var refs []OperandRef
+				for _, i := range args.operands {
+					if argv[i] != "-" {
+						refs = append(refs, OperandRef{Index: i - shift, Kind: Read})
+					}
 				}
 				return refs
 			},
@@ -160,6 +162,12 @@ func rewriteObsoleteCount(name string, argv []string) ([]string, int) {
 	out = append(out, extra...)
 	out = append(out, argv[2:]...)
 	return out, len(out) - len(argv)
+}
+
+// isObsoleteCount reports the "-5" / "+5" spelling of a count (a "+5"
+// the old form cannot take is a file name).
+func isObsoleteCount(a string) bool {
+	return len(a) > 1 && (a[0] == '-' || a[0] == '+') && a[1] >= '0' && a[1] <= '9'
 }
 
 // parseCount reads head/tail's NUM with GNU's multiplier suffixes.
@@ -288,6 +296,13 @@ func runTail(e *Env) (int, error) { return runHeadTail(e, "tail") }
 
 func runHeadTail(e *Env, name string) (int, error) {
 	argv, _ := rewriteObsoleteCount(name, e.Args)
+	if name == "tail" && len(argv) > 1 && len(e.Args) > 1 && argv[1] == e.Args[1] && isObsoleteCount(e.Args[1]) && e.Args[1][0] == '-' {
+		// "tail -1 a b": the old form takes one file at most, and the
+		// digits are no option of the new one.
+		t := newTool(e, name, tailHelp, 1)
+		t.warn("option used in invalid context -- " + e.Args[1][1:2])
+		return t.end(1)
+	}
 	shadow := *e
 	shadow.Args = argv
 	defs, help, sign := headOpts, headHelp, byte(0)

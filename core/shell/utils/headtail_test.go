@@ -79,6 +79,8 @@ func TestTail(t *testing.T) {
 		{name: "directory", args: []string{"tail", "dir"}, files: files,
 			wantErr: "tail: error reading 'dir': Is a directory\n", wantExit: 1},
 		{name: "follow prints and ends", args: []string{"tail", "-f", "-n1", "ab"}, files: files, wantOut: "b\n"},
+		{name: "old count with two files", args: []string{"tail", "-1", "ab", "n12"}, files: files,
+			wantErr: "tail: option used in invalid context -- 1\n", wantExit: 1},
 		{name: "invalid count", args: []string{"tail", "-n", "1x"},
 			wantErr: "tail: invalid number of lines: '1x'\n", wantExit: 1},
 	})
@@ -135,7 +137,7 @@ func TestWc(t *testing.T) {
 		{name: "chars and words", args: []string{"wc", "-mw", "a.txt"}, files: files, wantOut: " 3 16 a.txt\n"},
 		{name: "max line length", args: []string{"wc", "-L", "tabs"}, files: files, wantOut: "10 tabs\n"},
 		{name: "missing file", args: []string{"wc", "nope", "a.txt"}, files: files,
-			wantOut: "2 3 16 a.txt\n2 3 16 total\n", wantErr: "wc: nope: No such file or directory\n", wantExit: 1},
+			wantOut: " 2  3 16 a.txt\n 2  3 16 total\n", wantErr: "wc: nope: No such file or directory\n", wantExit: 1},
 		{name: "directory", args: []string{"wc", "dir"}, files: files,
 			wantOut: "      0       0       0 dir\n", wantErr: "wc: dir: Is a directory\n", wantExit: 1},
 		{name: "refused", args: []string{"wc", "-l", "/w/secret"}, files: files,

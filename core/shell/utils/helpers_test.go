@@ -52,8 +52,8 @@ type utilCase struct {
 	wantOut  string
 	wantErr  string
 	wantExit int
-	// wantFiles checks the filesystem afterwards: content, "<dir>" or
-	// "<absent>".
+	// wantFiles checks the filesystem afterwards: content, "<dir>",
+	// "<file>" (exists, content unread), "<link>TARGET" or "<absent>".
 	wantFiles map[string]string
 	// wantOutContains is used instead of wantOut when set.
 	wantOutContains string
@@ -233,6 +233,10 @@ func checkFiles(t *testing.T, fsys vfs.FS, want map[string]string) {
 		case w == "<dir>":
 			if !info.IsDir() {
 				t.Errorf("%s is not a directory", p)
+			}
+		case w == "<file>":
+			if !info.Mode().IsRegular() {
+				t.Errorf("%s is not a regular file", p)
 			}
 		case strings.HasPrefix(w, "<link>"):
 			target, err := fsys.Readlink(p)

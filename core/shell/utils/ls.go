@@ -161,6 +161,7 @@ type lsConfig struct {
 	quoteNames, groupDirsFirst    bool
 	timeStyle                     string
 	width                         int
+	tabSize                       int // columns between tab stops for -C and -x; 0: spaces only
 	ignore                        []string
 	hide                          []string
 	fullTime                      bool
@@ -196,7 +197,7 @@ func runLs(e *Env) (int, error) {
 }
 
 func lsConfigure(t *tool, args *parsedArgs) (*lsConfig, string) {
-	cfg := &lsConfig{width: 80, timeStyle: "locale", now: time.Now(), loc: t.location()}
+	cfg := &lsConfig{width: 80, tabSize: 8, timeStyle: "locale", now: time.Now(), loc: t.location()}
 	if cols, err := strconv.Atoi(t.env.Getenv("COLUMNS")); err == nil && cols > 0 {
 		cfg.width = cols
 	}
@@ -308,6 +309,12 @@ func lsConfigure(t *tool, args *parsedArgs) (*lsConfig, string) {
 			cfg.width = w
 		case "x":
 			cfg.format = lsAcross
+		case "tabsize":
+			n, err := strconv.Atoi(o.value)
+			if err != nil || n < 0 {
+				return nil, "invalid tab size: " + quoteAlways(o.value)
+			}
+			cfg.tabSize = n
 		case "X":
 			cfg.sortBy = lsByExtension
 		case "1":

@@ -297,10 +297,19 @@ func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", w-len(s))
 }
 
-// printColumns lays names out in as many columns as fit the width, down
-// the columns (-C) or across the rows (-x), two spaces apart.
+// lsMinColumnWidth is GNU ls's narrowest column: one character and two
+// spaces.
+const lsMinColumnWidth = 3
+
+// printColumns is -C (down the columns) and -x (across the rows), laid
+// out the way GNU ls does: as many columns as keep a line shorter than
+// the width, padded with tabs at tab stops.
 func (l *lister) printColumns(entries []lsEntry, across bool) {
-	names := make([]string, len(entries))
+	n := len(entries)
+	if n == 0 {
+		return
+	}
+	names := make([]string, n)
 	sw := l.sizeWidth(entries)
 	for i := range entries {
 		names[i] = l.displayName(&entries[i])
@@ -308,83 +317,124 @@ func (l *lister) printColumns(entries []lsEntry, across bool) {
 			names[i] = padLeft(l.blockText(diskBlocks(entries[i].info)), sw) + " " + names[i]
 		}
 	}
-	n := len(names)
-	if n == 0 {
+	widths := l.columnWidths(names, across)
+	cols := len(widths)
+	rows := (n + cols - 1) / cols
+	var b strings.Builder
+	if across {
+		pos, nameLen, colWidth := 0, len(names[0]), widths[0]
+		b.WriteString(names[0])
+		for i := 1; i < n; i++ {
+			col := i % cols
+			if col == 0 {
+				b.WriteByte('\n')
+				pos = 0
+			} else {
+				l.indent(&b, pos+nameLen, pos+colWidth)
+				pos += colWidth
+			}
+			b.WriteString(names[i])
+			nameLen, colWidth = len(names[i]), widths[col]
+		}
+		b.WriteByte('\n')
+		l.t.writeString(b.String())
 		return
 	}
-	cols, widths := 1, []int{0}
-	for try := n; try >= 1; try-- {
-		rows := (n + try - 1) / try
-		if !across && (n+rows-1)/rows != try {
-			continue // that many columns would leave one empty
+	for row := 0; row < rows; row++ {
+		pos := 0
+		for col, i := 0, row; ; col++ {
+			b.WriteString(names[i])
+			next := i + rows
+			if next >= n {
+				break
+			}
+			l.indent(&b, pos+len(names[i]), pos+widths[col])
+			pos += widths[col]
+			i = next
 		}
-		w := make([]int, try)
+		b.WriteByte('\n')
+	}
+	l.t.writeString(b.String())
+}
+
+// columnWidths picks the most columns whose line stays shorter than the
+// width and returns each column's width (name plus two spaces, the last
+// column without them).
+func (l *lister) columnWidths(names []string, across bool) []int {
+	n := len(names)
+	maxCols := n
+	if l.cfg.width > 0 {
+		maxCols = min(n, max(1, l.cfg.width/lsMinColumnWidth))
+	}
+	best := []int{0}
+	for _, name := range names {
+		best[0] = max(best[0], len(name))
+	}
+	for cols := maxCols; cols > 1; cols-- {
+		rows := (n + cols - 1) / cols
+		widths := make([]int, cols)
+		for c := range widths {
+			widths[c] = lsMinColumnWidth
+		}
 		for i, name := range names {
 			c := i / rows
 			if across {
-				c = i % try
+				c = i % cols
 			}
-			w[c] = max(w[c], len(name))
-		}
-		total := 0
-		for c := range w {
-			total += w[c]
-			if c < try-1 {
-				total += 2
-			}
-		}
-		if total <= l.cfg.width || try == 1 {
-			cols, widths = try, w
-			break
-		}
-	}
-	rows := (n + cols - 1) / cols
-	var b strings.Builder
-	for r := 0; r < rows; r++ {
-		b.Reset()
-		for c := 0; c < cols; c++ {
-			i := c*rows + r
-			if across {
-				i = r*cols + c
-			}
-			if i >= n {
+			if c >= cols {
 				continue
 			}
-			name := names[i]
-			next := i + rows
-			if across {
-				next = i + 1
+			w := len(name)
+			if c != cols-1 {
+				w += 2
 			}
-			if c < cols-1 && next < n && (!across || c+1 < cols) {
-				b.WriteString(padRight(name, widths[c]+2))
-			} else {
-				b.WriteString(name)
-			}
+			widths[c] = max(widths[c], w)
 		}
-		b.WriteByte('\n')
-		if !l.t.writeString(b.String()) {
-			return
+		total := 0
+		for _, w := range widths {
+			total += w
+		}
+		if l.cfg.width <= 0 || total < l.cfg.width {
+			return widths
+		}
+	}
+	return best
+}
+
+// indent pads from column from to column to, with tabs where a tab stop
+// lies in between (ls's default tab size of 8; -T 0 means spaces only).
+func (l *lister) indent(b *strings.Builder, from, to int) {
+	tab := l.cfg.tabSize
+	for from < to {
+		if tab > 0 && to/tab > (from+1)/tab {
+			b.WriteByte('\t')
+			from += tab - from%tab
+		} else {
+			b.WriteByte(' ')
+			from++
 		}
 	}
 }
 
-// printCommas is -m: names separated by ", ", wrapped at the width.
+// printCommas is -m: names separated by ", ", a line broken before a name
+// that would reach the width.
 func (l *lister) printCommas(entries []lsEntry) {
 	var b strings.Builder
-	col := 0
+	pos := 0
 	for i := range entries {
 		name := l.displayName(&entries[i])
-		sep := ""
 		if i > 0 {
-			sep = ", "
-			if l.cfg.width > 0 && col+2+len(name)+1 > l.cfg.width {
-				b.WriteString(",\n")
-				col = 0
-				sep = ""
+			b.WriteByte(',')
+			if l.cfg.width == 0 || pos+len(name)+2 < l.cfg.width {
+				b.WriteByte(' ')
+				pos += 2
+			} else {
+				b.WriteByte('\n')
+				pos = 0
 			}
 		}
-		b.WriteString(sep + name)
-		col += len(sep) + len(name)
+		b.WriteString(name)
+		pos += len(name)
 	}
 	if len(entries) > 0 {
 		b.WriteByte('\n')

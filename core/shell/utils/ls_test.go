@@ -72,6 +72,13 @@ func TestLs(t *testing.T) {
 		{name: "comma list", args: []string{"ls", "-m"}, files: files, wantOut: "a.txt, b.txt, dir\n"},
 		{name: "columns", args: []string{"ls", "-C"}, files: files, wantOut: "a.txt  b.txt  dir\n"},
 		{name: "columns wrap", args: []string{"ls", "-C", "-w", "12"}, files: files, wantOut: "a.txt  dir\nb.txt\n"},
+		{name: "columns align with tabs", args: []string{"ls", "-C"},
+			files:   map[string]string{"/w/a.txt": "", "/w/b.txt": "", "/w/big": "", "/w/ctx": "", "/w/dup": "", "/w/e": "", "/w/h": ""},
+			wantOut: "a.txt  b.txt  big  ctx\tdup  e\th\n"},
+		{name: "across", args: []string{"ls", "-x", "-w", "19"}, files: map[string]string{"/w/a": "", "/w/b": "", "/w/c": "", "/w/dd": "", "/w/eeeeee": ""},
+			wantOut: "a\tb  c  dd\neeeeee\n"},
+		{name: "down narrow", args: []string{"ls", "-C", "-w", "12"}, files: map[string]string{"/w/a": "", "/w/b": "", "/w/c": "", "/w/dd": "", "/w/eeeeee": ""},
+			wantOut: "a  dd\nb  eeeeee\nc\n"},
 		{name: "ignore pattern", args: []string{"ls", "-I", "*.txt"}, files: files, wantOut: "dir\n"},
 		{name: "empty directory long", args: []string{"ls", "-l", "e"}, files: map[string]string{"/w/e/": ""}, wantOut: "total 0\n"},
 		{name: "invalid option", args: []string{"ls", "-y"},
@@ -115,5 +122,67 @@ func TestVoices(t *testing.T) {
 		{"cat", "a b", "No such file or directory", "cat: 'a b': No such file or directory\n"},
 		{"ls", "x", "No such file or directory", "ls: cannot access 'x': No such file or directory\n"},
 		{"ls", "/vault", secretReason, "ls: cannot open directory '/vault': credentials are never read by hand\n"},
+		{"grep", "/vault/aws.token", secretReason, "grep: /vault/aws.token: credentials are never read by hand\n"},
+		{"egrep", "x", "No such file or directory", "grep: x: No such file or directory\n"},
+		{"head", "x", "No such file or directory", "head: cannot open 'x' for reading: No such file or directory\n"},
+		{"rm", "x", "No such file or directory", "rm: cannot remove 'x': No such file or directory\n"},
+		{"mkdir", "x", "File exists", "mkdir: cannot create directory 'x': File exists\n"},
+		{"touch", "/runbook/x", "Read-only file system", "touch: cannot touch '/runbook/x': Read-only file system\n"},
+		{"wc", "x", "No such file or directory", "wc: x: No such file or directory\n"},
+		{"find", "x", "No such file or directory", "find: 'x': No such file or directory\n"},
 	})
+}
+
+// TestVoiceMatchesRun checks, utility by utility, that Voice renders the
+// very line a run prints when an operand is missing or refused, and that
+// the run exits with OperandExit (G-7.3, G-11.1).
+func TestVoiceMatchesRun(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"/w/secret": "k\n", "/w/secretdir/k": "1", "/w/x": "x\n"}
+	cases := []struct {
+		argv    []string
+		operand int
+		msg     string
+	}{
+		{[]string{"cat", "nope"}, 1, "No such file or directory"},
+		{[]string{"cat", "/w/secret"}, 1, secretReason},
+		{[]string{"ls", "nope"}, 1, "No such file or directory"},
+		{[]string{"ls", "/w/secretdir"}, 1, secretReason},
+		{[]string{"head", "nope"}, 1, "No such file or directory"},
+		{[]string{"head", "/w/secret"}, 1, secretReason},
+		{[]string{"tail", "/w/secret"}, 1, secretReason},
+		{[]string{"wc", "nope"}, 1, "No such file or directory"},
+		{[]string{"wc", "/w/secret"}, 1, secretReason},
+		{[]string{"grep", "k", "nope"}, 2, "No such file or directory"},
+		{[]string{"grep", "k", "/w/secret"}, 2, secretReason},
+		{[]string{"find", "nope"}, 1, "No such file or directory"},
+		{[]string{"find", "/w/secretdir", "-name", "zzz"}, 1, secretReason},
+		{[]string{"sort", "nope"}, 1, "No such file or directory"},
+		{[]string{"sort", "/w/secret"}, 1, secretReason},
+		{[]string{"uniq", "nope"}, 1, "No such file or directory"},
+		{[]string{"uniq", "/w/secret"}, 1, secretReason},
+		{[]string{"rm", "nope"}, 1, "No such file or directory"},
+		{[]string{"rm", "/w/secret"}, 1, secretReason},
+		{[]string{"mkdir", "nope/x"}, 1, "No such file or directory"},
+		{[]string{"mkdir", "/w/secretdir/y"}, 1, secretReason},
+		{[]string{"touch", "nope/x"}, 1, "No such file or directory"},
+		{[]string{"touch", "/w/secret"}, 1, secretReason},
+		{[]string{"cp", "nope", "y"}, 1, "No such file or directory"},
+		{[]string{"cp", "/w/secret", "y"}, 1, secretReason},
+		{[]string{"mv", "nope", "y"}, 1, "No such file or directory"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.argv, " "), func(t *testing.T) {
+			t.Parallel()
+			_, _, errs, exit := runUtil(t, utilCase{args: c.argv, files: files})
+			u := Lookup(c.argv[0])
+			want := u.RenderVoice(c.argv[c.operand], c.msg)
+			if errs != want {
+				t.Errorf("run printed %q, voice is %q", errs, want)
+			}
+			if exit != u.OperandExit {
+				t.Errorf("exit = %d, OperandExit = %d", exit, u.OperandExit)
+			}
+		})
+	}
 }

@@ -45,21 +45,15 @@ const ErrBackreference = "backreferences are not supported"
 
 const errUnmatchedBracket = "Unmatched [, [^, [:, [., or [="
 
-// TranslateRegex rewrites a POSIX pattern as an RE2 pattern.
+// TranslateRegex rewrites a POSIX pattern as an RE2 pattern. A backslash
+// before an ordinary character leaves the character itself (\d is d), as
+// GNU's matchers do.
 func TranslateRegex(pattern string, opts RegexOptions) (string, error) {
-	re, _, err := TranslateRegexWarnings(pattern, opts)
-	return re, err
-}
-
-// TranslateRegexWarnings is TranslateRegex that also returns GNU grep's
-// warnings about the pattern ("stray \ before d": a backslash that gives
-// an ordinary character no meaning; the character matches itself).
-func TranslateRegexWarnings(pattern string, opts RegexOptions) (string, []string, error) {
 	t := &regexTranslator{src: pattern, opts: opts, lastAtom: -1}
 	if err := t.run(); err != nil {
-		return "", nil, err
+		return "", err
 	}
-	return string(t.out), t.warnings, nil
+	return string(t.out), nil
 }
 
 type regexTranslator struct {
@@ -73,7 +67,6 @@ type regexTranslator struct {
 	lastAtom     int
 	lastRepeated bool
 	groups       []int // out offsets of open groups
-	warnings     []string
 }
 
 func (t *regexTranslator) run() error {
@@ -238,13 +231,6 @@ func (t *regexTranslator) escape() error {
 		t.pos -= 1
 		r, size := utf8.DecodeRuneInString(t.src[t.pos:])
 		t.pos += size
-		if !strings.ContainsRune(`.*[]^$\/{}()|+?`, r) {
-			what := string(r)
-			if r == ' ' || r == '\t' {
-				what = "white space"
-			}
-			t.warnings = append(t.warnings, "stray \\ before "+what)
-		}
 		t.atom(literalRune(r))
 	}
 	return nil

@@ -51,7 +51,12 @@ func init() {
 			if err != nil {
 				return nil
 			}
-			refs := operandRefs(args.operands, Read)
+			var refs []OperandRef
+			for _, i := range args.operands {
+				if argv[i] != "-" {
+					refs = append(refs, OperandRef{Index: i, Kind: Read})
+				}
+			}
 			for _, o := range args.opts {
 				if o.name == "files0-from" && o.value != "-" {
 					refs = append(refs, optionOperand(o, Read))
@@ -186,7 +191,7 @@ func runWc(e *Env) (int, error) {
 	for i, name := range files {
 		inputs[i].name = name
 	}
-	for i, name := range files {
+	for _, name := range files {
 		if name == "-" {
 			if size, ok := regularSize(t.env.Stdin); ok {
 				regularTotal += size
@@ -196,11 +201,6 @@ func runWc(e *Env) (int, error) {
 			continue
 		}
 		info, err := t.env.FS.Stat(t.abs(name))
-		if err != nil && i == 0 {
-			// GNU gives up sizing when the first file cannot be stat'ed.
-			minWidth = -1
-			break
-		}
 		if err == nil {
 			if info.Mode().IsRegular() {
 				regularTotal += info.Size()
@@ -212,11 +212,7 @@ func runWc(e *Env) (int, error) {
 	for n := regularTotal; n >= 10; n /= 10 {
 		width++
 	}
-	if minWidth < 0 {
-		width = 1
-	} else {
-		width = max(width, minWidth)
-	}
+	width = max(width, minWidth)
 	count := 0
 	if show.lines {
 		count++
@@ -237,6 +233,7 @@ func runWc(e *Env) (int, error) {
 		width = 1
 	}
 	var sum wcCounts
+	buf := make([]byte, 64*1024) // shared by every file of the run
 	for i := range inputs {
 		if t.stopped() {
 			break
@@ -249,7 +246,6 @@ func runWc(e *Env) (int, error) {
 			continue
 		}
 		var c wcCounter
-		buf := make([]byte, 64*1024)
 		for {
 			k, rerr := r.Read(buf)
 			c.add(buf[:k], needWords, needWidth)

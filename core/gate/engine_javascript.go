@@ -1,0 +1,235 @@
+package gate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// javascriptEngine runs a JavaScript policy program (G-8.3). A goja
+// Runtime is not safe for concurrent use, so the engine keeps a pool of
+// runtimes, each with the program already loaded; a call borrows one.
+type javascriptEngine struct {
+	env      *programEnv
+	compiled *goja.Program
+	mounts   map[string]string
+	runtimes sync.Pool // *jsRuntime
+}
+
+// jsRuntime is one loaded interpreter with its hooks and watchdog.
+type jsRuntime struct {
+	vm     *goja.Runtime
+	hooks  [hookCount]goja.Callable // nil where the program defines none
+	mounts *goja.Object             // frozen, shared by every ctx of this runtime
+	dog    *watchdog
+	cwd    string // the calling command's cwd, for open() of a relative path
+	err    error  // the program failed to load into this runtime
+}
+
+func newJavaScriptEngine(code string, env *programEnv, mounts map[string]string) (engine, [hookCount]bool, error) {
+	var hooks [hookCount]bool
+	compiled, err := goja.Compile(env.name, code, false)
+	if err != nil {
+		return nil, hooks, err
+	}
+	e := &javascriptEngine{env: env, compiled: compiled, mounts: mounts}
+	e.runtimes.New = func() any { return e.load() }
+	rt := e.load()
+	if rt.err != nil {
+		return nil, hooks, rt.err
+	}
+	for h := range hooks {
+		hooks[h] = rt.hooks[h] != nil
+	}
+	e.runtimes.Put(rt)
+	return e, hooks, nil
+}
+
+// load makes a runtime and runs the program's top level in it, under the
+// hook time-out.
+func (e *javascriptEngine) load() *jsRuntime {
+	vm := goja.New()
+	rt := &jsRuntime{vm: vm}
+	rt.dog = newWatchdog(func() { vm.Interrupt(errTimedOut) })
+	freeze, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
+	rt.mounts = vm.NewObject()
+	for _, prefix := range sortedKeys(e.mounts) {
+		_ = rt.mounts.Set(prefix, e.mounts[prefix])
+	}
+	_, _ = freeze(goja.Undefined(), rt.mounts)
+	_ = vm.Set("open", rt.open(e))
+	_ = vm.Set("isFile", rt.isFile(e))
+
+	rt.dog.arm(e.env.timeout)
+	_, err := vm.RunProgram(e.compiled)
+	fired := rt.dog.disarm()
+	vm.ClearInterrupt()
+	switch {
+	case fired && err != nil:
+		rt.err = fmt.Errorf("the top level timed out after %v", e.env.timeout)
+		return rt
+	case err != nil:
+		rt.err = errors.New(javascriptErrorText(err))
+		return rt
+	}
+	for h, name := range javascriptNames {
+		v := vm.Get(name)
+		if v == nil || goja.IsUndefined(v) {
+			continue
+		}
+		fn, ok := goja.AssertFunction(v)
+		if !ok {
+			rt.err = fmt.Errorf("%s is not a function", name)
+			return rt
+		}
+		rt.hooks[h] = fn
+	}
+	return rt
+}
+
+func (e *javascriptEngine) call(h hook, in *hookInput) (d Decision, err error) {
+	rt := e.runtimes.Get().(*jsRuntime)
+	if rt.err != nil {
+		return Decision{}, fmt.Errorf("%s: %v", javascriptNames[h], rt.err)
+	}
+	if rt.hooks[h] == nil {
+		// Top-level code that defines hooks conditionally can differ between
+		// runtimes; a runtime without this hook has no opinion to give.
+		e.runtimes.Put(rt)
+		return NoOpinion(), nil
+	}
+	rt.cwd = in.facts.Cwd
+	ctx := rt.ctx(in)
+	rt.dog.arm(e.env.timeout)
+	v, callErr := rt.hooks[h](goja.Undefined(), ctx)
+	fired := rt.dog.disarm()
+	// The watchdog has finished by now, so no Interrupt can follow this.
+	rt.vm.ClearInterrupt()
+	e.runtimes.Put(rt)
+	switch {
+	case callErr != nil && fired:
+		return Decision{}, timeoutError(javascriptNames[h], e.env.timeout)
+	case callErr != nil:
+		return Decision{}, fmt.Errorf("%s: %s", javascriptNames[h], javascriptErrorText(callErr))
+	}
+	return decodeJavaScript(rt.vm, h, v)
+}
+
+// ctx builds the hook's argument (G-8.2) as a native object, afresh per
+// call so nothing one call does to it reaches the next; the keys are those
+// of the Starlark dict, so one program reads the same in both engines.
+func (rt *jsRuntime) ctx(in *hookInput) *goja.Object {
+	vm, f := rt.vm, in.facts
+	o := vm.NewObject()
+	session := vm.NewObject()
+	_ = session.Set("id", f.Session.ID)
+	_ = session.Set("agent_id", f.Session.AgentID)
+	_ = session.Set("profile", f.Session.Profile)
+	_ = o.Set("command", f.Command)
+	_ = o.Set("argv", jsStrings(vm, f.Argv))
+	_ = o.Set("line", f.Line)
+	_ = o.Set("paths", jsStrings(vm, f.Paths))
+	_ = o.Set("cwd", f.Cwd)
+	_ = o.Set("session", session)
+	_ = o.Set("mounts", rt.mounts)
+	if op := in.op; op != nil {
+		opObj := vm.NewObject()
+		_ = opObj.Set("name", op.Name)
+		_ = opObj.Set("path", op.Path)
+		_ = opObj.Set("write", op.Write)
+		_ = opObj.Set("prefix", op.Prefix)
+		_ = o.Set("op", opObj)
+	}
+	if w := in.write; w != nil {
+		wObj := vm.NewObject()
+		_ = wObj.Set("key", w.Key)
+		_ = wObj.Set("value", w.Value)
+		_ = wObj.Set("verb", w.Verb)
+		_ = o.Set("write", wObj)
+	}
+	return o
+}
+
+func jsStrings(vm *goja.Runtime, list []string) *goja.Object {
+	items := make([]any, len(list))
+	for i, s := range list {
+		items[i] = s
+	}
+	return vm.NewArray(items...)
+}
+
+// decodeJavaScript reads a hook's return value (G-8.1): undefined, null,
+// "allow", "deny", "ask", {deny: reason} or {ask: reason}.
+func decodeJavaScript(vm *goja.Runtime, h hook, v goja.Value) (Decision, error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return NoOpinion(), nil
+	}
+	switch x := v.Export().(type) {
+	case string:
+		if d, ok := answerWord(h, x, ""); ok {
+			return d, nil
+		}
+	case map[string]any:
+		if obj, isObj := v.(*goja.Object); isObj {
+			if keys := obj.Keys(); len(keys) == 1 && (keys[0] == "deny" || keys[0] == "ask") {
+				if reason, ok := obj.Get(keys[0]).Export().(string); ok {
+					if d, ok := answerWord(h, keys[0], reason); ok {
+						return d, nil
+					}
+				}
+			}
+		}
+	}
+	return Decision{}, unknownAnswer(javascriptNames[h], h, describeJavaScript(v), "undefined, null")
+}
+
+// describeJavaScript shows an unknown answer as JSON where it can.
+func describeJavaScript(v goja.Value) string {
+	if data, err := json.Marshal(v.Export()); err == nil {
+		return string(data)
+	}
+	return v.String()
+}
+
+// javascriptErrorText is what was thrown, without goja's stack positions:
+// "Error: boom" for `throw new Error("boom")`.
+func javascriptErrorText(err error) string {
+	var ex *goja.Exception
+	if errors.As(err, &ex) && ex.Value() != nil {
+		return ex.Value().String()
+	}
+	return err.Error()
+}
+
+// open(path) returns a file's text, read through the op door's rules but
+// not the program's own pre_ops (G-8.3); a failure throws an Error whose
+// message is the same for a hidden path as for a missing one.
+func (rt *jsRuntime) open(e *javascriptEngine) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		data, err := readForPolicy(e.env.files, rt.cwd, call.Argument(0).String())
+		if err != nil {
+			panic(rt.jsError(err.Error()))
+		}
+		return rt.vm.ToValue(string(data))
+	}
+}
+
+// isFile(path) reports whether path is a regular file the program may see.
+func (rt *jsRuntime) isFile(e *javascriptEngine) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		return rt.vm.ToValue(isFileForPolicy(e.env.files, rt.cwd, call.Argument(0).String()))
+	}
+}
+
+// jsError makes a plain Error, so `catch (e) { e.message }` reads as in any
+// JavaScript program.
+func (rt *jsRuntime) jsError(msg string) goja.Value {
+	ctor := rt.vm.Get("Error")
+	if obj, err := rt.vm.New(ctor, rt.vm.ToValue(msg)); err == nil {
+		return obj
+	}
+	return rt.vm.ToValue(msg)
+}

@@ -1,0 +1,278 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// starlarkEngine runs a Starlark policy program (G-8.3). Its globals are
+// frozen after the top level ran, so every goroutine may call the hooks at
+// once; each call runs on a thread of its own, taken from a pool.
+type starlarkEngine struct {
+	env     *programEnv
+	hooks   [hookCount]starlark.Callable
+	mounts  *starlark.Dict // frozen, shared by every ctx
+	threads sync.Pool      // *starlarkThread
+}
+
+// starlarkThread is a reusable interpreter thread with its watchdog.
+type starlarkThread struct {
+	thread *starlark.Thread
+	dog    *watchdog
+	cwd    string // the calling command's cwd, for open() of a relative path
+	facts  starlarkFacts
+}
+
+// starlarkFacts are a command's facts as frozen Starlark values. A command
+// makes many ops, so a thread keeps the last command's values and builds
+// only the op's part of ctx per call (G-6.3).
+type starlarkFacts struct {
+	of                 *CommandContext
+	command, line, cwd starlark.Value
+	argv, paths        *starlark.List
+	session            *starlark.Dict
+}
+
+// starlarkOptions are the dialect programs are written in: the Python-like
+// conveniences (while, recursion, sets, top-level if/for) are on, because
+// the time-out bounds whatever they cost.
+var starlarkOptions = &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, Recursion: true}
+
+const starlarkThreadKey = "gatehouse.thread"
+
+func newStarlarkEngine(code string, env *programEnv, mounts map[string]string) (engine, [hookCount]bool, error) {
+	e := &starlarkEngine{env: env, mounts: starlark.NewDict(len(mounts))}
+	for _, prefix := range sortedKeys(mounts) {
+		_ = e.mounts.SetKey(starlark.String(prefix), starlark.String(mounts[prefix]))
+	}
+	e.mounts.Freeze()
+	e.threads.New = func() any { return e.newThread() }
+
+	predeclared := starlark.StringDict{
+		"open":    starlark.NewBuiltin("open", e.open),
+		"is_file": starlark.NewBuiltin("is_file", e.isFile),
+	}
+	t := e.newThread()
+	t.dog.arm(env.timeout)
+	globals, err := starlark.ExecFileOptions(starlarkOptions, t.thread, env.name, code, predeclared)
+	fired := t.dog.disarm()
+	var hooks [hookCount]bool
+	switch {
+	case fired:
+		return nil, hooks, fmt.Errorf("the top level timed out after %v", env.timeout)
+	case err != nil:
+		return nil, hooks, errors.New(starlarkErrorText(err))
+	}
+	globals.Freeze()
+	for h, name := range starlarkNames {
+		v, ok := globals[name]
+		if !ok {
+			continue
+		}
+		fn, callable := v.(starlark.Callable)
+		if !callable {
+			return nil, hooks, fmt.Errorf("%s is a %s, not a function", name, v.Type())
+		}
+		e.hooks[h], hooks[h] = fn, true
+	}
+	e.threads.Put(t)
+	return e, hooks, nil
+}
+
+func (e *starlarkEngine) newThread() *starlarkThread {
+	t := &starlarkThread{thread: &starlark.Thread{
+		Name:  e.env.name,
+		Print: func(*starlark.Thread, string) {}, // print() must not reach the host's stderr
+	}}
+	t.dog = newWatchdog(func() { t.thread.Cancel(errTimedOut.Error()) })
+	t.thread.SetLocal(starlarkThreadKey, t)
+	return t
+}
+
+func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
+	t := e.threads.Get().(*starlarkThread)
+	t.cwd = in.facts.Cwd
+	healthy := false
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: %v", starlarkNames[h], r)
+		}
+		// A thread that panicked mid-call is dropped rather than reused.
+		if healthy {
+			e.threads.Put(t)
+		}
+	}()
+	ctx := e.ctx(t, in)
+	t.dog.arm(e.env.timeout)
+	v, callErr := starlark.Call(t.thread, e.hooks[h], starlark.Tuple{ctx}, nil)
+	fired := t.dog.disarm()
+	t.thread.Uncancel()
+	healthy = true
+	switch {
+	case callErr != nil && fired:
+		return Decision{}, timeoutError(starlarkNames[h], e.env.timeout)
+	case callErr != nil:
+		return Decision{}, fmt.Errorf("%s: %s", starlarkNames[h], starlarkErrorText(callErr))
+	}
+	return decodeStarlark(h, v)
+}
+
+// ctx builds the hook's argument (G-8.2) as a native dict, frozen: a hook
+// reads the facts, it does not change them.
+func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
+	f := &t.facts
+	if f.of != in.facts {
+		*f = newStarlarkFacts(in.facts)
+	}
+	d := starlark.NewDict(8)
+	_ = d.SetKey(keyCommand, f.command)
+	_ = d.SetKey(keyArgv, f.argv)
+	_ = d.SetKey(keyLine, f.line)
+	_ = d.SetKey(keyPaths, f.paths)
+	_ = d.SetKey(keyCwd, f.cwd)
+	_ = d.SetKey(keySession, f.session)
+	_ = d.SetKey(keyMounts, e.mounts)
+	if op := in.op; op != nil {
+		o := starlark.NewDict(4)
+		_ = o.SetKey(keyName, starlark.String(op.Name))
+		_ = o.SetKey(keyPath, starlark.String(op.Path))
+		_ = o.SetKey(keyWrite, starlark.Bool(op.Write))
+		_ = o.SetKey(keyPrefix, starlark.String(op.Prefix))
+		_ = d.SetKey(keyOp, o)
+	}
+	if w := in.write; w != nil {
+		o := starlark.NewDict(3)
+		_ = o.SetKey(keyKey, starlark.String(w.Key))
+		_ = o.SetKey(keyValue, starlark.String(w.Value))
+		_ = o.SetKey(keyVerb, starlark.String(w.Verb))
+		_ = d.SetKey(keyWrite, o)
+	}
+	d.Freeze()
+	return d
+}
+
+func newStarlarkFacts(c *CommandContext) starlarkFacts {
+	session := starlark.NewDict(3)
+	_ = session.SetKey(keyID, starlark.String(c.Session.ID))
+	_ = session.SetKey(keyAgentID, starlark.String(c.Session.AgentID))
+	_ = session.SetKey(keyProfile, starlark.String(c.Session.Profile))
+	f := starlarkFacts{
+		of:      c,
+		command: starlark.String(c.Command), line: starlark.String(c.Line), cwd: starlark.String(c.Cwd),
+		argv: starlarkStrings(c.Argv), paths: starlarkStrings(c.Paths), session: session,
+	}
+	f.argv.Freeze()
+	f.paths.Freeze()
+	session.Freeze()
+	return f
+}
+
+// The ctx keys, as Values once rather than per call.
+var (
+	keyCommand starlark.Value = starlark.String("command")
+	keyArgv    starlark.Value = starlark.String("argv")
+	keyLine    starlark.Value = starlark.String("line")
+	keyPaths   starlark.Value = starlark.String("paths")
+	keyCwd     starlark.Value = starlark.String("cwd")
+	keySession starlark.Value = starlark.String("session")
+	keyMounts  starlark.Value = starlark.String("mounts")
+	keyID      starlark.Value = starlark.String("id")
+	keyAgentID starlark.Value = starlark.String("agent_id")
+	keyProfile starlark.Value = starlark.String("profile")
+	keyOp      starlark.Value = starlark.String("op")
+	keyName    starlark.Value = starlark.String("name")
+	keyPath    starlark.Value = starlark.String("path")
+	keyWrite   starlark.Value = starlark.String("write")
+	keyPrefix  starlark.Value = starlark.String("prefix")
+	keyKey     starlark.Value = starlark.String("key")
+	keyValue   starlark.Value = starlark.String("value")
+	keyVerb    starlark.Value = starlark.String("verb")
+)
+
+func starlarkStrings(list []string) *starlark.List {
+	elems := make([]starlark.Value, len(list))
+	for i, s := range list {
+		elems[i] = starlark.String(s)
+	}
+	return starlark.NewList(elems)
+}
+
+// decodeStarlark reads a hook's return value (G-8.1): None, "allow",
+// "deny", "ask", {"deny": reason} or {"ask": reason}.
+func decodeStarlark(h hook, v starlark.Value) (Decision, error) {
+	switch r := v.(type) {
+	case starlark.NoneType:
+		return NoOpinion(), nil
+	case starlark.String:
+		if d, ok := answerWord(h, string(r), ""); ok {
+			return d, nil
+		}
+	case *starlark.Dict:
+		if r.Len() == 1 {
+			item := r.Items()[0]
+			word, wordOK := item[0].(starlark.String)
+			reason, reasonOK := item[1].(starlark.String)
+			if wordOK && reasonOK && (word == "deny" || word == "ask") {
+				if d, ok := answerWord(h, string(word), string(reason)); ok {
+					return d, nil
+				}
+			}
+		}
+	}
+	return Decision{}, unknownAnswer(starlarkNames[h], h, v.String(), "None")
+}
+
+// starlarkErrorText is an error's message without Starlark's backtrace.
+func starlarkErrorText(err error) string {
+	var evalErr *starlark.EvalError
+	if errors.As(err, &evalErr) {
+		return evalErr.Msg
+	}
+	return err.Error()
+}
+
+// open(path) returns a file's text, read through the op door's rules but
+// not the program's own pre_ops (G-8.3). A hidden path fails exactly like a
+// missing one: "open: PATH: No such file or directory".
+func (e *starlarkEngine) open(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var name string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &name); err != nil {
+		return nil, err
+	}
+	data, err := readForPolicy(e.env.files, threadCwd(thread), name)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.String(data), nil
+}
+
+// is_file(path) reports whether path is a regular file the program may
+// see, so a program can skip what open() would fail on.
+func (e *starlarkEngine) isFile(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var name string
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &name); err != nil {
+		return nil, err
+	}
+	return starlark.Bool(isFileForPolicy(e.env.files, threadCwd(thread), name)), nil
+}
+
+func threadCwd(thread *starlark.Thread) string {
+	if t, ok := thread.Local(starlarkThreadKey).(*starlarkThread); ok {
+		return t.cwd
+	}
+	return "/"
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

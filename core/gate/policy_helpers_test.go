@@ -1,0 +1,146 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"gatehouse/core/vfs"
+)
+
+// The policy fixtures: a workspace whose repo holds a credential, a vault
+// with a denied token and a hidden directory, and a read-only log mount.
+const (
+	policySource = "workspace.yaml:40:5"
+	reasonFrozen = "config is frozen during the incident"
+	credential   = "AWS_ACCESS_KEY_ID=AKIAEXAMPLE\n"
+)
+
+// engines are the two program languages (G-8.3); every program test runs
+// in both.
+var engines = []string{"starlark", "javascript"}
+
+// twin is one program written in both languages, meaning the same.
+type twin struct{ star, js string }
+
+func (tw twin) code(engine string) string {
+	if engine == "starlark" {
+		return tw.star
+	}
+	return tw.js
+}
+
+// programName is how records name the program: policy:guard.star.
+func programName(engine string) string {
+	if engine == "starlark" {
+		return "guard.star"
+	}
+	return "guard.js"
+}
+
+// hookName is a hook as the engine's programs spell it.
+func hookName(engine, starlarkName string) string {
+	if engine == "starlark" {
+		return starlarkName
+	}
+	for h, name := range starlarkNames {
+		if name == starlarkName {
+			return javascriptNames[h]
+		}
+	}
+	return starlarkName
+}
+
+func policyFS(tb testing.TB) *vfs.VFS {
+	tb.Helper()
+	fsys, err := vfs.New([]vfs.MountSpec{
+		{Prefix: "/repo", Files: map[string]string{
+			"README.md":        "Incident runbook\n",
+			"config/creds.env": credential,
+			"config/app.yaml":  "replicas: 3\n",
+		}},
+		{Prefix: "/vault", Files: map[string]string{
+			"aws.token":                "AKIA-EXAMPLE\n",
+			"internal/root.key":        "-----BEGIN PRIVATE KEY-----\n",
+			"break-glass/procedure.md": "call the security lead first\n",
+		}},
+		{Prefix: "/logs", ReadOnly: true, Files: map[string]string{"app.log": "12:00 INFO start\n"}},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { fsys.Close() })
+	return fsys
+}
+
+func gateMounts(fsys *vfs.VFS) []Mount {
+	var out []Mount
+	for _, m := range fsys.Mounts() {
+		out = append(out, Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
+	}
+	return out
+}
+
+// guardedSpec is a profile with rules on every axis beside a program.
+func guardedSpec(engine, code string, timeout time.Duration) ProfileSpec {
+	spec := ProfileSpec{
+		Name: "guarded",
+		Cwd:  "/repo",
+		Deny: []Rule{
+			{Reason: reasonVault, Paths: []string{"/vault/aws.token"}, Source: "workspace.yaml:20:11"},
+			{Reason: reasonPush, Commands: []string{"git push"}, Source: "workspace.yaml:21:11"},
+		},
+		Ask: []Rule{
+			{Reason: reasonRm, Commands: []string{"rm"}, Source: "workspace.yaml:23:11"},
+			{Reason: "break-glass needs a second pair of eyes", Paths: []string{"/vault/break-glass/*"}, Source: "workspace.yaml:24:11"},
+		},
+		Hide: []PathGroup{{Paths: []string{"/vault/internal"}, Source: "workspace.yaml:25:14"}},
+	}
+	if engine != "" {
+		spec.Policy = &PolicySpec{Engine: engine, Code: code, Name: programName(engine),
+			Source: policySource, Timeout: int64(timeout)}
+	}
+	return spec
+}
+
+// compileGuarded compiles guardedSpec over policyFS, with open() wired.
+func compileGuarded(tb testing.TB, engine, code string, opts ...CompileOption) (*Profile, *vfs.VFS) {
+	tb.Helper()
+	return compileGuardedTimeout(tb, engine, code, 0, opts...)
+}
+
+func compileGuardedTimeout(tb testing.TB, engine, code string, timeout time.Duration, opts ...CompileOption) (*Profile, *vfs.VFS) {
+	tb.Helper()
+	fsys := policyFS(tb)
+	p, err := Compile(guardedSpec(engine, code, timeout), gateMounts(fsys), append(opts, WithFS(fsys))...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p, fsys
+}
+
+// session is the session every test command runs in.
+var testSession = SessionInfo{ID: "s-0123456789ab", AgentID: "agent-a", Profile: "guarded"}
+
+// line makes a command as the shell would hand it over: argv, the cwd,
+// the operands resolved against it, the line and the session.
+func line(cwd, text string, argv []string, operands ...string) Command {
+	c := Command{Argv: argv, Cwd: cwd, Line: text, Session: testSession}
+	for _, o := range operands {
+		abs := o
+		if !strings.HasPrefix(o, "/") {
+			abs = cwd + "/" + o
+		}
+		c.Operands = append(c.Operands, Operand{Arg: o, Path: abs})
+	}
+	return c
+}
+
+// verdictText summarises what a user notices of a verdict.
+func verdictText(v Verdict) string {
+	if v.Refusal == nil {
+		return string(v.Outcome)
+	}
+	r := v.Refusal
+	return strings.Join([]string{string(v.Outcome), r.Scope, r.Policy, r.Hook, r.Reason}, " | ")
+}

@@ -1,0 +1,459 @@
+package utils
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// grepMatcher decides whether a line matches and where.
+type grepMatcher struct {
+	nothing bool           // -f of an empty file: no pattern at all
+	line    *regexp.Regexp // whole-line decision (with -w/-x folded in)
+	// multi is line's pattern in multi-line mode, used to jump over
+	// non-matching stretches of a buffer; nil when that is unsafe.
+	multi *regexp.Regexp
+	// parts finds the pieces -o prints; with -w its group 1 is the word.
+	parts *regexp.Regexp
+	word  bool
+}
+
+// newGrepMatcher compiles the patterns the way grep -G/-E/-F/-P reads them.
+func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
+	if len(cfg.patterns) == 0 {
+		return &grepMatcher{nothing: true}, nil
+	}
+	alts := make([]string, 0, len(cfg.patterns))
+	for _, p := range cfg.patterns {
+		switch cfg.dialect {
+		case "F":
+			alts = append(alts, regexp.QuoteMeta(p))
+		case "P":
+			alts = append(alts, p)
+		default:
+			dialect := BasicRegex
+			if cfg.dialect == "E" {
+				dialect = ExtendedRegex
+			}
+			re, err := TranslateRegex(p, RegexOptions{Dialect: dialect})
+			if err != nil {
+				return nil, err
+			}
+			alts = append(alts, re)
+		}
+	}
+	core := "(?:" + strings.Join(alts, ")|(?:") + ")"
+	flags := ""
+	if cfg.ignoreCase {
+		flags += "i"
+	}
+	if cfg.nullData {
+		flags += "s"
+	}
+	prefix := ""
+	if flags != "" {
+		prefix = "(?" + flags + ")"
+	}
+	var whole, parts string
+	switch {
+	case cfg.line:
+		whole = "^(?:" + core + ")$"
+		parts = whole
+	case cfg.word:
+		whole = `(?:^|\W)(?:` + core + `)(?:\W|$)`
+		parts = `(?:^|\W)(` + core + `)`
+	default:
+		whole, parts = core, core
+	}
+	compile := func(s string) (*regexp.Regexp, error) {
+		re, err := regexp.Compile(s)
+		if err != nil {
+			return nil, compileError(err)
+		}
+		if cfg.dialect != "P" {
+			re.Longest()
+		}
+		return re, nil
+	}
+	m := &grepMatcher{word: cfg.word && !cfg.line}
+	var err error
+	if m.line, err = compile(prefix + whole); err != nil {
+		return nil, err
+	}
+	if m.parts, err = compile(prefix + parts); err != nil {
+		return nil, err
+	}
+	// Jumping through a buffer is sound when the pattern cannot tell a
+	// line from a buffer: no absolute anchors, no user-chosen flags.
+	if cfg.dialect != "P" && !cfg.nullData && !strings.Contains(core, `\A`) && !strings.Contains(core, `\z`) {
+		m.multi, _ = compile("(?m" + flags + ")" + whole)
+	}
+	return m, nil
+}
+
+// compileError words a Go regexp error for grep's stderr.
+func compileError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+	if strings.Contains(msg, "invalid repeat count") {
+		return errors.New("Regular expression too big")
+	}
+	return errors.New(msg)
+}
+
+func (m *grepMatcher) matches(line []byte) bool {
+	if m.nothing {
+		return false
+	}
+	return m.line.Match(line)
+}
+
+// pieces returns the non-empty matches -o prints, as [start, end) pairs.
+func (m *grepMatcher) pieces(line []byte) [][2]int {
+	if m.nothing {
+		return nil
+	}
+	var out [][2]int
+	if m.word {
+		for _, loc := range m.parts.FindAllSubmatchIndex(line, -1) {
+			s, e := loc[2], loc[3]
+			if s < e && (e == len(line) || !isWordByte(line[e])) {
+				out = append(out, [2]int{s, e})
+			}
+		}
+		return out
+	}
+	for _, loc := range m.parts.FindAllIndex(line, -1) {
+		if loc[0] < loc[1] {
+			out = append(out, [2]int{loc[0], loc[1]})
+		}
+	}
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// grepper is one grep run across all its inputs.
+type grepper struct {
+	t   *tool
+	cfg *grepConfig
+	m   *grepMatcher
+	// showNames prints names everywhere; namesForRecursion only for files
+	// found inside a directory operand (grep -r PATTERN DIR).
+	showNames, namesForRecursion bool
+	selected, failed             bool
+	// printedAny and lastPrinted place "--" between context groups.
+	printedAny bool
+	done       bool
+	buf        []byte // read buffer, reused from file to file
+}
+
+// finished reports that nothing more needs reading: -q found a line, or
+// the line was cancelled, or stdout went away.
+func (g *grepper) finished() bool {
+	return g.done || g.t.stopped()
+}
+
+// pendingLine is a line kept for -B context.
+type pendingLine struct {
+	text   []byte
+	number int64
+	offset int64
+}
+
+// fileScan is the state of searching one input.
+type fileScan struct {
+	name        string
+	showName    bool
+	lineNo      int64
+	offset      int64 // byte offset of the current line
+	count       int64 // selected lines
+	afterLeft   int
+	lastOut     int64 // number of the last line printed, 0 for none
+	before      []pendingLine
+	binary      bool
+	stopAfter   bool // -m reached: only trailing context remains
+	stopReading bool // nothing more of this input matters
+}
+
+// searchStream searches one input and prints what the options ask for.
+func (g *grepper) searchStream(in io.Reader, name string, showName bool) {
+	cfg := g.cfg
+	if cfg.maxCount == 0 {
+		if cfg.filesWithout {
+			g.printName(name)
+		} else if cfg.count {
+			g.printCount(name, showName, 0)
+		}
+		return
+	}
+	s := &fileScan{name: name, showName: showName, lineNo: 1}
+	delim := byte('\n')
+	if cfg.nullData {
+		delim = 0
+	}
+	listOnly := cfg.filesWith || cfg.filesWithout || cfg.quiet
+	// One buffer serves every file of the run: xargs hands grep thousands.
+	if g.buf == nil {
+		g.buf = make([]byte, 0, 64*1024)
+	}
+	buf := g.buf[:0]
+	defer func() { g.buf = buf[:0] }()
+	eof := false
+	var readErr error
+	for !eof && !g.finished() && !s.stopReading {
+		// Fill until the buffer holds at least one whole line.
+		for !eof {
+			if len(buf) == cap(buf) {
+				grown := make([]byte, len(buf), 2*cap(buf))
+				copy(grown, buf)
+				buf = grown
+			}
+			n, err := in.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err != nil {
+				eof = true
+				if err != io.EOF {
+					readErr = err
+				}
+			}
+			if n > 0 && bytes.IndexByte(buf[len(buf)-n:], delim) >= 0 {
+				break
+			}
+		}
+		end := len(buf)
+		if !eof {
+			end = bytes.LastIndexByte(buf, delim) + 1
+		}
+		region := buf[:end]
+		if !s.binary && cfg.binaryFiles != "text" && !cfg.nullData && bytes.IndexByte(region, 0) >= 0 {
+			s.binary = true
+			if cfg.binaryFiles == "without-match" {
+				return
+			}
+		}
+		g.scanRegion(s, region, delim, listOnly)
+		rest := copy(buf, buf[end:])
+		buf = buf[:rest]
+	}
+	if readErr != nil {
+		g.fileError(name, readErr)
+		if s.count == 0 {
+			return
+		}
+	}
+	switch {
+	case cfg.count:
+		if cfg.filesWith && s.count > 0 {
+			g.printName(name)
+			return
+		}
+		g.printCount(name, showName, s.count)
+	case cfg.filesWith:
+		if s.count > 0 {
+			g.printName(name)
+		}
+	case cfg.filesWithout:
+		if s.count == 0 {
+			g.printName(name)
+		}
+	}
+}
+
+// scanRegion walks the whole lines of one buffer.
+func (g *grepper) scanRegion(s *fileScan, region []byte, delim byte, listOnly bool) {
+	cfg := g.cfg
+	jump := g.m.multi != nil && !cfg.invert && cfg.before == 0 && !g.m.nothing
+	pos := 0
+	for pos < len(region) {
+		if g.finished() || s.stopReading {
+			return
+		}
+		if jump && s.afterLeft == 0 {
+			loc := g.m.multi.FindIndex(region[pos:])
+			if loc == nil {
+				skipped := region[pos:]
+				s.lineNo += int64(bytes.Count(skipped, []byte{delim}))
+				s.offset += int64(len(skipped))
+				return
+			}
+			start := pos + loc[0]
+			lineStart := bytes.LastIndexByte(region[pos:start], delim) + 1 + pos
+			if lineStart > pos {
+				s.lineNo += int64(bytes.Count(region[pos:lineStart], []byte{delim}))
+				s.offset += int64(lineStart - pos)
+				pos = lineStart
+			}
+		}
+		lineEnd := bytes.IndexByte(region[pos:], delim)
+		next := 0
+		if lineEnd < 0 {
+			lineEnd = len(region)
+			next = len(region)
+		} else {
+			lineEnd += pos
+			next = lineEnd + 1
+		}
+		line := region[pos:lineEnd]
+		g.handleLine(s, line, listOnly)
+		s.offset += int64(next - pos)
+		s.lineNo++
+		pos = next
+	}
+}
+
+// handleLine decides one line and prints it as a selection or as context.
+func (g *grepper) handleLine(s *fileScan, line []byte, listOnly bool) {
+	cfg := g.cfg
+	if s.stopAfter {
+		if s.afterLeft > 0 && !s.binary {
+			g.printLine(s, line, s.lineNo, s.offset, '-')
+			s.afterLeft--
+		}
+		if s.afterLeft == 0 {
+			s.stopReading = true
+		}
+		return
+	}
+	selected := g.m.matches(line) != cfg.invert
+	if !selected {
+		if s.afterLeft > 0 {
+			if !s.binary {
+				g.printLine(s, line, s.lineNo, s.offset, '-')
+			}
+			s.afterLeft--
+		} else if cfg.before > 0 {
+			s.before = append(s.before, pendingLine{append([]byte(nil), line...), s.lineNo, s.offset})
+			if len(s.before) > cfg.before {
+				s.before = s.before[1:]
+			}
+		}
+		return
+	}
+	s.count++
+	g.selected = true
+	switch {
+	case cfg.quiet:
+		g.done = true
+		return
+	case listOnly, cfg.count:
+		if !cfg.count && (cfg.filesWith || cfg.filesWithout) {
+			s.stopReading = true
+		}
+	case s.binary:
+		// The first selected line of a binary file ends its output.
+		g.t.warn(s.name + ": binary file matches")
+		s.stopAfter, s.stopReading = true, true
+		return
+	default:
+		for _, p := range s.before {
+			g.printLine(s, p.text, p.number, p.offset, '-')
+		}
+		s.before = s.before[:0]
+		if cfg.onlyMatching {
+			if !cfg.invert {
+				for _, piece := range g.m.pieces(line) {
+					g.printPiece(s, line[piece[0]:piece[1]], s.lineNo, s.offset+int64(piece[0]))
+				}
+			}
+		} else {
+			g.printLine(s, line, s.lineNo, s.offset, ':')
+		}
+		s.afterLeft = cfg.after
+	}
+	if cfg.maxCount > 0 && s.count >= cfg.maxCount {
+		s.stopAfter = true
+		if s.afterLeft == 0 || listOnly || cfg.count {
+			s.stopReading = true
+		}
+	}
+}
+
+// separate prints "--" before a context group that does not continue the
+// previous output.
+func (g *grepper) separate(s *fileScan, number int64) {
+	cfg := g.cfg
+	if cfg.before == 0 && cfg.after == 0 {
+		return
+	}
+	if g.printedAny && (s.lastOut == 0 || s.lastOut != number-1) && !cfg.noGroupSeparator {
+		g.t.writeString(cfg.groupSeparator + "\n")
+	}
+}
+
+func (g *grepper) prefix(s *fileScan, number, offset int64, sep byte) {
+	cfg := g.cfg
+	if s.showName {
+		g.t.writeString(s.name)
+		if cfg.nullAfterName {
+			g.t.writeByte(0)
+		} else {
+			g.t.writeByte(sep)
+		}
+	}
+	if cfg.lineNumber {
+		g.t.writeString(strconv.FormatInt(number, 10))
+		g.t.writeByte(sep)
+	}
+	if cfg.byteOffset {
+		g.t.writeString(strconv.FormatInt(offset, 10))
+		g.t.writeByte(sep)
+	}
+	if cfg.initialTab && (s.showName || cfg.lineNumber || cfg.byteOffset) {
+		g.t.writeByte('\t')
+	}
+}
+
+func (g *grepper) printLine(s *fileScan, line []byte, number, offset int64, sep byte) {
+	if s.lastOut >= number && s.lastOut != 0 {
+		return
+	}
+	g.separate(s, number)
+	g.prefix(s, number, offset, sep)
+	g.t.write(line)
+	g.endLine()
+	s.lastOut = number
+	g.printedAny = true
+}
+
+func (g *grepper) printPiece(s *fileScan, piece []byte, number, offset int64) {
+	g.separate(s, number)
+	g.prefix(s, number, offset, ':')
+	g.t.write(piece)
+	g.endLine()
+	s.lastOut = number
+	g.printedAny = true
+}
+
+func (g *grepper) endLine() {
+	if g.cfg.nullData {
+		g.t.writeByte(0)
+	} else {
+		g.t.writeByte('\n')
+	}
+}
+
+func (g *grepper) printName(name string) {
+	g.t.writeString(name)
+	if g.cfg.nullAfterName {
+		g.t.writeByte(0)
+	} else {
+		g.t.writeByte('\n')
+	}
+}
+
+func (g *grepper) printCount(name string, showName bool, n int64) {
+	if showName {
+		g.t.writeString(name)
+		if g.cfg.nullAfterName {
+			g.t.writeByte(0)
+		} else {
+			g.t.writeByte(':')
+		}
+	}
+	g.t.writeString(strconv.FormatInt(n, 10) + "\n")
+}

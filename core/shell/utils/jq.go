@@ -1,0 +1,532 @@
+package utils
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/itchyny/gojq"
+)
+
+// jq runs github.com/itchyny/gojq over inputs read through the VFS. The
+// host never shows through: $ENV and env are the session's exported
+// variables, and no module is ever loaded (import/include fail).
+//
+// gojq keeps objects as Go maps, so object keys always print sorted (as
+// with -S); error texts are gojq's, framed the way jq frames them.
+
+const jqHelp = `Usage:	jq [OPTIONS] FILTER [FILES...]
+	jq [OPTIONS] --args FILTER [STRINGS...]
+	jq [OPTIONS] --jsonargs FILTER [JSON_TEXTS...]
+
+jq is a tool for processing JSON inputs, applying the given filter to
+its JSON text inputs and producing the filter's results as JSON on
+standard output.
+
+The simplest filter is ., which copies jq's input to its output
+unmodified (except for formatting, and keys are always sorted).
+
+Some of the options include:
+  -c, --compact-output      compact instead of pretty-printed output;
+  -n, --null-input          use ` + "`null`" + ` as the single input value;
+  -e, --exit-status         set the exit status code based on the output;
+  -s, --slurp               read (slurp) all inputs into an array; apply filter to it;
+  -r, --raw-output          output strings without escapes and quotes;
+  -j, --join-output         like -r but print no newline after each output;
+  -a, --ascii-output        output non-ASCII characters as \uXXXX escapes;
+  -R, --raw-input           read each line as a string instead of JSON;
+  -S, --sort-keys           sort keys of each object on output (always on);
+      --tab                 use tabs for indentation;
+      --indent n            use n spaces for indentation (max 7 spaces);
+  -f, --from-file file      load the filter from a file;
+      --arg name value      set $name to the string value;
+      --argjson name value  set $name to the JSON value;
+      --slurpfile name file set $name to an array of JSON values read from the file;
+      --rawfile name file   set $name to the contents of the file;
+      --args                consume remaining arguments as positional string values;
+      --jsonargs            consume remaining arguments as positional JSON values;
+  -h, --help                show the help;
+      --version             show the version.
+
+Exit status: 0 normally; with -e, 1 when the last output was false or
+null and 4 when there was none; 2 for usage problems or unreadable files;
+3 for a filter that does not compile; 5 for a runtime error.
+`
+
+func init() {
+	Register(&Utility{
+		Name:        "jq",
+		Run:         runJq,
+		Operands:    jqOperands,
+		OperandExit: 2,
+		Voice:       jqVoice,
+		Help:        jqHelp,
+	})
+}
+
+func jqVoice(arg, msg string) string {
+	return "jq: error: Could not open file " + arg + ": " + msg + "\n"
+}
+
+// jqConfig is jq's parsed command line.
+type jqConfig struct {
+	raw, join, compact, nullInput, slurp, exitStatus, ascii, rawInput, tab bool
+	indent                                                                 int
+	filter                                                                 string
+	filterFile                                                             string
+	files                                                                  []string
+	fileIndexes                                                            []int
+	varNames                                                               []string
+	varValues                                                              []any
+	named                                                                  map[string]any
+	positional                                                             []any
+	pathRefs                                                               []OperandRef
+	// pending variables read from files (--slurpfile, --rawfile).
+	fileVars  []jqFileVar
+	sortKeys  bool
+	orders    *jqKeyOrders
+	namedKeys []string
+}
+
+type jqFileVar struct {
+	name, file string
+	slurp      bool
+}
+
+// jqUsageError is a command-line mistake: jq prints it and exits 2.
+type jqUsageError struct{ msg string }
+
+// jqParseArgs reads jq's command line, which getopt cannot: --arg takes
+// two arguments, and --args turns the remaining operands into strings.
+func jqParseArgs(argv []string) (*jqConfig, bool, *jqUsageError) {
+	cfg := &jqConfig{indent: 2, named: map[string]any{}, orders: newJqKeyOrders()}
+	help := false
+	haveFilter := false
+	restMode := "" // "", "args" or "jsonargs"
+	onlyOperands := false
+	need := func(i, n int, opt string) *jqUsageError {
+		if i+n >= len(argv) {
+			return &jqUsageError{"jq: error: " + opt + " takes " + []string{"", "one parameter", "two parameters"}[n] + " (e.g. " + opt + " " + []string{"", "value", "varname value"}[n] + ")"}
+		}
+		return nil
+	}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if onlyOperands || a == "-" || !strings.HasPrefix(a, "-") {
+			switch {
+			case !haveFilter && cfg.filterFile == "":
+				cfg.filter, haveFilter = a, true
+			case restMode == "args":
+				cfg.positional = append(cfg.positional, a)
+			case restMode == "jsonargs":
+				v, err := jqDecodeText(a, cfg.orders)
+				if err != nil {
+					return nil, false, &jqUsageError{"jq: Invalid JSON text passed to --jsonargs"}
+				}
+				cfg.positional = append(cfg.positional, v)
+			default:
+				cfg.files = append(cfg.files, a)
+				cfg.fileIndexes = append(cfg.fileIndexes, i)
+			}
+			continue
+		}
+		if a == "--" {
+			onlyOperands = true
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			switch name := a[2:]; name {
+			case "raw-output":
+				cfg.raw = true
+			case "join-output":
+				cfg.raw, cfg.join = true, true
+			case "compact-output":
+				cfg.compact = true
+			case "null-input":
+				cfg.nullInput = true
+			case "slurp":
+				cfg.slurp = true
+			case "exit-status":
+				cfg.exitStatus = true
+			case "sort-keys":
+				cfg.sortKeys = true
+			case "color-output", "monochrome-output", "unbuffered", "seq":
+			case "ascii-output":
+				cfg.ascii = true
+			case "raw-input":
+				cfg.rawInput = true
+			case "tab":
+				cfg.tab = true
+			case "indent":
+				if err := need(i, 1, "--indent"); err != nil {
+					return nil, false, err
+				}
+				n, err := strconv.Atoi(argv[i+1])
+				if err != nil || n < -1 || n > 7 {
+					return nil, false, &jqUsageError{"jq: --indent takes a number between -1 and 7" + jqUsageHint}
+				}
+				cfg.indent = n
+				i++
+			case "arg", "argjson", "slurpfile", "rawfile":
+				if err := need(i, 2, a); err != nil {
+					return nil, false, err
+				}
+				vname, value := argv[i+1], argv[i+2]
+				switch name {
+				case "arg":
+					cfg.addVar(vname, value)
+				case "argjson":
+					v, err := jqDecodeText(value, cfg.orders)
+					if err != nil {
+						return nil, false, &jqUsageError{"jq: invalid JSON text passed to --argjson"}
+					}
+					cfg.addVar(vname, v)
+				default:
+					cfg.fileVars = append(cfg.fileVars, jqFileVar{name: vname, file: value, slurp: name == "slurpfile"})
+					cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 2, Kind: Read})
+				}
+				i += 2
+			case "args":
+				restMode = "args"
+			case "jsonargs":
+				restMode = "jsonargs"
+			case "from-file":
+				if err := need(i, 1, "--from-file"); err != nil {
+					return nil, false, err
+				}
+				cfg.filterFile = argv[i+1]
+				cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 1, Kind: Read})
+				i++
+			case "help":
+				help = true
+			case "version":
+				return cfg, false, &jqUsageError{"version"}
+			default:
+				return nil, false, jqUnknownOption(a)
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'r':
+				cfg.raw = true
+			case 'j':
+				cfg.raw, cfg.join = true, true
+			case 'c':
+				cfg.compact = true
+			case 'n':
+				cfg.nullInput = true
+			case 's':
+				cfg.slurp = true
+			case 'e':
+				cfg.exitStatus = true
+			case 'a':
+				cfg.ascii = true
+			case 'R':
+				cfg.rawInput = true
+			case 'S':
+				cfg.sortKeys = true
+			case 'C', 'M':
+			case 'h':
+				help = true
+			case 'f':
+				if err := need(i, 1, "-f"); err != nil {
+					return nil, false, err
+				}
+				cfg.filterFile = argv[i+1]
+				cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 1, Kind: Read})
+				i++
+			default:
+				return nil, false, jqUnknownOption(a)
+			}
+		}
+	}
+	if cfg.filterFile != "" && haveFilter {
+		// With -f the first operand is an input file after all.
+		cfg.files = append([]string{cfg.filter}, cfg.files...)
+		cfg.fileIndexes = append([]int{jqFirstOperand(argv)}, cfg.fileIndexes...)
+		cfg.filter = ""
+	}
+	if !haveFilter && cfg.filterFile == "" {
+		cfg.filter = "."
+	}
+	return cfg, help, nil
+}
+
+// jqFirstOperand finds the argv index of the operand taken as the filter.
+func jqFirstOperand(argv []string) int {
+	skip := map[string]int{"--indent": 1, "--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2, "--from-file": 1, "-f": 1}
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		if n, ok := skip[a]; ok {
+			i += n
+			continue
+		}
+		if strings.HasPrefix(a, "-") && a != "-" && len(a) > 1 {
+			if !strings.HasPrefix(a, "--") && strings.HasSuffix(a, "f") {
+				i++
+			}
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// jqUsageHint follows jq's complaints about the command line.
+const jqUsageHint = "\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq"
+
+func jqUnknownOption(a string) *jqUsageError {
+	return &jqUsageError{"jq: Unknown option " + a + jqUsageHint}
+}
+
+func (cfg *jqConfig) addVar(name string, v any) {
+	cfg.varNames = append(cfg.varNames, "$"+name)
+	cfg.varValues = append(cfg.varValues, v)
+	cfg.named[name] = v
+	cfg.namedKeys = append(cfg.namedKeys, name)
+}
+
+func jqOperands(argv []string) []OperandRef {
+	cfg, _, err := jqParseArgs(argv)
+	if err != nil {
+		return nil
+	}
+	refs := append([]OperandRef(nil), cfg.pathRefs...)
+	for k, idx := range cfg.fileIndexes {
+		if cfg.files[k] != "-" && idx > 0 {
+			refs = append(refs, OperandRef{Index: idx, Kind: Read})
+		}
+	}
+	return refs
+}
+
+func runJq(e *Env) (int, error) {
+	t := newTool(e, "jq", jqHelp, 2)
+	cfg, help, uerr := jqParseArgs(e.Args)
+	if uerr != nil {
+		if uerr.msg == "version" {
+			t.writeString("jq-1.7.1\n")
+			return t.end(0)
+		}
+		t.rawStderr(uerr.msg + "\n")
+		return t.end(2)
+	}
+	if help {
+		t.writeString(jqHelp)
+		return t.end(0)
+	}
+	if cfg.filterFile != "" {
+		text, err := jqReadFile(t, cfg.filterFile)
+		if err != nil {
+			t.rawStderr("jq: error: Could not open " + cfg.filterFile + ": " + errText(err) + "\n")
+			return t.end(2)
+		}
+		cfg.filter = text
+	}
+	for _, fv := range cfg.fileVars {
+		text, err := jqReadFile(t, fv.file)
+		if err != nil {
+			t.rawStderr("jq: error: Could not open " + fv.file + ": " + errText(err) + "\n")
+			return t.end(2)
+		}
+		if !fv.slurp {
+			cfg.addVar(fv.name, text)
+			continue
+		}
+		values, perr := jqDecodeAll(text, cfg.orders)
+		if perr != nil {
+			t.rawStderr("jq: Bad JSON in --slurpfile " + fv.name + " " + fv.file + ": " + perr.Error() + "\n")
+			return t.end(2)
+		}
+		cfg.addVar(fv.name, values)
+	}
+	query, err := gojq.Parse(cfg.filter)
+	if err != nil {
+		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")
+		return t.end(3)
+	}
+	named := map[string]any{}
+	for k, v := range cfg.named {
+		named[k] = v
+	}
+	if cfg.positional == nil {
+		cfg.positional = []any{}
+	}
+	args := map[string]any{"positional": cfg.positional, "named": named}
+	cfg.orders.record(named, cfg.namedKeys)
+	cfg.orders.record(args, []string{"positional", "named"})
+	cfg.orders.keep()
+	names := append(append([]string(nil), cfg.varNames...), "$ARGS")
+	values := append(append([]any(nil), cfg.varValues...), args)
+	inputs := newJqInputs(t, cfg)
+	code, err := gojq.Compile(query,
+		gojq.WithVariables(names),
+		gojq.WithEnvironLoader(func() []string { return append([]string(nil), e.Environ...) }),
+		gojq.WithModuleLoader(jqNoModules{}),
+		gojq.WithInputIter(inputs),
+		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any { return inputs.filename() }),
+	)
+	if err != nil {
+		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")
+		return t.end(3)
+	}
+	return t.end(jqProcess(t, cfg, code, inputs, values))
+}
+
+// jqNoModules refuses every import: modules would come from the host.
+type jqNoModules struct{}
+
+func (jqNoModules) LoadModule(name string) (*gojq.Query, error) {
+	return nil, errors.New("module not found: " + name + " (gatehouse loads no jq modules)")
+}
+
+func jqReadFile(t *tool, name string) (string, error) {
+	in, closeIn, err := t.openInput(name)
+	if err != nil {
+		return "", err
+	}
+	defer closeIn()
+	data, err := io.ReadAll(in)
+	return string(data), err
+}
+
+// jqProcess runs the filter over every input and settles the status.
+func jqProcess(t *tool, cfg *jqConfig, code *gojq.Code, inputs *jqInputs, values []any) int {
+	status := 0
+	printed, lastTruthy := false, true
+	runOne := func(v any) bool {
+		defer cfg.orders.reset()
+		iter := code.RunWithContext(t.ctx, v, values...)
+		for {
+			out, ok := iter.Next()
+			if !ok {
+				return true
+			}
+			if err, isErr := out.(error); isErr {
+				var halt *gojq.HaltError
+				if errors.As(err, &halt) {
+					jqHalt(t, cfg, halt)
+					status = halt.ExitCode()
+					return false
+				}
+				if t.ctx.Err() != nil {
+					return false
+				}
+				t.rawStderr(jqRuntimeError(inputs, err))
+				status = 5
+				return true
+			}
+			printed = true
+			lastTruthy = out != nil && out != false
+			if !jqWrite(t, cfg, out) {
+				return false
+			}
+		}
+	}
+	if cfg.nullInput {
+		runOne(nil)
+	} else if cfg.slurp {
+		all := []any{}
+		var rawAll strings.Builder
+		for {
+			v, ok := inputs.Next()
+			if !ok {
+				break
+			}
+			if err, isErr := v.(error); isErr {
+				t.rawStderr(err.Error() + "\n")
+				status = 2
+				continue
+			}
+			if cfg.rawInput {
+				rawAll.WriteString(v.(string))
+			} else {
+				all = append(all, v)
+			}
+		}
+		if cfg.rawInput {
+			runOne(rawAll.String())
+		} else if status == 0 || len(all) > 0 {
+			runOne(all)
+		}
+	} else {
+		for !t.stopped() {
+			v, ok := inputs.Next()
+			if !ok {
+				break
+			}
+			if err, isErr := v.(error); isErr {
+				t.rawStderr(err.Error() + "\n")
+				status = 2
+				continue
+			}
+			if !runOne(v) {
+				break
+			}
+		}
+	}
+	if inputs.failed && status == 0 {
+		status = 2
+	}
+	if cfg.exitStatus && status == 0 {
+		switch {
+		case !printed:
+			status = 4
+		case !lastTruthy:
+			status = 1
+		}
+	}
+	return status
+}
+
+// jqHalt prints halt_error's value: a string as is, anything else as
+// JSON on a line.
+func jqHalt(t *tool, cfg *jqConfig, halt *gojq.HaltError) {
+	v := halt.Value()
+	if v == nil {
+		return
+	}
+	if s, ok := v.(string); ok {
+		t.rawStderr(s)
+		return
+	}
+	t.rawStderr(jqEncode(v, &jqConfig{compact: true, orders: cfg.orders}) + "\n")
+}
+
+// jqRuntimeError frames a filter error the way jq does.
+func jqRuntimeError(inputs *jqInputs, err error) string {
+	where := inputs.position()
+	var verr gojq.ValueError
+	if errors.As(err, &verr) {
+		if s, ok := verr.Value().(string); ok {
+			return "jq: error (at " + where + "): " + s + "\n"
+		}
+		return "jq: error (at " + where + ") (not a string): " + jqEncode(verr.Value(), &jqConfig{compact: true, orders: inputs.cfg.orders}) + "\n"
+	}
+	return "jq: error (at " + where + "): " + jqErrorText(err.Error()) + "\n"
+}
+
+// jqErrorText words gojq's commonest error as jq does ("Cannot iterate
+// over number (1)"); other texts are gojq's own.
+func jqErrorText(msg string) string {
+	if rest, ok := strings.CutPrefix(msg, "cannot iterate over: "); ok {
+		return "Cannot iterate over " + rest
+	}
+	return msg
+}
+
+// jqWrite prints one result; it reports whether stdout still works.
+func jqWrite(t *tool, cfg *jqConfig, v any) bool {
+	var text string
+	if s, ok := v.(string); ok && cfg.raw {
+		text = s
+	} else {
+		text = jqEncode(v, cfg)
+	}
+	if !cfg.join {
+		text += "\n"
+	}
+	return t.writeString(text)
+}

@@ -1,0 +1,477 @@
+package utils
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/itchyny/gojq"
+)
+
+// jqInputs is the stream of input values over every file in turn; it is
+// both the main loop's source and gojq's input/inputs iterator.
+type jqInputs struct {
+	t      *tool
+	cfg    *jqConfig
+	files  []string
+	next   int
+	name   string // file of the current value; "" for stdin
+	label  string // name as jq prints it in errors
+	data   []byte
+	dec    *jqDecoder
+	lines  []string // -R: the remaining lines of the current file
+	line   int      // lines consumed, for error positions
+	loaded bool
+	failed bool
+}
+
+func newJqInputs(t *tool, cfg *jqConfig) *jqInputs {
+	files := cfg.files
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	return &jqInputs{t: t, cfg: cfg, files: files}
+}
+
+// filename is input_filename: the current file, or null for stdin.
+func (in *jqInputs) filename() any {
+	if in.name == "" {
+		return nil
+	}
+	return in.name
+}
+
+// position renders where the last value came from: "<stdin>:3".
+func (in *jqInputs) position() string {
+	if !in.loaded {
+		return "<unknown>"
+	}
+	return in.label + ":" + strconv.Itoa(in.line)
+}
+
+// open loads the next readable file; it reports whether there was one.
+func (in *jqInputs) open() bool {
+	for in.next < len(in.files) {
+		name := in.files[in.next]
+		in.next++
+		r, closeIn, err := in.t.openInput(name)
+		if err == nil {
+			in.data, err = io.ReadAll(r)
+			closeIn()
+		}
+		if err != nil {
+			in.t.rawStderr(jqVoice(name, errText(err)))
+			in.failed = true
+			continue
+		}
+		in.name, in.label, in.line, in.loaded = name, name, 0, true
+		if name == "-" {
+			in.name, in.label = "", "<stdin>"
+		}
+		if in.cfg.rawInput {
+			text := string(in.data)
+			if in.cfg.slurp {
+				in.lines = []string{text}
+			} else {
+				in.lines = strings.SplitAfter(text, "\n")
+				if in.lines[len(in.lines)-1] == "" {
+					in.lines = in.lines[:len(in.lines)-1]
+				}
+			}
+		} else {
+			in.dec = newJqDecoder(bytes.NewReader(in.data), in.cfg.orders)
+		}
+		return true
+	}
+	return false
+}
+
+// Next implements gojq.Iter: the next input value, or an error value
+// for input that does not parse.
+func (in *jqInputs) Next() (any, bool) {
+	for {
+		if in.t.ctx.Err() != nil {
+			return nil, false
+		}
+		if in.cfg.rawInput && len(in.lines) > 0 {
+			s := in.lines[0]
+			in.lines = in.lines[1:]
+			in.line++
+			if !in.cfg.slurp {
+				s = strings.TrimSuffix(s, "\n")
+			}
+			return s, true
+		}
+		if in.dec != nil {
+			v, err := in.dec.next()
+			if err == nil {
+				in.line = jqLinesThrough(in.data, int(in.dec.dec.InputOffset()))
+				return v, true
+			}
+			in.dec = nil
+			if err != io.EOF {
+				in.failed = true
+				return jqParseError(in.data, err), true
+			}
+		}
+		if !in.open() {
+			return nil, false
+		}
+	}
+}
+
+// jqLinesThrough counts the lines jq has consumed after a value ending at
+// offset: it reads on through blanks and the newline that ends the line.
+func jqLinesThrough(data []byte, offset int) int {
+	end := offset
+	for end < len(data) && (data[end] == ' ' || data[end] == '\t' || data[end] == '\r') {
+		end++
+	}
+	if end < len(data) && data[end] == '\n' {
+		end++
+	}
+	return bytes.Count(data[:end], []byte{'\n'})
+}
+
+// jqParseError words a JSON syntax error as jq 1.6 does.
+func jqParseError(data []byte, err error) error {
+	offset := len(data)
+	msg := err.Error()
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &syn):
+		offset = int(syn.Offset)
+		msg = strings.TrimPrefix(msg, "json: ")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		msg = "Unfinished JSON term at EOF"
+	}
+	offset = min(offset, len(data))
+	line := 1 + bytes.Count(data[:offset], []byte{'\n'})
+	col := offset - (bytes.LastIndexByte(data[:offset], '\n') + 1)
+	return fmt.Errorf("parse error: %s at line %d, column %d", msg, line, col)
+}
+
+// jqDecodeText parses one JSON text (--argjson, --jsonargs).
+func jqDecodeText(s string, orders *jqKeyOrders) (any, error) {
+	values, err := jqDecodeAll(s, orders)
+	if err != nil {
+		return nil, err
+	}
+	if len(values) != 1 {
+		return nil, errors.New("expected exactly one JSON value")
+	}
+	return values[0], nil
+}
+
+// jqDecodeAll parses every JSON value of a text.
+func jqDecodeAll(s string, orders *jqKeyOrders) ([]any, error) {
+	dec := newJqDecoder(strings.NewReader(s), orders)
+	values := []any{}
+	for {
+		v, err := dec.next()
+		if err == io.EOF {
+			return values, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		values = append(values, v)
+	}
+}
+
+// jqKeyOrders remembers the key order of the objects read from input.
+// gojq holds objects as Go maps, which forget it; an object that reaches
+// the output unchanged (the same map) prints in input order as jq does,
+// while objects the filter built print with sorted keys. The table keeps
+// the maps alive, so an address is never reused while it is in the table.
+type jqKeyOrders struct {
+	byMap     map[uintptr]jqOrderedObject
+	permanent map[uintptr]jqOrderedObject // $ARGS and --argjson values
+}
+
+type jqOrderedObject struct {
+	obj  map[string]any
+	keys []string
+}
+
+func newJqKeyOrders() *jqKeyOrders {
+	return &jqKeyOrders{byMap: map[uintptr]jqOrderedObject{}, permanent: map[uintptr]jqOrderedObject{}}
+}
+
+func (o *jqKeyOrders) record(obj map[string]any, keys []string) {
+	o.byMap[reflect.ValueOf(obj).Pointer()] = jqOrderedObject{obj, keys}
+}
+
+// keep makes the orders recorded so far survive reset.
+func (o *jqKeyOrders) keep() {
+	for k, v := range o.byMap {
+		o.permanent[k] = v
+	}
+}
+
+// reset forgets the objects of finished inputs, so a long stream does
+// not keep every input alive.
+func (o *jqKeyOrders) reset() {
+	if len(o.byMap) == len(o.permanent) {
+		return
+	}
+	o.byMap = make(map[uintptr]jqOrderedObject, len(o.permanent))
+	for k, v := range o.permanent {
+		o.byMap[k] = v
+	}
+}
+
+// keysOf returns obj's keys in input order when known, else sorted.
+func (o *jqKeyOrders) keysOf(obj map[string]any, sorted bool) []string {
+	if o != nil && !sorted {
+		if rec, ok := o.byMap[reflect.ValueOf(obj).Pointer()]; ok && len(rec.keys) == len(obj) {
+			return rec.keys
+		}
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// jqDecoder reads JSON values token by token, recording key order.
+type jqDecoder struct {
+	dec    *json.Decoder
+	orders *jqKeyOrders
+}
+
+func newJqDecoder(r io.Reader, orders *jqKeyOrders) *jqDecoder {
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	return &jqDecoder{dec: dec, orders: orders}
+}
+
+// next returns the next top-level value, io.EOF at the clean end.
+func (d *jqDecoder) next() (any, error) {
+	tok, err := d.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	return d.build(tok)
+}
+
+func (d *jqDecoder) inner() (any, error) {
+	tok, err := d.dec.Token()
+	if err == io.EOF {
+		return nil, io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.build(tok)
+}
+
+func (d *jqDecoder) build(tok json.Token) (any, error) {
+	switch x := tok.(type) {
+	case json.Delim:
+		if x == '[' {
+			arr := []any{}
+			for d.dec.More() {
+				v, err := d.inner()
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			return arr, d.closing()
+		}
+		obj := map[string]any{}
+		var keys []string
+		for d.dec.More() {
+			kt, err := d.inner()
+			if err != nil {
+				return nil, err
+			}
+			k, _ := kt.(string)
+			v, err := d.inner()
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := obj[k]; !dup {
+				keys = append(keys, k)
+			}
+			obj[k] = v
+		}
+		if d.orders != nil {
+			d.orders.record(obj, keys)
+		}
+		return obj, d.closing()
+	case json.Number:
+		return jqNumber(x), nil
+	}
+	return tok, nil
+}
+
+func (d *jqDecoder) closing() error {
+	_, err := d.dec.Token()
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// jqNumber turns a decoded number into the kinds gojq computes with:
+// int when exact, *big.Int for larger integers, float64 otherwise.
+func jqNumber(x json.Number) any {
+	s := string(x)
+	if !strings.ContainsAny(s, ".eE") {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= math.MinInt && n <= math.MaxInt {
+			if n == 0 && strings.HasPrefix(s, "-") {
+				return math.Copysign(0, -1)
+			}
+			return int(n)
+		}
+		if b, ok := new(big.Int).SetString(s, 10); ok {
+			return b
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.Copysign(math.MaxFloat64, f)
+	}
+	return f
+}
+
+// jqEncode renders a value as jq prints it: pretty with the configured
+// indent, or compact.
+func jqEncode(v any, cfg *jqConfig) string {
+	unit := ""
+	if !cfg.compact && cfg.indent != 0 {
+		if cfg.tab {
+			unit = "\t"
+		} else {
+			unit = strings.Repeat(" ", max(cfg.indent, 0))
+		}
+	}
+	if cfg.indent < 0 && !cfg.tab {
+		unit = ""
+	}
+	var b strings.Builder
+	enc := &jqEncoder{b: &b, unit: unit, ascii: cfg.ascii, sortKeys: cfg.sortKeys, orders: cfg.orders}
+	enc.value(v, 0)
+	return b.String()
+}
+
+type jqEncoder struct {
+	b        *strings.Builder
+	unit     string
+	ascii    bool
+	sortKeys bool
+	orders   *jqKeyOrders
+}
+
+func (e *jqEncoder) value(v any, depth int) {
+	b, unit := e.b, e.unit
+	newline := func(d int) {
+		if unit != "" {
+			b.WriteByte('\n')
+			for range d {
+				b.WriteString(unit)
+			}
+		}
+	}
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, item := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(depth + 1)
+			e.value(item, depth+1)
+		}
+		newline(depth)
+		b.WriteByte(']')
+	case map[string]any:
+		if len(x) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		keys := e.orders.keysOf(x, e.sortKeys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(depth + 1)
+			e.value(k, depth+1)
+			b.WriteByte(':')
+			if unit != "" {
+				b.WriteByte(' ')
+			}
+			e.value(x[k], depth+1)
+		}
+		newline(depth)
+		b.WriteByte('}')
+	case float64:
+		b.WriteString(jqFloat(x))
+	default:
+		text, err := gojq.Marshal(v)
+		if err != nil {
+			b.WriteString("null")
+			return
+		}
+		if e.ascii {
+			b.WriteString(jqASCII(string(text)))
+			return
+		}
+		b.Write(text)
+	}
+}
+
+// jqFloat prints a float as jq does: gojq's shortest form, with the
+// exponent signed and at least two digits (1.5e-07, 1e+300).
+func jqFloat(f float64) string {
+	text, _ := gojq.Marshal(f)
+	s := string(text)
+	i := strings.IndexByte(s, 'e')
+	if i < 0 {
+		return s
+	}
+	mant, exp := s[:i], s[i+1:]
+	sign := "+"
+	if exp[0] == '-' || exp[0] == '+' {
+		sign, exp = exp[:1], exp[1:]
+	}
+	if len(exp) < 2 {
+		exp = "0" + exp
+	}
+	return mant + "e" + sign + exp
+}
+
+// jqASCII escapes every non-ASCII character of encoded JSON as \uXXXX.
+func jqASCII(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r -= 0x10000
+			fmt.Fprintf(&b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,503 @@
+package utils
+
+import (
+	"bytes"
+	"io"
+	"regexp"
+	"strconv"
+)
+
+// sedRun is the state of one sed execution: pattern and hold space, the
+// line counter, the append queue and the open w/R files.
+type sedRun struct {
+	t    *tool
+	cfg  *sedConfig
+	prog []*sedCmd
+	in   *sedInput
+
+	stdout *sedOutput // the command's stdout
+	out    *sedOutput // where the script prints: stdout, or the -i buffer
+
+	ps      []byte
+	psNL    bool // the current line ended with a newline
+	hs      []byte
+	lineNo  int
+	appends [][]byte
+	tflag   bool
+	lastRe  *regexp.Regexp
+
+	quit     bool
+	quitCode int
+	status   int
+
+	wfiles map[string]*sedOutput
+	rfiles map[string]*sedReadLineFile
+}
+
+func newSedRun(t *tool, cfg *sedConfig, prog []*sedCmd) *sedRun {
+	r := &sedRun{t: t, cfg: cfg, prog: prog, wfiles: map[string]*sedOutput{}, rfiles: map[string]*sedReadLineFile{}}
+	r.stdout = &sedOutput{w: toolWriter{t}, delim: r.delim()}
+	r.out = r.stdout
+	// w files are created when the script is read, even if never written.
+	for _, c := range prog {
+		if c.name == 'w' || c.name == 'W' {
+			r.openWriteFile(c.text)
+		}
+		if c.sub != nil && c.sub.wfile != "" {
+			r.openWriteFile(c.sub.wfile)
+		}
+	}
+	return r
+}
+
+func (r *sedRun) run() int {
+	if !r.cfg.separate {
+		r.in = &sedInput{r: r, files: r.cfg.files}
+		r.process()
+	} else {
+		for _, name := range r.cfg.files {
+			if r.quit || r.t.stopped() {
+				break
+			}
+			r.runSeparate(name)
+		}
+	}
+	if r.quit && r.quitCode != 0 {
+		return r.quitCode
+	}
+	if r.stdout.err != nil && r.status == 0 {
+		return 4
+	}
+	return r.status
+}
+
+// runSeparate processes one file on its own (-s, -i): its own line
+// numbers and its own last line.
+func (r *sedRun) runSeparate(name string) {
+	if r.cfg.inPlace && name == "-" {
+		r.t.warn("couldn't edit -: not a regular file")
+		r.status = 4
+		return
+	}
+	r.in = &sedInput{r: r, files: []string{name}}
+	if !r.in.open() {
+		return
+	}
+	r.lineNo = 0
+	var buf bytes.Buffer
+	if r.cfg.inPlace {
+		r.out = &sedOutput{w: &buf, delim: r.delim()}
+	}
+	r.process()
+	r.in.close()
+	if r.cfg.inPlace {
+		r.writeInPlace(name, buf.Bytes())
+		r.out = r.stdout
+	}
+}
+
+func (r *sedRun) process() {
+	for !r.quit {
+		if r.t.ctx.Err() != nil || r.stdout.err != nil {
+			return
+		}
+		line, nl, ok := r.in.read()
+		if !ok {
+			return
+		}
+		r.lineNo++
+		r.ps, r.psNL, r.tflag = line, nl, false
+		r.cycle()
+	}
+}
+
+// cycle runs the script over the pattern space once, restarting without
+// reading input after D.
+func (r *sedRun) cycle() {
+	for {
+		restart, autoprint := r.execute()
+		if autoprint && !r.cfg.quiet {
+			r.out.writeLine(r.ps, r.psNL)
+		}
+		r.flushAppends()
+		if !restart || r.quit {
+			return
+		}
+	}
+}
+
+// execute runs the commands; it reports whether D asked for a restart
+// and whether the cycle ends with the automatic print.
+func (r *sedRun) execute() (restart, autoprint bool) {
+	pc := 0
+	for pc < len(r.prog) {
+		if r.t.ctx.Err() != nil {
+			r.quit = true
+			return false, false
+		}
+		cmd := r.prog[pc]
+		if !r.selected(cmd) {
+			if cmd.name == '{' {
+				pc = cmd.jump
+			} else {
+				pc++
+			}
+			continue
+		}
+		pc++
+		switch cmd.name {
+		case '{', '}', ':':
+		case '=':
+			r.out.writeRaw([]byte(strconv.Itoa(r.lineNo) + "\n"))
+		case 'a':
+			r.appends = append(r.appends, []byte(cmd.text+"\n"))
+		case 'i':
+			r.out.writeRaw([]byte(cmd.text + "\n"))
+		case 'c':
+			if cmd.a2 == nil || !cmd.inRange {
+				r.out.writeRaw([]byte(cmd.text + "\n"))
+			}
+			return false, false
+		case 'd':
+			return false, false
+		case 'D':
+			i := bytes.IndexByte(r.ps, '\n')
+			if i < 0 {
+				return false, false
+			}
+			r.ps = append([]byte(nil), r.ps[i+1:]...)
+			return true, false
+		case 'g':
+			r.ps = append([]byte(nil), r.hs...)
+		case 'G':
+			r.ps = append(append(r.ps, '\n'), r.hs...)
+		case 'h':
+			r.hs = append([]byte(nil), r.ps...)
+		case 'H':
+			r.hs = append(append(r.hs, '\n'), r.ps...)
+		case 'x':
+			r.ps, r.hs = r.hs, r.ps
+		case 'l':
+			r.list(cmd.intArg)
+		case 'n':
+			if r.in.atLast() {
+				return false, true
+			}
+			if !r.cfg.quiet {
+				r.out.writeLine(r.ps, r.psNL)
+			}
+			r.flushAppends()
+			line, nl, _ := r.in.read()
+			r.lineNo++
+			r.ps, r.psNL = line, nl
+		case 'N':
+			if r.in.atLast() {
+				return false, true
+			}
+			r.flushAppends()
+			line, nl, _ := r.in.read()
+			r.lineNo++
+			r.ps = append(append(r.ps, '\n'), line...)
+			r.psNL = nl
+		case 'p':
+			r.out.writeLine(r.ps, r.psNL)
+		case 'P':
+			first := r.ps
+			if i := bytes.IndexByte(r.ps, '\n'); i >= 0 {
+				first = r.ps[:i]
+			}
+			r.out.writeLine(first, true)
+		case 'q':
+			r.quit, r.quitCode = true, cmd.intArg
+			return false, true
+		case 'Q':
+			r.quit, r.quitCode = true, cmd.intArg
+			r.appends = nil
+			return false, false
+		case 'r':
+			if data := r.readWholeFile(cmd.text); len(data) > 0 {
+				r.appends = append(r.appends, data)
+			}
+		case 'R':
+			if line, ok := r.readOneLine(cmd.text); ok {
+				if len(line) == 0 || line[len(line)-1] != r.delim() {
+					line = append(line, r.delim())
+				}
+				r.appends = append(r.appends, line)
+			}
+		case 's':
+			if !r.substitute(cmd.sub) {
+				return false, false
+			}
+		case 't':
+			if r.tflag {
+				r.tflag = false
+				pc = cmd.jump
+			}
+		case 'T':
+			if !r.tflag {
+				pc = cmd.jump
+			} else {
+				r.tflag = false
+			}
+		case 'b':
+			pc = cmd.jump
+		case 'w':
+			r.openWriteFile(cmd.text).writeLine(r.ps, true)
+		case 'W':
+			first := r.ps
+			if i := bytes.IndexByte(r.ps, '\n'); i >= 0 {
+				first = r.ps[:i]
+			}
+			r.openWriteFile(cmd.text).writeLine(first, true)
+		case 'y':
+			for i, c := range r.ps {
+				r.ps[i] = cmd.ymap[c]
+			}
+		case 'z':
+			r.ps = r.ps[:0]
+		case 'F':
+			r.out.writeRaw([]byte(r.in.name + "\n"))
+		}
+	}
+	return false, true
+}
+
+func (r *sedRun) flushAppends() {
+	for _, a := range r.appends {
+		r.out.writeRaw(a)
+	}
+	r.appends = r.appends[:0]
+}
+
+// selected reports whether cmd's address selects the current line,
+// updating its range state.
+func (r *sedRun) selected(cmd *sedCmd) bool {
+	if cmd.a1 == nil {
+		return true
+	}
+	var m bool
+	if cmd.a2 == nil {
+		m = r.matchAddr(cmd.a1)
+	} else {
+		m = r.matchRange(cmd)
+	}
+	return m != cmd.negate
+}
+
+func (r *sedRun) matchRange(cmd *sedCmd) bool {
+	a2 := cmd.a2
+	if !cmd.inRange {
+		if cmd.a1.kind == sedAddrLine && cmd.a1.n == 0 {
+			// 0,/re/: the range is open before line 1, so the regex
+			// may end it on the very first line.
+			if r.lineNo != 1 {
+				return false
+			}
+			if !r.matchAddr(a2) {
+				cmd.inRange = true
+			}
+			return true
+		}
+		if !r.matchAddr(cmd.a1) {
+			return false
+		}
+		switch a2.kind {
+		case sedAddrLine:
+			if a2.n > r.lineNo {
+				cmd.inRange, cmd.rangeEnd = true, a2.n
+			}
+		case sedAddrPlus:
+			if a2.n > 0 {
+				cmd.inRange, cmd.rangeEnd = true, r.lineNo+a2.n
+			}
+		case sedAddrMult:
+			if a2.n > 0 && r.lineNo%a2.n != 0 {
+				cmd.inRange, cmd.rangeEnd = true, (r.lineNo/a2.n+1)*a2.n
+			}
+		case sedAddrLast:
+			cmd.inRange = !r.in.atLast()
+		default:
+			cmd.inRange = true
+		}
+		return true
+	}
+	switch a2.kind {
+	case sedAddrLine, sedAddrPlus, sedAddrMult:
+		if r.lineNo > cmd.rangeEnd {
+			cmd.inRange = false
+			return r.matchAddr(cmd.a1) && r.matchRange(cmd)
+		}
+		if r.lineNo == cmd.rangeEnd {
+			cmd.inRange = false
+		}
+	case sedAddrLast:
+		if r.in.atLast() {
+			cmd.inRange = false
+		}
+	default:
+		if r.matchAddr(a2) {
+			cmd.inRange = false
+		}
+	}
+	return true
+}
+
+func (r *sedRun) matchAddr(a *sedAddr) bool {
+	switch a.kind {
+	case sedAddrLine:
+		return r.lineNo == a.n
+	case sedAddrLast:
+		return r.in.atLast()
+	case sedAddrStep:
+		if a.step <= 0 {
+			return r.lineNo == a.n
+		}
+		return r.lineNo >= a.n && (r.lineNo-a.n)%a.step == 0
+	case sedAddrRegex:
+		re := r.regex(a.re)
+		return re != nil && re.Match(r.ps)
+	}
+	return false
+}
+
+// regex resolves the empty regex to the last one applied.
+func (r *sedRun) regex(s *sedRegex) *regexp.Regexp {
+	if s.re != nil {
+		r.lastRe = s.re
+		return s.re
+	}
+	if r.lastRe == nil {
+		r.t.warn("no previous regular expression")
+		r.status, r.quit = 1, true
+	}
+	return r.lastRe
+}
+
+// substitute runs an s command; it returns false when the line must end
+// (no previous regex).
+func (r *sedRun) substitute(sub *sedSubst) bool {
+	re := r.regex(sub.re)
+	if re == nil {
+		return false
+	}
+	limit := -1
+	if !sub.global {
+		limit = sub.nth
+	}
+	matches := re.FindAllSubmatchIndex(r.ps, limit)
+	if len(matches) < sub.nth {
+		return true
+	}
+	var out []byte
+	last := 0
+	for k, m := range matches {
+		if k+1 < sub.nth {
+			continue
+		}
+		out = append(out, r.ps[last:m[0]]...)
+		out = sedExpand(out, r.ps, m, sub.repl)
+		last = m[1]
+	}
+	out = append(out, r.ps[last:]...)
+	r.ps = out
+	r.tflag = true
+	if sub.print > 0 {
+		r.out.writeLine(r.ps, r.psNL)
+	}
+	if sub.wfile != "" {
+		r.openWriteFile(sub.wfile).writeLine(r.ps, true)
+	}
+	return true
+}
+
+// sedExpand appends one replacement, applying GNU's \L \U \l \u \E case
+// conversions to both literal text and groups.
+func sedExpand(out, src []byte, m []int, repl []sedReplPart) []byte {
+	var mode, once byte
+	add := func(text []byte) {
+		for _, c := range text {
+			switch {
+			case once == 'u':
+				c = upperASCII(c)
+				once = 0
+			case once == 'l':
+				c = lowerASCII(c)
+				once = 0
+			case mode == 'U':
+				c = upperASCII(c)
+			case mode == 'L':
+				c = lowerASCII(c)
+			}
+			out = append(out, c)
+		}
+	}
+	for _, part := range repl {
+		switch {
+		case part.caseOp == 'L' || part.caseOp == 'U':
+			mode, once = part.caseOp, 0
+		case part.caseOp == 'E':
+			mode, once = 0, 0
+		case part.caseOp != 0:
+			once = part.caseOp
+		case part.group >= 0:
+			if 2*part.group+1 < len(m) && m[2*part.group] >= 0 {
+				add(src[m[2*part.group]:m[2*part.group+1]])
+			}
+		default:
+			add([]byte(part.literal))
+		}
+	}
+	return out
+}
+
+// list prints the pattern space unambiguously (the l command), wrapping
+// lines at the width GNU uses.
+func (r *sedRun) list(width int) {
+	if width < 0 {
+		width = r.cfg.lineLength
+	}
+	var b bytes.Buffer
+	col := 0
+	for _, c := range r.ps {
+		var piece string
+		switch c {
+		case '\\':
+			piece = `\\`
+		case '\a':
+			piece = `\a`
+		case '\b':
+			piece = `\b`
+		case '\f':
+			piece = `\f`
+		case '\n':
+			piece = `\n`
+		case '\r':
+			piece = `\r`
+		case '\t':
+			piece = `\t`
+		case '\v':
+			piece = `\v`
+		default:
+			if c >= 0x20 && c < 0x7f {
+				piece = string(c)
+			} else {
+				o := strconv.FormatInt(int64(c), 8)
+				for len(o) < 3 {
+					o = "0" + o
+				}
+				piece = `\` + o
+			}
+		}
+		if width > 1 && col+len(piece) > width-1 {
+			b.WriteString("\\\n")
+			col = 0
+		}
+		b.WriteString(piece)
+		col += len(piece)
+	}
+	b.WriteString("$\n")
+	r.out.writeRaw(b.Bytes())
+}
+
+var _ io.Writer = toolWriter{}
