@@ -1,12 +1,114 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"gatehouse/core"
+	"gatehouse/demo"
+	"gatehouse/store"
+	"gatehouse/tui"
 )
 
-// cmdConsole opens the console (G-13.1). Not built yet.
+// The incident demo is the console under another name (G-15.4).
+func init() {
+	demo.Console = func(ctx context.Context, args []string, stdout io.Writer) error {
+		if code := cmdConsole(args, stdout, os.Stderr); code != 0 {
+			return fmt.Errorf("console exited with status %d", code)
+		}
+		return nil
+	}
+}
+
+// cmdConsole opens the console (G-13.1): the workspace lives in this
+// process, each scenario agent runs in its own goroutine, and the human
+// answers their asks.
+//
+// Ledger: with --db the console uses that file. Without it, a console on a
+// workspace document (-w) uses the CLI's default ledger, so that
+// `gatehouse allow ID` from another terminal reaches it; the embedded
+// incident demo (no -w) uses a temporary ledger that goes away with the
+// console, so demo asks never pile up in the real one. The status bar
+// shows which file is in use.
 func cmdConsole(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "gatehouse: the console is not built yet; try `gatehouse demo permissions`")
-	return 1
+	fs := newFlags("console", stderr)
+	wsFile := fs.String("w", "", "workspace document (default: the embedded incident demo)")
+	db := fs.String("db", "", "ledger database (default: the CLI's ledger with -w, a temporary one for the demo)")
+	scenarioFile := fs.String("scenario", "", "scenario to replay (default: the incident scenario without -w, none with it)")
+	quiet := fs.Bool("quiet", false, "do not ring the bell when an ask arrives")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) > 0 {
+		return usageError(stderr, "console takes no arguments (got %q)", pos[0])
+	}
+
+	opts := []core.Option{core.OnAsk(tui.WaitForHuman)}
+	switch {
+	case *db != "":
+		opts = append(opts, core.WithLedger(*db))
+	case *wsFile != "":
+		opts = append(opts, core.WithLedger(store.DefaultPath()))
+	}
+	var ws *core.Workspace
+	var scenario *demo.Scenario
+	if *wsFile == "" {
+		ws, err = demo.LoadIncident(opts...)
+		if err == nil && *scenarioFile == "" {
+			scenario, err = demo.IncidentScenario()
+		}
+	} else {
+		ws, err = core.LoadWorkspace(*wsFile, opts...)
+	}
+	if err == nil && *scenarioFile != "" {
+		scenario, err = demo.LoadScenario(*scenarioFile)
+	}
+	if err != nil {
+		if ws != nil {
+			ws.Close()
+		}
+		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+		return 2
+	}
+	defer ws.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The console subscribes before the agents start, so it sees every
+	// session and every ask from the first.
+	model := tui.New(ws, tui.Options{Context: ctx, Quiet: *quiet})
+	replayed := make(chan error, 1)
+	if scenario != nil {
+		go func() {
+			_, err := demo.Replay(ctx, ws, scenario, demo.ReplayOptions{})
+			replayed <- err
+		}()
+	} else {
+		replayed <- nil
+	}
+
+	_, runErr := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout)).Run()
+	// Quitting ends the agents' lines: a line still waiting for an answer
+	// is cancelled, and its ask leaves the queue saying so.
+	cancel()
+	select {
+	case err := <-replayed:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "gatehouse: scenario: %v\n", err)
+		}
+	case <-time.After(5 * time.Second):
+		fmt.Fprintln(stderr, "gatehouse: agents still running after 5s; leaving them")
+	}
+	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {
+		fmt.Fprintf(stderr, "gatehouse: console: %v\n", runErr)
+		return 1
+	}
+	return 0
 }

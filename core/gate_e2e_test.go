@@ -34,7 +34,7 @@ var responder = gate.ProfileSpec{
 	Env:  map[string]string{"TEAM": "sre", "AWS_KEY": "hidden-value", "GITHUB_TOKEN": "gh"},
 	Allow: []string{"cat", "ls", "echo", "cd", "rm", "grep", "head", "wc", "touch", "find", "xargs",
 		"eval", "bash", "sh", "command", "builtin", "exec", "env", "type", "test", "[", "pwd",
-		"printenv", "mkdir", "cp", "mv", "true", "false", "source", ".", "timeout", "nice", "nohup", "which"},
+		"printenv", "mkdir", "cp", "mv", "true", "false", "source", ".", "timeout", "nice", "nohup", "which", "ln"},
 	Ask: []gate.Rule{{Reason: "removal needs sign-off", Commands: []string{"rm"}}},
 	Deny: []gate.Rule{
 		{Reason: "credentials are never read by hand", Paths: []string{"/vault/*"}},

@@ -120,7 +120,7 @@ func TestExecuteWaitsForAnAnswer(t *testing.T) {
 		wantStderr string
 	}{
 		{"allowed, the line runs", "allow", 0, "quarterly numbers\n", ""},
-		{"denied, the read is refused", "deny", 1, "", "cat: archive/report.txt: the archive needs sign-off"},
+		{"denied, the read is refused (G-9.5)", "deny", 126, "", "cat: Permission denied"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

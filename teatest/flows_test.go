@@ -1,0 +1,249 @@
+package consoletest
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"gatehouse/core/decisions"
+	"gatehouse/store"
+)
+
+func oneAgent(t *testing.T, quiet bool) *harness {
+	return start(t, harnessOptions{quiet: quiet, agents: []string{"responder:responder", "sre-bot:sre-bot"}})
+}
+
+// An ask arrives, y allows it once, and the agent's line completes with
+// the output it was waiting for (G-13.2).
+func TestFlowAllowOnceReleasesTheLine(t *testing.T) {
+	h := oneAgent(t, true)
+	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting", "break-glass needs a second pair of eyes")
+	h.key("y")
+	res := h.result()
+	if res.ExitCode != 0 || res.Stdout != "call the security lead first\n" {
+		t.Fatalf("line after y: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	got, err := h.ws.Decisions().Get(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Outcome != decisions.Allow || got.Scope != decisions.Once || got.AnsweredBy != "console" {
+		t.Fatalf("ledger says %s %s by %s", got.Outcome, got.Scope, got.AnsweredBy)
+	}
+	h.waitScreen("no asks waiting", "✓ allow once: cat /vault/break-glass/failover.md")
+}
+
+// a allows for the session: the same command again runs without asking.
+func TestFlowAllowSessionCoversTheRetry(t *testing.T) {
+	h := oneAgent(t, true)
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting")
+	h.key("a")
+	if res := h.result(); res.ExitCode != 0 {
+		t.Fatalf("exit %d: %s", res.ExitCode, res.Stderr)
+	}
+	if res := h.runDone("responder-1", "cat /vault/break-glass/failover.md"); res.ExitCode != 0 {
+		t.Fatalf("the retry asked again or failed: exit %d %s", res.ExitCode, res.Stderr)
+	}
+	h.waitScreen("no asks waiting", "✓ allow session")
+}
+
+// N opens a note; enter denies with it; the agent reads the refusal and
+// the ledger keeps the note.
+func TestFlowDenyWithNote(t *testing.T) {
+	h := oneAgent(t, true)
+	rec := h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.waitScreen("1 ask waiting")
+	h.key("N")
+	h.waitScreen("deny " + "ask000000001")
+	h.tm.Type("wait for the change window, q is fine here")
+	h.key("enter")
+	res := h.result()
+	if res.ExitCode != 126 || res.Refusal == nil || res.Refusal.Kind != "deny" ||
+		!strings.Contains(res.Stderr, "echo: Permission denied") {
+		t.Fatalf("agent read: exit %d stderr %q refusal %+v", res.ExitCode, res.Stderr, res.Refusal)
+	}
+	got, err := h.ws.Decisions().Get(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Outcome != decisions.Deny || got.Note != "wait for the change window, q is fine here" {
+		t.Fatalf("ledger: outcome %q note %q", got.Outcome, got.Note)
+	}
+	// q typed into the note did not quit: the console still answers.
+	h.waitScreen("no asks waiting")
+}
+
+// An answer written by another process (a second handle on the same
+// ledger file) releases the line and moves the ask to history.
+func TestFlowAnswerFromAnotherProcess(t *testing.T) {
+	h := oneAgent(t, true)
+	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting")
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := decisions.New(db).Answer(context.Background(), rec.ID, decisions.Answer{Outcome: decisions.Allow, By: "cli"}); err != nil {
+		t.Fatal(err)
+	}
+	if res := h.result(); res.ExitCode != 0 {
+		t.Fatalf("exit %d: %s", res.ExitCode, res.Stderr)
+	}
+	h.waitScreen("no asks waiting", "answered by cli")
+	h.key("h")
+	h.waitScreen("✓ allow once     cli", "cat /vault/break-glass/failover.md")
+}
+
+// Answering moves the selection to the next pending ask.
+func TestFlowAnsweringWalksDownTheQueue(t *testing.T) {
+	h := oneAgent(t, true)
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.waitScreen("2 asks waiting", "Detail · ask ask000000001")
+	h.key("n")
+	h.result()
+	h.waitScreen("1 ask waiting", "Detail · ask ask000000002", "▸ 42s  sre-bot")
+}
+
+// A line that stops waiting (its context ends) takes its ask out of the
+// queue with the word saying why.
+func TestFlowCancelledAskLeavesTheQueue(t *testing.T) {
+	h := oneAgent(t, true)
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting")
+	h.cancel()
+	h.result()
+	h.waitScreen("no asks waiting", "left the queue: cancelled")
+	h.key("h")
+	h.waitScreen("⊘ cancelled")
+}
+
+// Y on a session asks first; anything but y leaves the asks alone, y
+// allows every pending ask of that session once.
+func TestFlowAllowAllOfASession(t *testing.T) {
+	h := oneAgent(t, true)
+	// Two asks of one session, as a host without an inline handler leaves
+	// them (one session's lines wait one at a time in the console).
+	ledger := h.ws.Decisions()
+	for i, line := range []string{"head -n 1 /logs/app.log", "head -n 2 /logs/app.log"} {
+		_, err := ledger.Raise(context.Background(), decisions.Record{SessionID: "sre-bot-1", AgentID: "sre-bot",
+			Command: line, Argv: strings.Fields(line), Line: line, Place: "0", Cwd: "/deploy",
+			Reason: "reading logs by hand is a human's call"}, "key"+string(rune('a'+i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.waitScreen("2 asks waiting")
+	h.key("tab")
+	h.key("tab")
+	h.waitScreen("» Sessions")
+	h.key("j") // sre-bot
+	h.waitScreen("Y allow all once")
+	h.key("Y")
+	h.waitScreen("Allow all 2 pending asks of sre-bot (sre-bot-1) once? y/N")
+	h.key("x")
+	h.waitScreen("left sre-bot's asks as they were", "2 asks waiting")
+	h.key("Y")
+	h.waitScreen("y/N")
+	h.key("y")
+	h.waitScreen("no asks waiting", "allow once: 2 asks")
+	all, _ := ledger.List(context.Background(), "sre-bot-1")
+	for _, r := range all {
+		if r.Outcome != decisions.Allow || r.Scope != decisions.Once {
+			t.Fatalf("%s: %s %s", r.Command, r.Outcome, r.Scope)
+		}
+	}
+}
+
+// q quits, except while typing: in the history filter it is a letter.
+func TestFlowQuitOnlyWhenNotTyping(t *testing.T) {
+	h := oneAgent(t, true)
+	h.key("/")
+	h.key("q")
+	h.waitScreen(`/ q`, "0 of 0 match")
+	h.key("esc")
+	h.key("e")
+	h.key("q")
+	h.waitScreen("$ q")
+	h.key("esc")
+	h.key("q")
+	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+// Answer keys are off, and out of the help bar, when nothing is selected.
+func TestFlowAnswerKeysNeedASelection(t *testing.T) {
+	h := oneAgent(t, true)
+	s := h.waitScreen("no asks waiting")
+	if strings.Contains(s, "allow once") {
+		t.Fatalf("help bar offers y with nothing selected:\n%s", s)
+	}
+	h.key("y") // nothing to answer: nothing happens
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting", "y allow once")
+}
+
+// A new ask rings the bell once; --quiet keeps it silent.
+func TestFlowBell(t *testing.T) {
+	h := oneAgent(t, false)
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting")
+	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool { return rings(b) }, teatest.WithDuration(5*time.Second))
+
+	q := oneAgent(t, true)
+	q.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	q.waitScreen("1 ask waiting")
+	time.Sleep(100 * time.Millisecond)
+	out := make([]byte, 1<<20)
+	n, _ := q.tm.Output().Read(out)
+	if rings(out[:n]) {
+		t.Fatal("the bell rang although quiet")
+	}
+}
+
+// rings finds a bell in terminal output, leaving out the BEL that ends an
+// OSC sequence (the window title).
+func rings(out []byte) bool {
+	return bytes.Contains(oscSequence.ReplaceAll(out, nil), []byte("\a"))
+}
+
+var oscSequence = regexp.MustCompile(`\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+
+// The header counts new asks while another page has focus (G-13.5).
+func TestFlowHeaderCountsWhileElsewhere(t *testing.T) {
+	h := oneAgent(t, true)
+	h.key("h")
+	h.waitScreen("» History")
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("» History", "◆ 1 ask waiting")
+}
+
+// Resizing re-lays the screen: wide terminals put the detail beside the
+// queue, narrow ones under it, and no row is wider than the terminal.
+func TestFlowResize(t *testing.T) {
+	h := oneAgent(t, true)
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	for _, size := range [][2]int{{160, 48}, {80, 24}, {60, 15}, {200, 60}} {
+		h.tm.Send(teaWindowSize(size[0], size[1]))
+		s := h.waitScreen("1 ask waiting")
+		lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+		if len(lines) > size[1] {
+			t.Errorf("%dx%d: %d rows", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if w := displayWidth(l); w > size[0] {
+				t.Errorf("%dx%d: row of %d cells: %q", size[0], size[1], w, l)
+			}
+		}
+		if size[0] >= 140 && !strings.Contains(s, "│ status") {
+			t.Errorf("%dx%d: detail not beside the queue:\n%s", size[0], size[1], s)
+		}
+	}
+}

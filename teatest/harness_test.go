@@ -1,0 +1,244 @@
+// Package consoletest holds the console's golden tests (G-13.4) and its
+// end-to-end flows: a real workspace with agents in goroutines, the
+// console driven by teatest at a fixed size with colour pinned to ASCII,
+// and a fake clock.
+package consoletest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"gatehouse/core"
+	"gatehouse/core/decisions"
+	"gatehouse/tui"
+)
+
+// The ledger's clock and the console's are pinned: every ask is raised at
+// askedAt and the console looks at it 42 seconds later.
+var (
+	askedAt = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+	seenAt  = askedAt.Add(42 * time.Second)
+)
+
+// harness is one console over one workspace, with agents to drive.
+type harness struct {
+	t      *testing.T
+	ws     *core.Workspace
+	dbPath string
+	tm     *teatest.TestModel
+	ctx    context.Context // the agents' lines run under it
+	cancel context.CancelFunc
+	// stopConsole ends the console's subscriptions, apart from the lines.
+	stopConsole context.CancelFunc
+	lines       chan core.Result
+}
+
+type harnessOptions struct {
+	width, height int
+	quiet         bool
+	agents        []string // "agent:profile", sessions created before the console starts
+}
+
+// start builds the workspace, creates the sessions and opens the console.
+func start(t *testing.T, o harnessOptions) *harness {
+	t.Helper()
+	if o.width == 0 {
+		o.width, o.height = 100, 30
+	}
+	data, err := os.ReadFile("testdata/workspace.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := core.ParseDocument("teatest/workspace.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(t.TempDir(), "ledger.db")
+	ws, err := core.FromConfig(cfg, core.WithLedger(dbPath), core.OnAsk(tui.WaitForHuman),
+		core.WithClock(func() time.Time { return askedAt }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range o.agents {
+		name, profile, _ := strings.Cut(a, ":")
+		if _, err := ws.CreateSession(name, core.Profile(profile), core.SessionID(name+"-1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	consoleCtx, stopConsole := context.WithCancel(context.Background())
+	h := &harness{t: t, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16)}
+	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: func() time.Time { return seenAt }, Quiet: o.quiet, LedgerPath: "ledger.db"})
+	h.tm = teatest.NewTestModel(t, model,
+		teatest.WithInitialTermSize(o.width, o.height),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii), tea.WithFilter(answerProbes)))
+	t.Cleanup(h.close)
+	return h
+}
+
+// close quits the console, ends the agents' lines and closes the ledger.
+func (h *harness) close() {
+	h.tm.Quit()
+	h.tm.WaitFinished(h.t, teatest.WithFinalTimeout(5*time.Second))
+	h.cancel()
+	h.stopConsole()
+	h.ws.Close()
+}
+
+// run starts a line in an agent's session; its result arrives on h.lines.
+func (h *harness) run(sessionID, line string) {
+	h.t.Helper()
+	s, ok := h.ws.Session(sessionID)
+	if !ok {
+		h.t.Fatalf("no session %s", sessionID)
+	}
+	go func() { h.lines <- s.Execute(h.ctx, line) }()
+}
+
+// runAsking starts a line that asks and waits until its ask is pending,
+// so asks are raised one after another, in a known order.
+func (h *harness) runAsking(sessionID, line string) decisions.Record {
+	h.t.Helper()
+	before := len(h.pending())
+	h.run(sessionID, line)
+	var recs []decisions.Record
+	h.eventually(func() bool { recs = h.pending(); return len(recs) > before }, "an ask from "+line)
+	return recs[len(recs)-1]
+}
+
+// runDone runs a line that does not ask and waits for its result.
+func (h *harness) runDone(sessionID, line string) core.Result {
+	h.t.Helper()
+	h.run(sessionID, line)
+	return h.result()
+}
+
+// result waits for the next line to end.
+func (h *harness) result() core.Result {
+	h.t.Helper()
+	select {
+	case r := <-h.lines:
+		return r
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("no line ended within 5s")
+		return core.Result{}
+	}
+}
+
+func (h *harness) pending() []decisions.Record {
+	recs, err := h.ws.Decisions().Pending(context.Background(), "")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return recs
+}
+
+func (h *harness) eventually(cond func() bool, what string) {
+	h.t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	h.t.Fatalf("timed out waiting for %s", what)
+}
+
+// key presses one key (a letter, or a name such as "enter", "tab", "esc").
+func (h *harness) key(k string) {
+	switch k {
+	case "enter":
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	case "tab":
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
+	case "esc":
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	default:
+		h.tm.Type(k)
+	}
+}
+
+// screenProbe asks the running program for its screen.
+type screenProbe struct{ reply chan string }
+
+// answerProbes is a program filter: it answers a probe with the model's
+// view, on the program's own goroutine, and swallows it.
+func answerProbes(m tea.Model, msg tea.Msg) tea.Msg {
+	if p, ok := msg.(screenProbe); ok {
+		p.reply <- m.View().Content
+		return nil
+	}
+	return msg
+}
+
+// screen is what the console shows now, as plain text with ask ids
+// replaced by stable names.
+func (h *harness) screen() string {
+	h.t.Helper()
+	reply := make(chan string, 1)
+	h.tm.Send(screenProbe{reply})
+	select {
+	case s := <-reply:
+		return h.stable(plain(s))
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("the console did not answer a screen probe")
+		return ""
+	}
+}
+
+// waitScreen waits until the screen shows every one of want.
+func (h *harness) waitScreen(want ...string) string {
+	h.t.Helper()
+	var s string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		s = h.screen()
+		ok := true
+		for _, w := range want {
+			ok = ok && strings.Contains(s, w)
+		}
+		if ok {
+			return s
+		}
+	}
+	h.t.Fatalf("the screen never showed %q; last screen:\n%s", want, s)
+	return ""
+}
+
+var ansiSequence = regexp.MustCompile(`\x1b\[[0-9;:?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
+
+// plain drops styling: the goldens are the screen's text, which also
+// shows that no state is told by colour alone (G-13.3).
+func plain(s string) string {
+	lines := strings.Split(ansiSequence.ReplaceAllString(s, ""), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// stable names asks by the order they were raised (ask000000001, …), the
+// same width as real ids, so goldens do not change with random ids.
+func (h *harness) stable(s string) string {
+	all, err := h.ws.Decisions().List(context.Background(), "")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for i, r := range all {
+		s = strings.ReplaceAll(s, r.ID, fmt.Sprintf("ask%09d", i+1))
+	}
+	return s
+}
+
+func teaWindowSize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+func displayWidth(s string) int { return lipgloss.Width(s) }

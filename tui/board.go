@@ -1,0 +1,232 @@
+package tui
+
+import (
+	"sort"
+	"time"
+
+	"gatehouse/core"
+	"gatehouse/core/decisions"
+)
+
+// board is what the console knows, kept up to date from the ledger's and
+// the workspace's event streams. The root owns it; panes read it.
+type board struct {
+	pending   []decisions.Record // the queue, oldest first
+	queued    map[string]bool    // ids in pending, so a new ask costs no scan
+	bySession map[string]int     // pending asks per session
+	history   []decisions.Record // answered and closed asks, newest first
+	settled   map[string]bool    // ids in history that were answered
+	sessions  []sessionInfo
+	lines     map[string]*transcript // by session id
+	recent    []activity             // the newest lines of every session, newest last
+}
+
+// activity is one line some agent ran, for the feed the Asks page shows
+// while no ask is selected.
+type activity struct {
+	Agent, Line string
+	Done        bool
+	Exit        int
+	Refused     string // the refusal's kind, if any
+}
+
+// recentLimit is how many lines the activity feed keeps.
+const recentLimit = 100
+
+// sessionInfo is one row of the Sessions pane.
+type sessionInfo struct {
+	ID, Agent, Profile, State, Cwd string
+}
+
+// transcriptLimit bounds what the console keeps of one session's lines;
+// older ones are dropped first.
+const transcriptLimit = 500
+
+// transcript is what one session ran, as the workspace reported it.
+type transcript struct {
+	entries []transcriptEntry
+}
+
+type transcriptEntry struct {
+	Line    string
+	Started time.Time
+	Waiting string // ask id while the line waits for an answer
+	Done    bool
+	Result  core.Result
+}
+
+func newBoard() *board {
+	return &board{queued: map[string]bool{}, bySession: map[string]int{}, settled: map[string]bool{}, lines: map[string]*transcript{}}
+}
+
+// indexOf finds a pending ask by id.
+func (b *board) indexOf(id string) int {
+	if !b.queued[id] {
+		return -1
+	}
+	for i := range b.pending {
+		if b.pending[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// apply files one ledger record where its state says it belongs and
+// reports whether it is an ask the queue did not hold before. Records can
+// arrive more than once (the initial load and the stream overlap), so
+// applying is idempotent, and an ask already answered never returns to the
+// queue.
+func (b *board) apply(r decisions.Record) (added bool) {
+	if b.settled[r.ID] {
+		return false
+	}
+	i := b.indexOf(r.ID)
+	if r.Pending() && r.Closed == "" {
+		if i >= 0 {
+			b.pending[i] = r
+			return false
+		}
+		b.dropHistory(r.ID) // a closed ask raised again comes back
+		b.insertPending(r)
+		return true
+	}
+	if i >= 0 {
+		b.removePending(i)
+	}
+	b.dropHistory(r.ID)
+	b.history = append([]decisions.Record{r}, b.history...)
+	if !r.Pending() {
+		b.settled[r.ID] = true
+	}
+	return false
+}
+
+// insertPending keeps the queue oldest first; new asks are nearly always
+// the newest, so the search starts from the end.
+func (b *board) insertPending(r decisions.Record) {
+	i := len(b.pending)
+	for i > 0 && b.pending[i-1].CreatedAt.After(r.CreatedAt) {
+		i--
+	}
+	b.pending = append(b.pending, decisions.Record{})
+	copy(b.pending[i+1:], b.pending[i:])
+	b.pending[i] = r
+	b.queued[r.ID] = true
+	b.bySession[r.SessionID]++
+}
+
+func (b *board) removePending(i int) {
+	sid := b.pending[i].SessionID
+	delete(b.queued, b.pending[i].ID)
+	b.pending = append(b.pending[:i], b.pending[i+1:]...)
+	if b.bySession[sid]--; b.bySession[sid] <= 0 {
+		delete(b.bySession, sid)
+	}
+}
+
+func (b *board) dropHistory(id string) {
+	for i := range b.history {
+		if b.history[i].ID == id {
+			b.history = append(b.history[:i], b.history[i+1:]...)
+			return
+		}
+	}
+}
+
+// load replaces the board's asks with the ledger's: every record, oldest
+// first, as List returns them.
+func (b *board) load(all []decisions.Record) {
+	for _, r := range all {
+		b.apply(r)
+	}
+}
+
+// pendingOf lists one session's pending asks, oldest first.
+func (b *board) pendingOf(sessionID string) []decisions.Record {
+	var out []decisions.Record
+	for _, r := range b.pending {
+		if r.SessionID == sessionID {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// refreshSessions reads the live sessions and their states.
+func (b *board) refreshSessions(ws *core.Workspace) {
+	live := ws.Sessions()
+	out := make([]sessionInfo, 0, len(live))
+	for _, s := range live {
+		out = append(out, sessionInfo{ID: s.ID(), Agent: s.AgentID(), Profile: s.ProfileName(), State: s.State(), Cwd: s.Cwd()})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
+	b.sessions = out
+}
+
+// running counts sessions by state.
+func (b *board) count(state string) int {
+	n := 0
+	for _, s := range b.sessions {
+		if s.State == state {
+			n++
+		}
+	}
+	return n
+}
+
+// record adds a workspace event to its session's transcript.
+func (b *board) record(ev core.Event) {
+	t := b.lines[ev.SessionID]
+	if t == nil {
+		t = &transcript{}
+		b.lines[ev.SessionID] = t
+	}
+	switch ev.Kind {
+	case core.EventLineStart:
+		t.entries = append(t.entries, transcriptEntry{Line: ev.Line, Started: ev.At})
+		if len(t.entries) > transcriptLimit {
+			t.entries = append([]transcriptEntry(nil), t.entries[len(t.entries)-transcriptLimit:]...)
+		}
+	case core.EventWaiting:
+		if e := t.open(ev.Line); e != nil {
+			e.Waiting = ev.AskID
+		}
+	case core.EventLineEnd:
+		if e := t.open(ev.Line); e != nil && ev.Result != nil {
+			e.Done, e.Waiting, e.Result = true, "", *ev.Result
+		}
+	}
+	b.noteActivity(ev)
+}
+
+// noteActivity adds a line's start to the feed and marks its end.
+func (b *board) noteActivity(ev core.Event) {
+	switch ev.Kind {
+	case core.EventLineStart:
+		b.recent = append(b.recent, activity{Agent: ev.AgentID, Line: ev.Line})
+		if len(b.recent) > recentLimit {
+			b.recent = append([]activity(nil), b.recent[len(b.recent)-recentLimit:]...)
+		}
+	case core.EventLineEnd:
+		for i := len(b.recent) - 1; i >= 0; i-- {
+			if a := &b.recent[i]; !a.Done && a.Agent == ev.AgentID && a.Line == ev.Line && ev.Result != nil {
+				a.Done, a.Exit = true, ev.Result.ExitCode
+				if ev.Result.Refusal != nil {
+					a.Refused = ev.Result.Refusal.Kind
+				}
+				break
+			}
+		}
+	}
+}
+
+// open is the newest unfinished entry for line.
+func (t *transcript) open(line string) *transcriptEntry {
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		if e := &t.entries[i]; !e.Done && e.Line == line {
+			return e
+		}
+	}
+	return nil
+}

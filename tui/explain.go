@@ -1,0 +1,188 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"gatehouse/core"
+)
+
+// explainPane is a dry run at the host's fingertips: type a line, pick a
+// session, and see how the gate reads each command of it for that
+// session's profile and cwd (G-13.1, G-11). Nothing runs, nothing is asked.
+type explainPane struct {
+	ctx     *Context
+	board   *board
+	ws      *core.Workspace
+	width   int
+	height  int
+	focused bool
+
+	input   textinput.Model
+	typing  bool
+	session string // the chosen session's id
+
+	asked  string // "session\x00line" of the last explanation asked for
+	exps   []core.Explanation
+	expErr error
+	shown  string // what the table explains, for its title
+	scroll scroller
+}
+
+func newExplainPane(ctx *Context, b *board, ws *core.Workspace) explainPane {
+	return explainPane{ctx: ctx, board: b, ws: ws, input: newInput("$ ", "type a line, enter to explain")}
+}
+
+func (p *explainPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.input.SetWidth(max(w-4, 10))
+	p.rebuild()
+}
+
+// Typing reports whether the input has the keys, so q types a q.
+func (p *explainPane) Typing() bool { return p.typing }
+
+// Start gives the keys to the input, optionally with a line and session to
+// begin from (the selected ask's, when there is one).
+func (p *explainPane) Start(line, sessionID string) tea.Cmd {
+	if line != "" {
+		p.input.SetValue(line)
+		p.input.CursorEnd()
+	}
+	if sessionID != "" {
+		p.session = sessionID
+	}
+	p.pickSession(0)
+	p.typing = true
+	return p.input.Focus()
+}
+
+// pickSession moves the choice by delta through the live sessions,
+// keeping it valid as sessions come and go.
+func (p *explainPane) pickSession(delta int) {
+	ss := p.board.sessions
+	if len(ss) == 0 {
+		p.session = ""
+		return
+	}
+	i := 0
+	for j, s := range ss {
+		if s.ID == p.session {
+			i = j
+		}
+	}
+	i = ((i+delta)%len(ss) + len(ss)) % len(ss)
+	p.session = ss[i].ID
+}
+
+func (p *explainPane) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(explainedMsg); ok {
+		if m.key == p.asked {
+			p.exps, p.expErr = m.exps, m.err
+			p.rebuild()
+		}
+		return nil
+	}
+	k, isKey := msg.(tea.KeyPressMsg)
+	keys := p.ctx.Keys
+	if p.typing {
+		switch {
+		case isKey && key.Matches(k, keys.Open):
+			return p.run()
+		case isKey && key.Matches(k, keys.Back):
+			p.typing = false
+			p.input.Blur()
+			return nil
+		case isKey && k.String() == "up": // j and k are letters here
+			p.pickSession(-1)
+			return nil
+		case isKey && k.String() == "down":
+			p.pickSession(1)
+			return nil
+		}
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return cmd
+	}
+	if !isKey {
+		return nil
+	}
+	body := p.tableHeight()
+	switch {
+	case key.Matches(k, keys.Open), key.Matches(k, keys.Explain):
+		return p.Start("", "")
+	case key.Matches(k, keys.Up):
+		p.scroll.scroll(-1, body)
+	case key.Matches(k, keys.Down):
+		p.scroll.scroll(1, body)
+	case key.Matches(k, keys.PageUp):
+		p.scroll.scroll(-body+1, body)
+	case key.Matches(k, keys.PageDown):
+		p.scroll.scroll(body-1, body)
+	}
+	return nil
+}
+
+// run asks for the explanation of the typed line.
+func (p *explainPane) run() tea.Cmd {
+	line := strings.TrimSpace(p.input.Value())
+	p.pickSession(0)
+	if line == "" || p.session == "" {
+		return nil
+	}
+	p.asked = p.session + "\x00" + line
+	p.shown = line
+	p.exps, p.expErr = nil, nil
+	p.scroll.offset = 0
+	p.rebuild()
+	return explain(p.ws, p.asked, p.session, line)
+}
+
+// tableHeight is the rows under the title, input, session and heading.
+func (p *explainPane) tableHeight() int { return max(p.height-4, 1) }
+
+func (p *explainPane) rebuild() {
+	st := p.ctx.Styles
+	switch {
+	case p.asked == "":
+		p.scroll.setLines([]string{st.Dim.Render("Type a line and press enter; ↑/↓ choose the session it is judged for.")})
+	case p.expErr != nil:
+		p.scroll.setLines(wrap("explain failed: "+p.expErr.Error(), max(p.width, 20)))
+	case p.exps == nil:
+		p.scroll.setLines([]string{st.Dim.Render("explaining…")})
+	default:
+		p.scroll.setLines(explainTable(st, p.exps, max(p.width, 20)))
+	}
+}
+
+func (p *explainPane) View() string {
+	st := p.ctx.Styles
+	lines := []string{paneTitle(st, "Explain · a dry run: nothing runs, nothing is asked", p.focused, p.width)}
+	lines = append(lines, " "+p.input.View())
+	session := "no sessions yet"
+	for _, s := range p.board.sessions {
+		if s.ID == p.session {
+			profile := s.Profile
+			if profile == "" {
+				profile = "(none)"
+			}
+			session = fmt.Sprintf("%s · %s · profile %s · cwd %s", s.Agent, s.ID, profile, s.Cwd)
+		}
+	}
+	hint := " (↑/↓ to change)"
+	if !p.typing {
+		hint = " (enter to edit)"
+	}
+	lines = append(lines, fit("  session  "+session+hint, p.width))
+	heading := "  explanation"
+	if p.shown != "" {
+		heading += " of: " + p.shown
+	}
+	lines = append(lines, st.Label.Render(fit(heading, p.width)))
+	lines = append(lines, p.scroll.view(st, p.tableHeight()))
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,218 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"gatehouse/core/decisions"
+)
+
+// historyPane lists every decision, newest first: answered asks with who
+// answered and how, and asks that left the queue unanswered with the word
+// saying why. `/` filters it by session, outcome or text (G-13.1).
+type historyPane struct {
+	ctx     *Context
+	board   *board
+	width   int
+	height  int
+	focused bool
+
+	filter    textinput.Model
+	filtering bool // the filter input has the keys
+	selected  int  // index into the filtered rows
+	offset    int
+}
+
+func newHistoryPane(ctx *Context, b *board) historyPane {
+	return historyPane{ctx: ctx, board: b, filter: newInput("/ ", "session:ID outcome:deny words…")}
+}
+
+func (p *historyPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.filter.SetWidth(max(w-4, 10))
+}
+
+// Typing reports whether the filter input has the keys, so q types a q.
+func (p *historyPane) Typing() bool { return p.filtering }
+
+// StartFilter gives the keys to the filter input.
+func (p *historyPane) StartFilter() tea.Cmd {
+	p.filtering = true
+	return p.filter.Focus()
+}
+
+func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
+	k, isKey := msg.(tea.KeyPressMsg)
+	keys := p.ctx.Keys
+	if p.filtering {
+		switch {
+		case isKey && k.String() == "enter":
+			p.filtering = false
+			p.filter.Blur()
+			return nil
+		case isKey && key.Matches(k, keys.Back):
+			p.filtering = false
+			p.filter.Blur()
+			p.filter.SetValue("")
+			p.selected, p.offset = 0, 0
+			return nil
+		}
+		var cmd tea.Cmd
+		p.filter, cmd = p.filter.Update(msg)
+		p.selected, p.offset = 0, 0
+		return cmd
+	}
+	if !isKey {
+		return nil
+	}
+	n := len(p.rows())
+	switch {
+	case key.Matches(k, keys.Up):
+		p.selected--
+	case key.Matches(k, keys.Down):
+		p.selected++
+	case key.Matches(k, keys.PageUp):
+		p.selected -= p.listHeight()
+	case key.Matches(k, keys.PageDown):
+		p.selected += p.listHeight()
+	case key.Matches(k, keys.Back):
+		p.filter.SetValue("")
+	}
+	p.selected = max(0, min(p.selected, n-1))
+	return nil
+}
+
+// rows are the decisions the filter lets through.
+func (p *historyPane) rows() []decisions.Record {
+	q := strings.TrimSpace(p.filter.Value())
+	if q == "" {
+		return p.board.history
+	}
+	terms := strings.Fields(strings.ToLower(q))
+	var out []decisions.Record
+	for _, r := range p.board.history {
+		if matchesAll(r, terms) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// matchesAll reads a filter: `session:X` matches the session id or agent,
+// `outcome:X` the decision's word (allow, deny, once, session, cancelled,
+// timed out), and any other word the id, command, line, reason, note,
+// agent or session. Every term must match.
+func matchesAll(r decisions.Record, terms []string) bool {
+	word, _ := decisionLabel(r)
+	for _, t := range terms {
+		field, value, scoped := strings.Cut(t, ":")
+		var hay string
+		switch {
+		case scoped && (field == "session" || field == "agent"):
+			hay = r.SessionID + " " + r.AgentID
+		case scoped && field == "outcome":
+			hay = word
+		default:
+			value = t
+			hay = strings.Join([]string{r.ID, r.Command, r.Line, r.Reason, r.Note, r.AgentID, r.SessionID, word, r.AnsweredBy}, " ")
+		}
+		if !strings.Contains(strings.ToLower(hay), value) {
+			return false
+		}
+	}
+	return true
+}
+
+// listHeight is the rows left for decisions under the title, the filter
+// line and the selected decision's footer.
+func (p *historyPane) listHeight() int { return max(p.height-6, 1) }
+
+func (p *historyPane) View() string {
+	st := p.ctx.Styles
+	rows := p.rows()
+	title := fmt.Sprintf("History · %d decisions", len(p.board.history))
+	if len(p.board.history) == 1 {
+		title = "History · 1 decision"
+	}
+	if q := p.filter.Value(); q != "" {
+		title = fmt.Sprintf("History · %d of %d match %q", len(rows), len(p.board.history), q)
+	}
+	lines := []string{paneTitle(st, title, p.focused, p.width)}
+	if p.filtering || p.filter.Value() != "" {
+		lines = append(lines, " "+p.filter.View())
+	} else {
+		lines = append(lines, st.Dim.Render(fit("  / to filter: session:ID, outcome:deny, or any words", p.width)))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, st.Dim.Render(fit("  No decisions yet.", p.width)))
+		return strings.Join(lines, "\n")
+	}
+	p.selected = max(0, min(p.selected, len(rows)-1))
+	h := p.listHeight()
+	if p.selected < p.offset {
+		p.offset = p.selected
+	}
+	if p.selected >= p.offset+h {
+		p.offset = p.selected - h + 1
+	}
+	now := p.ctx.Now()
+	whenW, outcomeW, byW, agentW := 5, 17, 9, 14
+	cmdW := max(p.width-2-whenW-outcomeW-byW-agentW, 8)
+	for i := p.offset; i < min(p.offset+h, len(rows)); i++ {
+		r := rows[i]
+		word, styleKey := decisionLabel(r)
+		when := r.AnsweredAt
+		if when.IsZero() {
+			when = r.CreatedAt
+		}
+		marker := "  "
+		if i == p.selected {
+			marker = "▸ "
+		}
+		by := r.AnsweredBy
+		if by == "" {
+			by = "—"
+		}
+		cells := []string{marker + fit(age(now.Sub(when)), whenW), fit(word, outcomeW), fit(by, byW) + fit(r.AgentID, agentW-1) + " " + fit(r.Command, cmdW)}
+		if i == p.selected && p.focused {
+			lines = append(lines, st.Selected.Render(fit(strings.Join(cells, ""), p.width)))
+		} else {
+			lines = append(lines, cells[0]+st.outcomeStyle(styleKey).Render(cells[1])+cells[2])
+		}
+	}
+	for len(lines) < p.height-3 {
+		lines = append(lines, "")
+	}
+	return strings.Join(append(lines, p.footer(rows[p.selected])...), "\n")
+}
+
+// footer shows the selected decision's line, reason and note in full
+// width, so a cut-off row can always be read whole.
+func (p *historyPane) footer(r decisions.Record) []string {
+	st := p.ctx.Styles
+	note := r.Note
+	if note == "" {
+		note = "—"
+	}
+	return []string{
+		st.Rule.Render(strings.Repeat("─", p.width)),
+		fit(fmt.Sprintf("%s · %s · %s", r.ID, r.SessionID, r.Line), p.width),
+		fit(fmt.Sprintf("reason: %s · note: %s", orDash(r.Reason), note), p.width),
+	}
+}
+
+// newInput is a one-line text input that does not blink, so screens are
+// the same from one frame (and one test run) to the next.
+func newInput(prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	s := in.Styles()
+	s.Cursor.Blink = false
+	in.SetStyles(s)
+	return in
+}

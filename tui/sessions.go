@@ -1,0 +1,227 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// sessionsPane lists every session with its agent, profile, state and
+// pending count; enter opens a session's live transcript (G-13.1).
+type sessionsPane struct {
+	ctx     *Context
+	board   *board
+	width   int
+	height  int
+	focused bool
+
+	selected int
+	offset   int
+
+	// viewing is the session whose transcript is open ("" = the list).
+	viewing string
+	lines   scroller
+	// following keeps the transcript's newest line in view; scrolling up
+	// stops it, scrolling back to the end resumes it.
+	following bool
+}
+
+func newSessionsPane(ctx *Context, b *board) sessionsPane {
+	return sessionsPane{ctx: ctx, board: b}
+}
+
+func (p *sessionsPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.Refresh()
+}
+
+// Selected is the session under the cursor.
+func (p *sessionsPane) Selected() (sessionInfo, bool) {
+	if p.selected < 0 || p.selected >= len(p.board.sessions) {
+		return sessionInfo{}, false
+	}
+	return p.board.sessions[p.selected], true
+}
+
+// Viewing reports whether a transcript is open.
+func (p *sessionsPane) Viewing() bool { return p.viewing != "" }
+
+// Open shows a session's transcript, following its output.
+func (p *sessionsPane) Open(id string) {
+	p.viewing, p.following = id, true
+	p.Refresh()
+}
+
+// Close goes back to the list.
+func (p *sessionsPane) Close() { p.viewing = "" }
+
+// Refresh re-lays the transcript after new events.
+func (p *sessionsPane) Refresh() {
+	p.selected = max(0, min(p.selected, len(p.board.sessions)-1))
+	if p.viewing == "" {
+		return
+	}
+	p.lines.setLines(p.transcriptLines())
+	if p.following {
+		p.lines.toEnd(p.height - 1)
+	}
+}
+
+func (p *sessionsPane) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	keys := p.ctx.Keys
+	if p.viewing != "" {
+		body := p.height - 1
+		switch {
+		case key.Matches(k, keys.Up):
+			p.lines.scroll(-1, body)
+		case key.Matches(k, keys.Down):
+			p.lines.scroll(1, body)
+		case key.Matches(k, keys.PageUp):
+			p.lines.scroll(-body+1, body)
+		case key.Matches(k, keys.PageDown):
+			p.lines.scroll(body-1, body)
+		}
+		p.following = p.lines.atEnd(body)
+		return nil
+	}
+	switch {
+	case key.Matches(k, keys.Up):
+		p.selected = max(p.selected-1, 0)
+	case key.Matches(k, keys.Down):
+		p.selected = min(p.selected+1, len(p.board.sessions)-1)
+	}
+	p.selected = max(p.selected, 0)
+	return nil
+}
+
+func (p *sessionsPane) View() string {
+	if p.viewing != "" {
+		return p.transcriptView()
+	}
+	st := p.ctx.Styles
+	b := p.board
+	title := fmt.Sprintf("Sessions · %d · %d running · %d waiting · %d idle",
+		len(b.sessions), b.count("running"), b.count("waiting"), b.count("idle"))
+	lines := []string{paneTitle(st, title, p.focused, p.width)}
+	if len(b.sessions) == 0 {
+		lines = append(lines, st.Dim.Render(fit("  No sessions yet. Agents' sessions appear here as they start.", p.width)))
+		return strings.Join(lines, "\n")
+	}
+	agentW, idW, profileW, stateW, pendW := 13, 18, 11, 11, 9
+	if p.width < 100 {
+		agentW, idW, profileW = 14, 15, 10
+	}
+	restW := max(p.width-2-agentW-idW-profileW-stateW-pendW, 0)
+	head := "  " + fit("AGENT", agentW) + fit("SESSION", idW) + fit("PROFILE", profileW) + fit("STATE", stateW) + fit("PENDING", pendW) + fit("CWD", restW)
+	lines = append(lines, st.Dim.Render(fit(head, p.width)))
+	rows := max(p.height-2, 1)
+	if p.selected < p.offset {
+		p.offset = p.selected
+	}
+	if p.selected >= p.offset+rows {
+		p.offset = p.selected - rows + 1
+	}
+	for i := p.offset; i < min(p.offset+rows, len(b.sessions)); i++ {
+		s := b.sessions[i]
+		marker := "  "
+		if i == p.selected {
+			marker = "▸ "
+		}
+		pending := "—"
+		if n := b.bySession[s.ID]; n > 0 {
+			pending = fmt.Sprintf("%d ask", n)
+			if n > 1 {
+				pending += "s"
+			}
+		}
+		profile := s.Profile
+		if profile == "" {
+			profile = "(none)"
+		}
+		cells := []string{marker + fit(s.Agent, agentW-1) + " " + fitLeft(s.ID, idW-1) + " " + fit(profile, profileW),
+			fit(stateLabel(s.State), stateW), fit(pending, pendW) + fit(s.Cwd, restW)}
+		var row string
+		if i == p.selected && p.focused {
+			row = st.Selected.Render(fit(strings.Join(cells, ""), p.width))
+		} else {
+			row = cells[0] + st.stateStyle(s.State).Render(cells[1]) + cells[2]
+		}
+		lines = append(lines, row)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *sessionsPane) transcriptView() string {
+	st := p.ctx.Styles
+	info := sessionInfo{ID: p.viewing}
+	for _, s := range p.board.sessions {
+		if s.ID == p.viewing {
+			info = s
+		}
+	}
+	follow := "following"
+	if !p.following {
+		follow = "paused · scroll to the end to follow"
+	}
+	title := fmt.Sprintf("Transcript · %s · %s · %s · %s · %s", info.Agent, shortSession(info.ID, info.Agent), orDash(info.Profile), stateLabel(info.State), follow)
+	return paneTitle(st, title, p.focused, p.width) + "\n" + p.lines.view(st, p.height-1)
+}
+
+// transcriptLines lays out a session's lines with what each produced.
+func (p *sessionsPane) transcriptLines() []string {
+	st := p.ctx.Styles
+	w := max(p.width, 20)
+	t := p.board.lines[p.viewing]
+	if t == nil || len(t.entries) == 0 {
+		return []string{st.Dim.Render("No lines yet.")}
+	}
+	var out []string
+	for _, e := range t.entries {
+		out = append(out, indentWrap("$ ", e.Line, w)...)
+		if !e.Done {
+			if e.Waiting != "" {
+				out = append(out, st.Waiting.Render("  ◆ waiting for an answer to ask "+e.Waiting))
+			} else {
+				out = append(out, st.Running.Render("  ● running…"))
+			}
+			continue
+		}
+		r := e.Result
+		if s := strings.TrimSuffix(r.Stdout, "\n"); s != "" {
+			out = append(out, indentWrap("  ", s, w)...)
+		}
+		if s := strings.TrimSuffix(r.Stderr, "\n"); s != "" {
+			for _, l := range indentWrap("  ! ", s, w) {
+				out = append(out, st.Stderr.Render(l))
+			}
+		}
+		exit := fmt.Sprintf("  [exit %d]", r.ExitCode)
+		if r.Refusal != nil {
+			ref := r.Refusal
+			exit += fmt.Sprintf(" refused: %s %s", ref.Kind, ref.Scope)
+			if ref.Reason != "" {
+				exit += " · " + ref.Reason
+			}
+			if ref.Rule != "" {
+				exit += " · rule " + ref.Rule
+			}
+			if ref.Status != "" {
+				exit += " · " + ref.Status
+			}
+		}
+		style := st.Dim
+		if r.ExitCode != 0 {
+			style = st.Deny
+		}
+		for _, l := range wrap(exit, w) {
+			out = append(out, style.Render(l))
+		}
+	}
+	return out
+}
