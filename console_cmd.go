@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/demo"
+	"gatehouse/rest"
 	"gatehouse/store"
 	"gatehouse/tui"
 )
@@ -42,6 +44,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", "", "ledger database (default: the CLI's ledger with -w, a temporary one for the demo)")
 	scenarioFile := fs.String("scenario", "", "scenario to replay (default: the incident scenario without -w, none with it)")
 	quiet := fs.Bool("quiet", false, "do not ring the bell when an ask arrives")
+	serveAddr := fs.String("serve", "", "also serve the REST API on ADDR (e.g. 127.0.0.1:7878), so agents over HTTP show up here")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2
@@ -84,6 +87,14 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	// The console subscribes before the agents start, so it sees every
 	// session and every ask from the first.
 	model := tui.New(ws, tui.Options{Context: ctx, Quiet: *quiet})
+	if *serveAddr != "" {
+		stop, err := serveBeside(ctx, ws, *serveAddr, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+			return 2
+		}
+		defer stop()
+	}
 	replayed := make(chan error, 1)
 	if scenario != nil {
 		go func() {
@@ -111,4 +122,28 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// serveBeside runs the REST daemon on addr for the console's workspace
+// (G-10.6): agents over HTTP get sessions here and their asks show up in
+// the console. Its token lives beside the ledger.
+func serveBeside(ctx context.Context, ws *core.Workspace, addr string, stderr io.Writer) (func(), error) {
+	token, err := rest.LoadOrCreateToken(ws.Decisions().DB().Path())
+	tokenPath := rest.TokenPath(ws.Decisions().DB().Path())
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := rest.New(ws, rest.WithToken(token))
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(sctx, ln)
+	}()
+	fmt.Fprintf(stderr, "gatehouse: REST on http://%s (token in %s)\n", ln.Addr(), tokenPath)
+	return func() { cancel(); <-done; srv.Close() }, nil
 }

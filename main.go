@@ -15,14 +15,15 @@ func main() {
 const usageText = `usage: gatehouse [command] [flags]
 
 commands:
-  console      open the console (the default; the incident demo without -w)
+  console      open the console (the default; the incident demo without -w):
+               console [-w FILE] [--db FILE] [--scenario FILE] [--quiet] [--serve ADDR]
   exec         run one line in a session:      exec -w FILE [-p PROFILE] [-s SESSION] [--db FILE] [--json] -- LINE
   explain      judge a line without running it: explain -w FILE [-p PROFILE] [--json] -- LINE
   list-asks    list pending asks:               list-asks [--all] [--session ID] [--json] [--db FILE] [--server URL]
   allow        answer an ask:                   allow ID [--scope once|session] [--note TEXT] [--json] [--db FILE] [--server URL]
   deny         refuse an ask:                   deny ID [--note TEXT] [--json] [--db FILE] [--server URL]
   serve        the REST daemon:                 serve -w FILE [--db FILE] [--addr 127.0.0.1:7878]
-  demo         worked examples:                 demo permissions|ask|ask-pending
+  demo         worked examples:                 demo permissions|policy|ask|ask-pending|incident [--headless --answer allow|deny|session]
 `
 
 func usageError(stderr interface{ Write([]byte) (int, error) }, format string, a ...any) int {
