@@ -126,7 +126,8 @@ func runLn(e *Env) (int, error) {
 		}
 	}
 	if cfg.relative && !cfg.symbolic {
-		return t.end(t.usage("cannot do --relative without --symbolic"))
+		t.warn("cannot do --relative without --symbolic")
+		return t.end(1)
 	}
 	ops := args.operandStrings(e.Args)
 	switch {
@@ -178,8 +179,8 @@ func runLn(e *Env) (int, error) {
 }
 
 func lnJoin(dir, name string) string {
-	if dir == "." {
-		return name
+	if dir == "/" {
+		return "/" + name
 	}
 	return strings.TrimRight(dir, "/") + "/" + name
 }

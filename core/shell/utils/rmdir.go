@@ -49,8 +49,9 @@ func runRmdir(e *Env) (int, error) {
 	if len(dirs) == 0 {
 		return t.end(t.usage("missing operand"))
 	}
-	// remove deletes one directory and reports whether it is gone.
-	remove := func(name string) bool {
+	// remove deletes one directory and reports whether it is gone; GNU
+	// words an ancestor's failure "failed to remove directory".
+	remove := func(name string, ancestor bool) bool {
 		if verbose {
 			t.writeString("rmdir: removing directory, " + quoteAlways(name) + "\n")
 		}
@@ -61,7 +62,11 @@ func runRmdir(e *Env) (int, error) {
 		if ignoreNonEmpty && (isErrno(err, syscall.ENOTEMPTY) || isErrno(err, syscall.EEXIST)) {
 			return false
 		}
-		t.warn("failed to remove " + quoteAlways(name) + ": " + errText(err))
+		what := "failed to remove "
+		if ancestor {
+			what += "directory "
+		}
+		t.warn(what + quoteAlways(name) + ": " + errText(err))
 		status = 1
 		return false
 	}
@@ -69,7 +74,7 @@ func runRmdir(e *Env) (int, error) {
 		if t.stopped() {
 			break
 		}
-		if !remove(name) || !parents {
+		if !remove(name, false) || !parents {
 			continue
 		}
 		// -p: then each ancestor named in the operand, innermost first.
@@ -79,7 +84,7 @@ func runRmdir(e *Env) (int, error) {
 			if p == "" || p == "." || p == "/" {
 				break
 			}
-			if !remove(p) {
+			if !remove(p, true) {
 				break
 			}
 		}
