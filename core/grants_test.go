@@ -19,7 +19,7 @@ var guarded = gate.ProfileSpec{
 	Name: "guarded",
 	Cwd:  "/data",
 	Ask: []gate.Rule{
-		{Reason: "secrets need sign-off", Paths: []string{"/data/secret*"}},
+		{Reason: "secrets need sign-off", Paths: []string{"/data/secret*.txt", "/data/secrets/*"}},
 		{Reason: "removal needs sign-off", Commands: []string{"rm"}},
 	},
 	Deny: []gate.Rule{{Reason: "never recursive", Commands: []string{"rm -rf"}}},
@@ -176,11 +176,11 @@ func TestDynamicSpellingAsksAgain(t *testing.T) {
 func TestXargsBatchesShareOneAnswer(t *testing.T) {
 	t.Parallel()
 	f := newAskFixture(t)
-	line := "printf '%s\\n' secret.txt secret2.txt | xargs -n1 cat"
+	line := "cd /data/secrets && ls | xargs -n1 cat"
 	ids := f.pendingIDs(f.run(line), 1)
 	f.allowAll(ids)
 	res := f.run(line)
-	if res.ExitCode != 0 || res.Stdout != "s3cret\ntwo\n" {
+	if res.ExitCode != 0 || res.Stdout != "1\n3\n2\n" {
 		t.Fatalf("retry: %+v", res)
 	}
 }
