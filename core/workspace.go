@@ -368,7 +368,7 @@ func (ws *Workspace) attach(row decisions.SessionRow, prof *gate.Profile) (*Sess
 	s := &Session{ws: ws, row: row, profile: prof}
 	sh, err := shell.New(shell.Config{
 		VFS: ws.fs, Profile: prof, SessionID: row.ID, AgentID: row.AgentID, Cwd: row.Cwd,
-		Limits: shell.Limits(ws.cfg.Limits), Host: &ledgerHost{ws: ws, session: s},
+		Limits: ws.cfg.Limits, Host: &ledgerHost{ws: ws, session: s},
 	})
 	if err != nil {
 		return nil, err

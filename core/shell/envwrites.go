@@ -42,6 +42,9 @@ func (s *Shell) rewriteEnvWrites(f *syntax.File) {
 		switch cm := st.Cmd.(type) {
 		case *syntax.DeclClause:
 			check = append([]string{s.envCheckName(), placeAt("", cm.Pos().Offset()), cm.Variant.Value}, declEntries(cm.Args)...)
+		case *syntax.LetClause:
+			// `let` is a builtin the parser reads as syntax (G-3.2).
+			check = append([]string{s.envCheckName(), placeAt("", cm.Pos().Offset()), "let"}, letEntries(cm.Exprs)...)
 		case *syntax.CallExpr:
 			if !assigns || len(cm.Assigns) == 0 {
 				return true
@@ -233,4 +236,35 @@ func builtinEnvWrites(argv []string) (names []string, verb string) {
 		}
 	}
 	return names, verb
+}
+
+// letEntries names the variables `let` expressions assign.
+func letEntries(exprs []syntax.ArithmExpr) []string {
+	var out []string
+	for _, e := range exprs {
+		syntax.Walk(e, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.BinaryArithm:
+				if n.Op >= syntax.Assgn && n.Op <= syntax.ShrAssgn {
+					if w, ok := n.X.(*syntax.Word); ok {
+						if name, ok := literalWord(w); ok {
+							out = append(out, name+envSep)
+						} else {
+							out = append(out, envSep)
+						}
+					}
+				}
+			case *syntax.UnaryArithm:
+				if n.Op == syntax.Inc || n.Op == syntax.Dec {
+					if w, ok := n.X.(*syntax.Word); ok {
+						if name, ok := literalWord(w); ok {
+							out = append(out, name+envSep)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,7 +18,6 @@ import (
 
 	"gatehouse/core/gate"
 	"gatehouse/core/shell/utils"
-	"gatehouse/core/vfs"
 )
 
 // evalNested runs text as a line within the line, framed under place
@@ -366,46 +364,7 @@ func (s *Shell) checkCd(ctx context.Context, ls *lineState, scope *gate.OpScope,
 }
 
 // errnoText is the C library's text for an error, or a refusal's reason.
-func errnoText(err error) string {
-	var re *vfs.RefusedError
-	if errors.As(err, &re) {
-		return re.Reason
-	}
-	var en syscall.Errno
-	if errors.As(err, &en) {
-		if t, ok := errnoTexts[en]; ok {
-			return t
-		}
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "No such file or directory"
-	case errors.Is(err, fs.ErrPermission):
-		return "Permission denied"
-	case errors.Is(err, fs.ErrExist):
-		return "File exists"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-var errnoTexts = map[syscall.Errno]string{
-	syscall.ENOENT:    "No such file or directory",
-	syscall.EACCES:    "Permission denied",
-	syscall.EPERM:     "Operation not permitted",
-	syscall.EROFS:     "Read-only file system",
-	syscall.EISDIR:    "Is a directory",
-	syscall.ENOTDIR:   "Not a directory",
-	syscall.EEXIST:    "File exists",
-	syscall.ENOTEMPTY: "Directory not empty",
-	syscall.ELOOP:     "Too many levels of symbolic links",
-	syscall.EXDEV:     "Invalid cross-device link",
-	syscall.EINVAL:    "Invalid argument",
-	syscall.EBADF:     "Bad file descriptor",
-}
+func errnoText(err error) string { return utils.ErrText(err) }
 
 // Function registry: names the session's lines declared.
 

@@ -25,7 +25,7 @@ func (s *Shell) needsRewrite(f *syntax.File) bool {
 			if n.Background {
 				found = true
 			}
-		case *syntax.DeclClause:
+		case *syntax.DeclClause, *syntax.LetClause:
 			found = true
 		case *syntax.CallExpr:
 			if len(n.Assigns) > 0 && s.cfg.Profile.JudgesEnvWrites() {

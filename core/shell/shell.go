@@ -31,14 +31,15 @@ import (
 
 // Limits bound one line (G-12.3); zero fields mean the defaults.
 type Limits struct {
-	WallTime       time.Duration
-	OutputBytes    int64
-	Commands       int
-	BackgroundJobs int
-	Depth          int
+	WallTime       time.Duration // default 30s
+	OutputBytes    int64         // per stream; default 16 MiB
+	Commands       int           // default 10,000
+	BackgroundJobs int           // default 64
+	Depth          int           // nesting depth; default 100
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults fills zero fields with the G-12.3 defaults.
+func (l Limits) WithDefaults() Limits {
 	if l.WallTime <= 0 {
 		l.WallTime = 30 * time.Second
 	}
@@ -105,7 +106,7 @@ func New(cfg Config) (*Shell, error) {
 	}
 	s := &Shell{
 		cfg:    cfg,
-		limits: cfg.Limits.withDefaults(),
+		limits: cfg.Limits.WithDefaults(),
 		funcs:  map[string]*syntax.Stmt{},
 		fds:    newFDTable(),
 	}

@@ -3,6 +3,7 @@ package vfs
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"time"
 )
 
@@ -383,12 +384,21 @@ func (v *view) Readlink(name string) (string, error) {
 	default:
 		var target string
 		if target, err = r.m.b.readlink(r.rel); err == nil {
-			if r.m.confineTo != nil && len(target) > 0 && target[0] == '/' {
-				if mapped, ok := r.m.hostToVFS(cleanOrSelf(target)); ok {
-					target = mapped
-				}
+			if r.m.confineTo == nil {
+				return target, nil
 			}
-			return target, nil
+			// A host link that would leave the mount is ENOENT (G-5.6):
+			// its target, a host path, is never shown.
+			if len(target) > 0 && target[0] == '/' {
+				if mapped, ok := r.m.hostToVFS(cleanOrSelf(target)); ok {
+					return mapped, nil
+				}
+				err = ENOENT
+			} else if climbsOut(strings.Count(r.rel, "/"), target) {
+				err = ENOENT
+			} else {
+				return target, nil
+			}
 		}
 	}
 	return "", pathErr("readlink", name, err)
