@@ -45,6 +45,8 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	scenarioFile := fs.String("scenario", "", "scenario to replay (default: the incident scenario without -w, none with it)")
 	quiet := fs.Bool("quiet", false, "do not ring the bell when an ask arrives")
 	serveAddr := fs.String("serve", "", "also serve the REST API on ADDR (e.g. 127.0.0.1:7878), so agents over HTTP show up here")
+	mcpAddr := fs.String("mcp", "", "also serve MCP over streamable HTTP on ADDR (e.g. 127.0.0.1:7879, URL http://ADDR/mcp): one agent session per MCP client, answered here")
+	mcpProfile := fs.String("mcp-profile", "", "profile of the MCP clients' sessions (default: the document's default profile)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2
@@ -89,6 +91,14 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	model := tui.New(ws, tui.Options{Context: ctx, Quiet: *quiet})
 	if *serveAddr != "" {
 		stop, err := serveBeside(ctx, ws, *serveAddr, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+			return 2
+		}
+		defer stop()
+	}
+	if *mcpAddr != "" {
+		stop, err := serveMCPBeside(ctx, ws, *mcpAddr, *mcpProfile, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 			return 2

@@ -223,7 +223,7 @@ func (p *documentParser) rules(c mappingEntry, mountPrefix string) ([]gate.Rule,
 	}
 	rules := make([]gate.Rule, 0, len(items))
 	for i, item := range items {
-		rule, err := p.rule(item, documentIndexKey(c.Path, i), mountPrefix)
+		rule, err := p.rule(item, documentIndexKey(c.Path, i), mountPrefix, c.Name == "ask")
 		if err != nil {
 			return nil, err
 		}
@@ -233,8 +233,9 @@ func (p *documentParser) rules(c mappingEntry, mountPrefix string) ([]gate.Rule,
 }
 
 // rule reads one rule (G-1.2): a bare command pattern, or a mapping with a
-// reason and what it covers.
-func (p *documentParser) rule(n *yaml.Node, key, mountPrefix string) (gate.Rule, error) {
+// reason and what it covers. An ask rule may also list the exact commands
+// it no longer asks about (except, see document_except.go).
+func (p *documentParser) rule(n *yaml.Node, key, mountPrefix string, isAsk bool) (gate.Rule, error) {
 	rule := gate.Rule{Source: p.source(n)}
 	if n.Kind == yaml.ScalarNode && !isYAMLNull(n) {
 		pattern, err := p.commandPattern(n, key)
@@ -244,7 +245,7 @@ func (p *documentParser) rule(n *yaml.Node, key, mountPrefix string) (gate.Rule,
 	if n.Kind != yaml.MappingNode {
 		return rule, p.fail(n, key, "want a command pattern or a mapping with reason and command, commands or paths, got %s", describeYAMLNode(n))
 	}
-	fields, err := p.entries(n, key, "reason", "command", "commands", "paths")
+	fields, err := p.entries(n, key, "reason", "command", "commands", "paths", "except")
 	if err != nil {
 		return rule, err
 	}
@@ -261,6 +262,11 @@ func (p *documentParser) rule(n *yaml.Node, key, mountPrefix string) (gate.Rule,
 			rule.Commands, err = p.rulePatterns(f)
 		case "paths":
 			rule.Paths, err = p.pathList(f, mountPrefix)
+		case "except":
+			if !isAsk {
+				return rule, p.fail(f.Key, key, "except belongs to ask rules only: a deny is never waived")
+			}
+			rule.Except, err = p.exceptions(f)
 		}
 		if err != nil {
 			return rule, err

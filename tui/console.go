@@ -54,8 +54,9 @@ type Model struct {
 	fullHelp bool
 
 	note    textinput.Model
-	noteFor string        // the ask a deny note is being written for
-	confirm *confirmation // Y's question, while it waits for y or no
+	noteFor string         // the ask a deny note is being written for
+	confirm *confirmation  // Y's question, while it waits for y or no
+	amend   *amendProposal // A's question, while it waits for y or no
 
 	message     string
 	messageErr  bool
@@ -150,6 +151,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, tick())
 	case answeredMsg:
 		m.onAnswered(msg)
+	case amendProposedMsg:
+		m.onAmendProposed(msg)
+	case amendAppliedMsg:
+		m.onAmendApplied(msg)
 	case explainedMsg:
 		m.detail.Explained(msg)
 		cmds = append(cmds, m.explain.Update(msg))
@@ -237,6 +242,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.setMessage("left "+c.agent+"'s asks as they were", false)
 		return nil
 	}
+	if m.amend != nil {
+		return m.onAmendKey(k)
+	}
 	if m.noteFor != "" {
 		return m.onNoteKey(k)
 	}
@@ -267,6 +275,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.answerSelected(decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session})
 	case key.Matches(k, keys.Deny):
 		return m.answerSelected(decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Once})
+	case key.Matches(k, keys.Amend):
+		return m.startAmend()
 	case key.Matches(k, keys.DenyNote):
 		if r, ok := m.asks.Selected(); ok {
 			m.noteFor = r.ID
@@ -436,7 +446,7 @@ func (m *Model) routeToInput(msg tea.Msg) tea.Cmd {
 // the help bar shows (G-13.2).
 func (m *Model) syncKeys() {
 	_, selected := m.asks.Selected()
-	modal := m.confirm != nil || m.noteFor != "" || m.fullHelp
+	modal := m.confirm != nil || m.amend != nil || m.noteFor != "" || m.fullHelp
 	m.ctx.Keys.setAnswering(selected && !modal && (m.focus == focusQueue || m.focus == focusDetail))
 	s, ok := m.sessions.Selected()
 	m.ctx.Keys.AllowAllOnce.SetEnabled(ok && !modal && m.focus == focusSessions && !m.sessions.Viewing() && m.board.bySession[s.ID] > 0)

@@ -11,6 +11,7 @@ type KeyMap struct {
 	Deny         key.Binding
 	DenyNote     key.Binding
 	AllowAllOnce key.Binding // Y on a session: every pending ask, once
+	Amend        key.Binding // A: allow once and add a rule (amend the document)
 
 	NextPane key.Binding
 	PrevPane key.Binding
@@ -42,6 +43,7 @@ func DefaultKeyMap() KeyMap {
 		Deny:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
 		DenyNote:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "deny+note")),
 		AllowAllOnce: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "allow all once")),
+		Amend:        key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "allow+add rule")),
 
 		NextPane: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next")),
 		PrevPane: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
@@ -72,6 +74,7 @@ func (k *KeyMap) setAnswering(on bool) {
 	k.AllowSession.SetEnabled(on)
 	k.Deny.SetEnabled(on)
 	k.DenyNote.SetEnabled(on)
+	k.Amend.SetEnabled(on)
 }
 
 // shortHelp is the one-line bar for the pane in focus: what matters there
@@ -88,7 +91,8 @@ func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
 	}
 	switch f {
 	case focusQueue, focusDetail:
-		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.NextPane, k.Help, k.Quit}
+		// A comes last: on a narrow terminal it is the one left out (? shows it).
+		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.NextPane, k.Help, k.Quit, k.Amend}
 	case focusSessions:
 		return []key.Binding{k.Open, k.AllowAllOnce, k.Up, k.Down, k.NextPane, k.Explain, k.Help, k.Quit}
 	case focusHistory:
@@ -105,7 +109,7 @@ func (k KeyMap) fullHelp() [][]key.Binding {
 	k.setAnswering(true) // k is a copy
 	k.AllowAllOnce.SetEnabled(true)
 	return [][]key.Binding{
-		{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.AllowAllOnce},
+		{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.AllowAllOnce, k.Amend},
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Open, k.Back, k.Filter, k.Explain, k.History},
 		{k.Help, k.Quit},

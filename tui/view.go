@@ -21,7 +21,10 @@ const sideBySide = 140
 // question or the note input is open.
 func (m *Model) bodyHeight() int {
 	h := m.ctx.Height - chromeRows
-	if m.confirm != nil || m.noteFor != "" {
+	switch {
+	case m.amend != nil:
+		h -= 1 + m.amendRows()
+	case m.confirm != nil || m.noteFor != "":
 		h -= 2
 	}
 	return max(h, 3)
@@ -159,6 +162,7 @@ func (m *Model) fullHelpView(w int) string {
 		"y allows this line once; a allows what the rule covers for the rest of the session;",
 		"n refuses the line once; N does too, with a note the ledger keeps.",
 		"Y on a session (Sessions page) allows every pending ask of it once, after a y/N question.",
+		"A allows the ask once and adds a rule: an exception for exactly that command on the ask rule, shown as a diff of the workspace document, written and applied after a y/N question.",
 		"Another terminal can answer too: gatehouse allow ID --db " + m.opts.LedgerPath,
 	} {
 		lines = append(lines, wrap(l, w)...)
@@ -170,6 +174,8 @@ func (m *Model) fullHelpView(w int) string {
 func (m *Model) modal(w int) string {
 	st := m.ctx.Styles
 	switch {
+	case m.amend != nil:
+		return strings.Join(m.amendLines(w), "\n")
 	case m.confirm != nil:
 		asks := "the pending ask"
 		if n := len(m.confirm.ids); n > 1 {
@@ -214,6 +220,8 @@ func (m *Model) helpBar(w int) string {
 	switch {
 	case m.confirm != nil:
 		return st.Status.Render(fit(" y allow all once · any other key: no", w))
+	case m.amend != nil:
+		return st.Status.Render(fit(" y write the rule and allow once · any other key: no", w))
 	case m.noteFor != "":
 		return st.Status.Render(fit(" enter deny with this note · esc cancel", w))
 	case m.fullHelp:

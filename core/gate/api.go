@@ -15,6 +15,9 @@ type Rule struct {
 	Commands []string
 	Paths    []string
 	Source   string // "FILE:LINE:COL" of the YAML node, or the Go call site
+	// Except lists exact commands an ask rule does not ask about (see
+	// Exception); a deny rule takes none.
+	Except []Exception
 }
 
 // PathGroup is one hide entry: a bare pattern has an empty reason (G-4.5).

@@ -66,6 +66,7 @@ type cmdRule struct {
 	pattern cmdPattern
 	order   int // declaration order, so the first written rule wins
 	refusal Refusal
+	exempt  *exemptions // an ask rule's exceptions; nil otherwise
 }
 
 // cmdIndex is a trie over pattern tokens: a literal token follows its word,
@@ -79,6 +80,9 @@ type cmdIndex struct {
 
 type cmdNode struct {
 	first *cmdRule // the earliest rule ending here; later ones never win
+	// rules are every rule ending here, in declaration order: an excepted
+	// command passes the first and may still meet a later one.
+	rules []*cmdRule
 	next  map[string]*cmdNode
 	star  *cmdNode
 }
@@ -108,6 +112,7 @@ func (ix *cmdIndex) add(r *cmdRule) {
 	if n.first == nil {
 		n.first = r
 	}
+	n.rules = append(n.rules, r)
 }
 
 // first returns the first rule, in declaration order, whose pattern matches
@@ -133,6 +138,37 @@ func (n *cmdNode) earliest(argv []string, best *cmdRule) *cmdRule {
 	}
 	if n.star != nil {
 		best = n.star.earliest(argv[1:], best)
+	}
+	return best
+}
+
+// firstFor is first for a whole command: a rule whose exceptions cover cmd
+// is passed over, so the next rule that matches speaks instead.
+func (ix *cmdIndex) firstFor(cmd *Command) *cmdRule {
+	if ix.size == 0 || len(cmd.Argv) == 0 {
+		return nil
+	}
+	return ix.root.earliestFor(cmd, cmd.Argv, nil)
+}
+
+func (n *cmdNode) earliestFor(cmd *Command, argv []string, best *cmdRule) *cmdRule {
+	for _, r := range n.rules {
+		if best != nil && r.order >= best.order {
+			break
+		}
+		if !r.exempt.covers(cmd) {
+			best = r
+			break
+		}
+	}
+	if len(argv) == 0 {
+		return best
+	}
+	if c := n.next[argv[0]]; c != nil {
+		best = c.earliestFor(cmd, argv[1:], best)
+	}
+	if n.star != nil {
+		best = n.star.earliestFor(cmd, argv[1:], best)
 	}
 	return best
 }

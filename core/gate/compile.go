@@ -28,6 +28,9 @@ type Profile struct {
 
 	deny, ask cmdIndex // profile-level command-axis rules (no paths)
 
+	// exempt finds the exceptions of each ask rule by its Source, for Waive.
+	exempt map[string][]*exemptions
+
 	mounts    []*mountInfo // deepest prefix first, so the first hit holds a path
 	cmdMounts bool         // some mount carries command-axis rules (G-5.3)
 
@@ -201,24 +204,60 @@ func (c *compiler) compileRules(rules []Rule, verb Verb, policy, mountPrefix str
 			}
 			pats = append(pats, pat)
 		}
+		ex, err := c.exemptionsOf(r, verb)
+		if err != nil {
+			return err
+		}
 		rec := Refusal{Kind: string(verb), Reason: r.Reason, Policy: policy, Rule: r.Source}
 		if len(r.Paths) == 0 {
 			rec.Scope = "command"
 			for _, pat := range pats {
-				ix.add(&cmdRule{pattern: pat, refusal: rec})
+				ix.add(&cmdRule{pattern: pat, refusal: rec, exempt: ex})
 			}
 			continue
 		}
 		rec.Scope = "operand"
 		for _, text := range r.Paths {
 			e := &pathEntry{verb: verb, commands: pats, refusal: rec,
-				reason: r.Reason, rule: r.Source, policy: policy}
+				reason: r.Reason, rule: r.Source, policy: policy, exempt: ex}
 			if err := c.addEntry(e, text, mountPrefix); err != nil {
 				return c.errorf(r.Source, "%s rule: %v", verb, err)
 			}
 		}
 	}
 	return nil
+}
+
+// exemptionsOf compiles an ask rule's exceptions (nil for a deny rule,
+// which may not carry any: an amendment only ever waives a question).
+func (c *compiler) exemptionsOf(r Rule, verb Verb) (*exemptions, error) {
+	if verb != VerbAsk {
+		if len(r.Except) > 0 {
+			return nil, c.errorf(r.Source, "%s rule: except belongs to ask rules only", verb)
+		}
+		return nil, nil
+	}
+	for _, x := range r.Except {
+		if len(x.Argv) == 0 {
+			return nil, c.errorf(r.Source, "ask rule: an exception needs a command")
+		}
+		if x.Cwd != "" && !strings.HasPrefix(x.Cwd, "/") {
+			return nil, c.errorf(r.Source, "ask rule: exception cwd %q is not absolute", x.Cwd)
+		}
+	}
+	written := make([]Exception, len(r.Except))
+	for i, x := range r.Except {
+		written[i] = x
+		if x.Cwd != "" {
+			written[i].Cwd = path.Clean(x.Cwd)
+		}
+	}
+	ex := newExemptions(written)
+	if c.p.exempt == nil {
+		c.p.exempt = make(map[string][]*exemptions)
+	}
+	c.p.exempt[r.Source] = append(c.p.exempt[r.Source], ex)
+	return ex, nil
 }
 
 func (c *compiler) compileHideShow(hide []PathGroup, show []ShowEntry, policy, mountPrefix string) error {

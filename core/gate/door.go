@@ -72,7 +72,11 @@ func (d *door) checkRules(op vfs.Op) error {
 	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
 	w := p.newWalk(op.Path, cb[:0], nb[:0])
-	dec := p.decide(&w, nil, true)
+	var cmd *Command
+	if d.scope != nil {
+		cmd = d.scope.Command
+	}
+	dec := p.decide(&w, cmd, true)
 	if e := dec.entry; e != nil {
 		switch e.verb {
 		case VerbHide:

@@ -75,12 +75,12 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			Policy: AllowPolicy, Scope: ScopeCommand, Rule: p.allowRule})
 	}
 
-	cmdAsk := p.ask.first(argv)
+	cmdAsk := p.ask.firstFor(&cmd)
 	for _, m := range mounts {
 		if cmdAsk != nil {
 			break
 		}
-		cmdAsk = m.ask.first(argv)
+		cmdAsk = m.ask.firstFor(&cmd)
 	}
 
 	var v Verdict
@@ -97,7 +97,7 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			var cb [stackDepth]span
 			var nb [stackDepth + 1]*pathNode
 			w := p.newWalk(op.Path, cb[:0], nb[:0])
-			dec := p.decide(&w, argv, false)
+			dec := p.decide(&w, &cmd, false)
 			e := dec.entry
 			if e == nil {
 				continue

@@ -204,6 +204,7 @@ type pathEntry struct {
 	rule     string
 	policy   string
 	order    int
+	exempt   *exemptions // an ask entry's exceptions; nil otherwise
 }
 
 func (e *pathEntry) depth() int { return len(e.pattern.anchor) }
@@ -314,9 +315,15 @@ func (d *decision) readOnly() bool {
 	return d.showRO || (d.mount != nil && d.mount.readOnly)
 }
 
-// decide resolves the walked path. argv selects command-scoped entries;
-// atDoor leaves them out, since the op door does not know the command.
-func (p *Profile) decide(w *walk, argv []string, atDoor bool) decision {
+// decide resolves the walked path. cmd selects command-scoped entries;
+// atDoor leaves them out, since the op door judges them through the
+// command's verdict. An ask entry whose exceptions cover cmd does not reach
+// the path for it, at the door too, so resolution falls to the next entry.
+func (p *Profile) decide(w *walk, cmd *Command, atDoor bool) decision {
+	var argv []string
+	if cmd != nil {
+		argv = cmd.Argv
+	}
 	dec := decision{mount: w.mount()}
 	showFound := !p.hasROShow // without an ro show, the mode never needs a show
 	for d := len(w.nodes) - 1; d >= 0; d-- {
@@ -325,6 +332,9 @@ func (p *Profile) decide(w *walk, argv []string, atDoor bool) decision {
 				continue
 			}
 			if e.commands != nil && (atDoor || !anyMatches(e.commands, argv)) {
+				continue
+			}
+			if e.exempt != nil && e.exempt.covers(cmd) {
 				continue
 			}
 			if !matchRest(e.pattern.rest, w.path, w.comps, d) {

@@ -87,12 +87,14 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 		if a := s.admit(ctx, ls, place, args[:1], hc.Dir, nil); !a.run {
 			return s.refusedCall(ctx, a)
 		}
+		if name == "builtin" && len(inner) > 0 && (!interp.IsBuiltin(inner[0]) || !s.installed(inner[0])) {
+			// A builtin missing from the tool set reads exactly like one
+			// bash never had (G-3.2).
+			return refuseArgs(1, "bash: builtin: "+inner[0]+": not a shell builtin\n"), nil
+		}
 		if len(inner) > 0 && isShellBuiltin(inner[0]) {
 			if a := s.admit(ctx, ls, place, inner, hc.Dir, nil); !a.run {
 				return s.refusedCall(ctx, a)
-			}
-			if name == "builtin" && !interp.IsBuiltin(inner[0]) {
-				return refuseArgs(1, "builtin: "+inner[0]+": not a shell builtin\n"), nil
 			}
 		}
 		return args, nil

@@ -71,7 +71,7 @@ func runBase64(e *Env) (int, error) {
 	if len(files) == 1 {
 		name = files[0]
 	}
-	in, closeIn, err := t.openInput(name)
+	in, closeIn, err := openOperand(t, name)
 	if err != nil {
 		t.warn(quoteIfNeeded(name) + ": " + errText(err))
 		return t.end(1)
@@ -90,7 +90,7 @@ func runBase64(e *Env) (int, error) {
 			text = text[wrap:]
 		}
 		b.WriteString(text)
-		if b.Len() > 0 && (text != "" || wrap == 0) {
+		if b.Len() > 0 && wrap > 0 {
 			b.WriteByte('\n')
 		}
 		t.writeString(b.String())
@@ -128,9 +128,9 @@ func base64Decode(data []byte, ignoreGarbage bool) ([]byte, bool) {
 	}
 	out = out[:n]
 	if rest := clean[whole:]; len(rest) > 0 {
-		tail, err := base64.RawStdEncoding.DecodeString(string(rest))
-		out = append(out, tail...)
-		return out, err == nil && false
+		// A truncated last group still yields its bytes, then the error.
+		tail, _ := base64.RawStdEncoding.DecodeString(strings.TrimRight(string(rest), "="))
+		return append(out, tail...), false
 	}
 	return out, true
 }

@@ -142,7 +142,7 @@ func runCut(e *Env) (int, error) {
 		if t.stopped() {
 			break
 		}
-		in, closeIn, err := t.openInput(name)
+		in, closeIn, err := openOperand(t, name)
 		if err != nil {
 			t.warn(quoteIfNeeded(name) + ": " + errText(err))
 			status = 1

@@ -156,7 +156,7 @@ func runDate(e *Env) (int, error) {
 		when = parsed
 	}
 	if hasRef {
-		info, err := e.FS.Stat(e.Abs(refFile))
+		info, err := statOperand(e, refFile, true)
 		if err != nil {
 			t.warn(refFile + ": " + errText(err))
 			return t.end(1)

@@ -137,6 +137,9 @@ func runDu(e *Env) (int, error) {
 		}
 		p := e.Abs(name)
 		info, err := d.stat(p, true)
+		if name == "" {
+			info, err = nil, errEmptyName
+		}
 		if err != nil {
 			t.warn("cannot access " + quoteAlways(name) + ": " + errText(err))
 			d.status = 1

@@ -198,6 +198,7 @@ type grepConfig struct {
 	filesWithout, filesWith      bool
 	count, nullAfterName         bool
 	before, after                int
+	contextGiven                 bool // -A, -B, -C or -NUM, even 0: groups get "--"
 	groupSeparator               string
 	noGroupSeparator, initialTab bool
 	patternSeen                  bool
@@ -399,11 +400,14 @@ func (cfg *grepConfig) apply(t *tool, opts []parsedOpt) string {
 			cfg.nullAfterName = true
 		case "before-context":
 			cfg.before, msg = contextArg(o.value)
+			cfg.contextGiven = true
 		case "after-context":
 			cfg.after, msg = contextArg(o.value)
+			cfg.contextGiven = true
 		case "context":
 			cfg.before, msg = contextArg(o.value)
 			cfg.after = cfg.before
+			cfg.contextGiven = true
 		case "group-separator":
 			cfg.groupSeparator, cfg.noGroupSeparator = o.value, false
 		case "no-group-separator":
@@ -445,7 +449,7 @@ func (g *grepper) operand(op string, implicit bool) {
 		if cfg.label != "" {
 			name = cfg.label
 		}
-		g.searchStream(g.t.stdin(), name, g.showNames)
+		g.searchStream(g.t.stdin(), name, g.showNames, -1)
 		return
 	}
 	p := g.t.abs(op)
@@ -583,10 +587,14 @@ func (g *grepper) searchFile(p, shown string, showName bool) {
 		return
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		if g.cfg.directories == "skip" {
+	size := int64(-1)
+	if info, err := f.Stat(); err == nil {
+		if info.IsDir() && g.cfg.directories == "skip" {
 			return
 		}
+		if info.Mode().IsRegular() {
+			size = info.Size()
+		}
 	}
-	g.searchStream(f, shown, showName)
+	g.searchStream(f, shown, showName, size)
 }

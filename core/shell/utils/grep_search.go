@@ -178,10 +178,12 @@ type fileScan struct {
 	binary      bool
 	stopAfter   bool // -m reached: only trailing context remains
 	stopReading bool // nothing more of this input matters
+	numberWidth int  // -T: line numbers and offsets are right-aligned to it
 }
 
 // searchStream searches one input and prints what the options ask for.
-func (g *grepper) searchStream(in io.Reader, name string, showName bool) {
+// size is the input's length when it is a regular file, else -1.
+func (g *grepper) searchStream(in io.Reader, name string, showName bool, size int64) {
 	cfg := g.cfg
 	if cfg.maxCount == 0 {
 		if cfg.filesWithout {
@@ -191,7 +193,7 @@ func (g *grepper) searchStream(in io.Reader, name string, showName bool) {
 		}
 		return
 	}
-	s := &fileScan{name: name, showName: showName, lineNo: 1}
+	s := &fileScan{name: name, showName: showName, lineNo: 1, numberWidth: g.numberWidth(size)}
 	delim := byte('\n')
 	if cfg.nullData {
 		delim = 0
@@ -377,7 +379,7 @@ func (g *grepper) handleLine(s *fileScan, line []byte, listOnly bool) {
 // previous output.
 func (g *grepper) separate(s *fileScan, number int64) {
 	cfg := g.cfg
-	if cfg.before == 0 && cfg.after == 0 {
+	if !cfg.contextGiven {
 		return
 	}
 	if g.printedAny && (s.lastOut == 0 || s.lastOut != number-1) && !cfg.noGroupSeparator {
@@ -396,16 +398,32 @@ func (g *grepper) prefix(s *fileScan, number, offset int64, sep byte) {
 		}
 	}
 	if cfg.lineNumber {
-		g.t.writeString(strconv.FormatInt(number, 10))
+		g.t.writeString(padLeft(strconv.FormatInt(number, 10), s.numberWidth))
 		g.t.writeByte(sep)
 	}
 	if cfg.byteOffset {
-		g.t.writeString(strconv.FormatInt(offset, 10))
+		g.t.writeString(padLeft(strconv.FormatInt(offset, 10), s.numberWidth))
 		g.t.writeByte(sep)
 	}
 	if cfg.initialTab && (s.showName || cfg.lineNumber || cfg.byteOffset) {
 		g.t.writeByte('\t')
 	}
+}
+
+// numberWidth is GNU grep's -T alignment: as many digits as the largest
+// number the input could need (its size, plus one with -n), and 20 digits
+// (the largest uintmax_t) when the size is unknown, as for a pipe.
+func (g *grepper) numberWidth(size int64) int {
+	if !g.cfg.initialTab {
+		return 0
+	}
+	if size < 0 {
+		return 20
+	}
+	if g.cfg.lineNumber {
+		size++
+	}
+	return len(strconv.FormatInt(size, 10))
 }
 
 func (g *grepper) printLine(s *fileScan, line []byte, number, offset int64, sep byte) {

@@ -131,6 +131,7 @@ func TestWc(t *testing.T) {
 		{name: "one count unpadded", args: []string{"wc", "-l", "a.txt"}, files: files, wantOut: "2 a.txt\n"},
 		{name: "stdin is seven wide", args: []string{"wc"}, stdin: "hello world\nfoo\n", wantOut: "      2       3      16\n"},
 		{name: "stdin one count", args: []string{"wc", "-l"}, stdin: "a\nb\n", wantOut: "2\n"},
+		{name: "control and high bytes are not words", args: []string{"wc", "-w"}, stdin: "\x00\x00 a\x01b \x80\n", wantOut: "1\n"},
 		{name: "total", args: []string{"wc", "a.txt", "b.txt"}, files: files,
 			wantOut: " 2  3 16 a.txt\n 1  1  2 b.txt\n 3  4 18 total\n"},
 		{name: "counts in fixed order", args: []string{"wc", "-cl", "a.txt"}, files: files, wantOut: " 2 16 a.txt\n"},

@@ -383,7 +383,7 @@ func (jqNoModules) LoadModule(name string) (*gojq.Query, error) {
 }
 
 func jqReadFile(t *tool, name string) (string, error) {
-	in, closeIn, err := t.openInput(name)
+	in, closeIn, err := openOperand(t, name)
 	if err != nil {
 		return "", err
 	}

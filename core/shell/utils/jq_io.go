@@ -63,7 +63,7 @@ func (in *jqInputs) open() bool {
 	for in.next < len(in.files) {
 		name := in.files[in.next]
 		in.next++
-		r, closeIn, err := in.t.openInput(name)
+		r, closeIn, err := openOperand(in.t, name)
 		if err == nil {
 			in.data, err = io.ReadAll(r)
 			closeIn()

@@ -189,6 +189,9 @@ func lnJoin(dir, name string) string {
 // directory is not one.
 func lnIsDir(e *Env, name string, noDeref bool) bool {
 	p := e.Abs(name)
+	if name == "" {
+		return false
+	}
 	if noDeref {
 		if info, err := e.FS.Lstat(p); err == nil && !info.IsDir() {
 			return false
@@ -199,7 +202,7 @@ func lnIsDir(e *Env, name string, noDeref bool) bool {
 }
 
 func lnDirError(e *Env, name string) string {
-	if _, err := e.FS.Stat(e.Abs(name)); err != nil {
+	if _, err := statOperand(e, name, true); err != nil {
 		return errText(err)
 	}
 	return "Not a directory"
@@ -212,10 +215,14 @@ func lnOne(t *tool, cfg *lnConfig, target, link string) bool {
 	kind := "symbolic link"
 	if !cfg.symbolic {
 		kind = "hard link"
-		if _, err := fsys.Stat(t.abs(target)); err != nil {
+		if _, err := statOperand(t.env, target, true); err != nil {
 			t.warn("failed to access " + quoteAlways(target) + ": " + errText(err))
 			return false
 		}
+	}
+	if link == "" || target == "" && cfg.symbolic {
+		t.warn("failed to create " + kind + " " + quoteAlways(link) + ": " + errText(errEmptyName))
+		return false
 	}
 	if info, err := fsys.Lstat(linkPath); err == nil {
 		if !cfg.force {

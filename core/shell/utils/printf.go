@@ -238,22 +238,42 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		if arg != "" {
 			s = arg[:1]
 		}
-		out.WriteString(fmt.Sprintf("%"+flags+width+"s", s))
+		out.WriteString(printfPad(s, flags, width, "", false))
 	case 's':
-		out.WriteString(fmt.Sprintf(goSpec+"s", arg))
+		out.WriteString(printfPad(arg, flags, width, prec, hasPrec))
 	case 'b':
 		text, stop := printfEscapes(arg, true)
-		out.WriteString(fmt.Sprintf(goSpec+"s", text))
+		out.WriteString(printfPad(text, flags, width, prec, hasPrec))
 		if stop {
 			p.stop = true
 		}
 	case 'q':
-		out.WriteString(fmt.Sprintf("%"+flags+width+"s", quoteIfNeeded(arg)))
+		out.WriteString(printfPad(quoteIfNeeded(arg), flags, width, "", false))
 	default:
 		p.t.warn(spec[:i] + ": invalid conversion specification")
 		return i, false
 	}
 	return i, true
+}
+
+// printfPad applies a string conversion's precision and width in bytes,
+// as C's printf does (Go's fmt would count runes).
+func printfPad(s, flags, width, prec string, hasPrec bool) string {
+	if hasPrec {
+		n, _ := strconv.Atoi(prec)
+		if n < len(s) {
+			s = s[:n]
+		}
+	}
+	w, _ := strconv.Atoi(width)
+	if len(s) >= w {
+		return s
+	}
+	fill := strings.Repeat(" ", w-len(s))
+	if strings.Contains(flags, "-") {
+		return s + fill
+	}
+	return fill + s
 }
 
 // printfFloat spells Go's infinities and NaN as C does.

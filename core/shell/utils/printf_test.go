@@ -46,6 +46,8 @@ func TestPrintfEchoGatehouse(t *testing.T) {
 		// in the C locale would print the escape back).
 		{name: "printf unicode escape", args: []string{"printf", `\u00e9\U0001F600\n`}, wantOut: "é😀\n"},
 		{name: "printf help", args: []string{"printf", "--help"}, wantOut: printfHelp},
+		// Widths and precisions count bytes, as in C.
+		{name: "printf pads bytes", args: []string{"printf", `[%5s][%-4s][%.1s]\n`, "é", "é", "é"}, wantOut: "[   é][é  ][\xc3]\n"},
 		{name: "echo help", args: []string{"echo", "--help"}, wantOut: echoHelp},
 	})
 	for _, name := range []string{"printf", "echo"} {

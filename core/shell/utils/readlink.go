@@ -191,9 +191,12 @@ func runReadlink(e *Env) (int, error) {
 	for _, name := range names {
 		var out string
 		var err error
-		if canon {
+		switch {
+		case name == "":
+			err = errEmptyName
+		case canon:
 			out, err = canonicalize(e, e.Abs(name), mode, false)
-		} else {
+		default:
 			out, err = e.FS.Readlink(e.Abs(name))
 		}
 		if err != nil {
@@ -253,6 +256,9 @@ func runRealpath(e *Env) (int, error) {
 	}
 	resolveDir := func(dir string) (string, bool) {
 		r, err := canonicalize(e, e.Abs(dir), mode, noLinks)
+		if dir == "" {
+			err = errEmptyName
+		}
 		if err != nil {
 			t.warn(quoteIfNeeded(dir) + ": " + errText(err))
 			return "", false
@@ -275,6 +281,9 @@ func runRealpath(e *Env) (int, error) {
 	}
 	for _, name := range names {
 		out, err := canonicalize(e, e.Abs(name), mode, noLinks)
+		if name == "" {
+			err = errEmptyName
+		}
 		if err != nil {
 			if !quiet {
 				t.warn(quoteIfNeeded(name) + ": " + errText(err))

@@ -372,6 +372,11 @@ func (t *regexTranslator) bracket() error {
 		cls = append(cls, '^')
 		t.pos++
 	}
+	if t.pos >= len(t.src) {
+		// glibc's regcomp: a pattern that ends right after "[" or "[^" is
+		// REG_BADPAT, not an unmatched bracket.
+		return &RegexError{"Invalid regular expression"}
+	}
 	first := true
 	for {
 		if t.pos >= len(t.src) {

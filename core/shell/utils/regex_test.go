@@ -77,6 +77,8 @@ func TestTranslateRegexErrors(t *testing.T) {
 		{`a\)`, BasicRegex, `Unmatched ) or \)`},
 		{"(a", ExtendedRegex, `Unmatched ( or \(`},
 		{"[a", BasicRegex, "Unmatched [, [^, [:, [., or [="},
+		{"a[", BasicRegex, "Invalid regular expression"},
+		{"[^", ExtendedRegex, "Invalid regular expression"},
 		{"[[:foo:]]", BasicRegex, "Invalid character class name"},
 		{"[:space:]", BasicRegex, "character class syntax is [[:space:]], not [:space:]"},
 		{`\(a\)\1`, BasicRegex, "backreferences are not supported"},

@@ -96,7 +96,7 @@ func runRmdir(e *Env) (int, error) {
 // rmdir(2) does.
 func rmdirOne(e *Env, name string) error {
 	p := e.Abs(name)
-	info, err := e.FS.Lstat(p)
+	info, err := statOperand(e, name, false)
 	if err != nil {
 		return err
 	}

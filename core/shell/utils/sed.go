@@ -135,6 +135,7 @@ type sedConfig struct {
 	suffix     string
 	nullData   bool
 	lineLength int
+	sandbox    bool
 	chunks     []sedChunk
 	files      []string
 }
@@ -183,6 +184,8 @@ func runSed(e *Env) (int, error) {
 			cfg.separate = true
 		case "null-data":
 			cfg.nullData = true
+		case "sandbox":
+			cfg.sandbox = true
 		}
 	}
 	operands := args.operandStrings(e.Args)
@@ -232,7 +235,7 @@ func sedUsageText() string {
 
 // sedReadScript reads a -f script; "-" is standard input.
 func sedReadScript(t *tool, name string) (string, error) {
-	in, closeIn, err := t.openInput(name)
+	in, closeIn, err := openOperand(t, name)
 	if err != nil {
 		return "", err
 	}
@@ -279,7 +282,7 @@ func (in *sedInput) open() bool {
 				return false
 			}
 		}
-		f, closeFn, err := in.r.t.openInput(name)
+		f, closeFn, err := openOperand(in.r.t, name)
 		if err != nil {
 			in.r.t.rawStderr(sedVoice(name, errText(err)))
 			in.r.status = 2
@@ -479,7 +482,7 @@ func (r *sedRun) readWholeFile(name string) []byte {
 	if name == "/dev/stdin" {
 		name = "-"
 	}
-	in, closeIn, err := r.t.openInput(name)
+	in, closeIn, err := openOperand(r.t, name)
 	if err != nil {
 		return nil
 	}
@@ -501,7 +504,7 @@ func (r *sedRun) readOneLine(name string) ([]byte, bool) {
 	rf, ok := r.rfiles[name]
 	if !ok {
 		rf = &sedReadLineFile{}
-		in, closeIn, err := r.t.openInput(name)
+		in, closeIn, err := openOperand(r.t, name)
 		if err != nil {
 			rf.eof = true
 		} else {

@@ -66,7 +66,8 @@ func (r *sedRun) run() int {
 		return r.quitCode
 	}
 	if r.stdout.err != nil && r.status == 0 {
-		return 4
+		// The reader of our stdout went away (a closed pipe).
+		return 1
 	}
 	return r.status
 }
@@ -161,7 +162,7 @@ func (r *sedRun) execute() (restart, autoprint bool) {
 		case 'd':
 			return false, false
 		case 'D':
-			i := bytes.IndexByte(r.ps, '\n')
+			i := bytes.IndexByte(r.ps, r.delim())
 			if i < 0 {
 				return false, false
 			}
@@ -170,11 +171,11 @@ func (r *sedRun) execute() (restart, autoprint bool) {
 		case 'g':
 			r.ps = append([]byte(nil), r.hs...)
 		case 'G':
-			r.ps = append(append(r.ps, '\n'), r.hs...)
+			r.ps = append(append(r.ps, r.delim()), r.hs...)
 		case 'h':
 			r.hs = append([]byte(nil), r.ps...)
 		case 'H':
-			r.hs = append(append(r.hs, '\n'), r.ps...)
+			r.hs = append(append(r.hs, r.delim()), r.ps...)
 		case 'x':
 			r.ps, r.hs = r.hs, r.ps
 		case 'l':
@@ -197,13 +198,13 @@ func (r *sedRun) execute() (restart, autoprint bool) {
 			r.flushAppends()
 			line, nl, _ := r.in.read()
 			r.lineNo++
-			r.ps = append(append(r.ps, '\n'), line...)
+			r.ps = append(append(r.ps, r.delim()), line...)
 			r.psNL = nl
 		case 'p':
 			r.out.writeLine(r.ps, r.psNL)
 		case 'P':
 			first := r.ps
-			if i := bytes.IndexByte(r.ps, '\n'); i >= 0 {
+			if i := bytes.IndexByte(r.ps, r.delim()); i >= 0 {
 				first = r.ps[:i]
 			}
 			r.out.writeLine(first, true)
@@ -246,7 +247,7 @@ func (r *sedRun) execute() (restart, autoprint bool) {
 			r.openWriteFile(cmd.text).writeLine(r.ps, true)
 		case 'W':
 			first := r.ps
-			if i := bytes.IndexByte(r.ps, '\n'); i >= 0 {
+			if i := bytes.IndexByte(r.ps, r.delim()); i >= 0 {
 				first = r.ps[:i]
 			}
 			r.openWriteFile(cmd.text).writeLine(first, true)

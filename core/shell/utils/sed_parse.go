@@ -1,7 +1,6 @@
 package utils
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -285,6 +284,9 @@ func (p *sedParser) commandBody(cmd *sedCmd) error {
 		p.prog = append(p.prog, cmd)
 		return p.endOfCommand()
 	case 'r', 'R', 'w', 'W':
+		if p.cfg.sandbox {
+			return p.fail("e/r/w commands disabled in sandbox mode")
+		}
 		name := p.fileName()
 		if name == "" {
 			return p.fail("missing filename in r/R/w/W commands")
@@ -447,6 +449,14 @@ func (p *sedParser) delimited(delim byte, isRegex bool) (string, bool) {
 			return b.String(), true
 		case c == '\n' && isRegex:
 			return "", false
+		case c == '[' && isRegex:
+			// A bracket expression may hold the delimiter: s/[/]/x/.
+			if end := sedBracketEnd(p.src, p.pos-1); end > 0 {
+				b.WriteString(p.src[p.pos-1 : end])
+				p.pos = end
+				continue
+			}
+			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
 		}
@@ -454,86 +464,31 @@ func (p *sedParser) delimited(delim byte, isRegex bool) (string, bool) {
 	return "", false
 }
 
-// compileRegex translates a sed pattern to RE2.
-func (p *sedParser) compileRegex(body string, fold, multiline bool) (*sedRegex, error) {
-	if body == "" {
-		return &sedRegex{}, nil
+// sedBracketEnd returns the offset just past the bracket expression
+// opening at src[start], or 0 when it does not close on this line.
+func sedBracketEnd(src string, start int) int {
+	j := start + 1
+	if j < len(src) && src[j] == '^' {
+		j++
 	}
-	dialect := BasicRegex
-	if p.cfg.extended {
-		dialect = ExtendedRegex
+	if j < len(src) && src[j] == ']' {
+		j++
 	}
-	translated, err := TranslateRegex(sedBracketEscapes(body), RegexOptions{Dialect: dialect, CEscapes: true})
-	if err != nil {
-		var rerr *RegexError
-		if errors.As(err, &rerr) {
-			return nil, p.fail(rerr.Msg)
-		}
-		return nil, p.fail(err.Error())
-	}
-	prefix := "(?s"
-	if fold {
-		prefix += "i"
-	}
-	if multiline {
-		prefix += "m"
-	}
-	re, cerr := regexp.Compile(prefix + ")" + translated)
-	if cerr != nil {
-		return nil, p.fail("Invalid regular expression")
-	}
-	re.Longest()
-	return &sedRegex{re: re}, nil
-}
-
-// sedBracketEscapes turns \n and \t inside bracket expressions into the
-// characters themselves: GNU sed reads them there, while POSIX brackets
-// (and the shared translator) take a backslash literally.
-func sedBracketEscapes(s string) string {
-	if !strings.Contains(s, "[") || !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			b.WriteByte(c)
-			b.WriteByte(s[i+1])
-			i++
-			continue
-		}
-		if c != '[' {
-			b.WriteByte(c)
-			continue
-		}
-		// Copy a bracket expression, rewriting \n and \t.
-		j := i + 1
-		if j < len(s) && s[j] == '^' {
-			j++
-		}
-		if j < len(s) && s[j] == ']' {
-			j++
-		}
-		for j < len(s) && s[j] != ']' {
-			if s[j] == '[' && j+1 < len(s) && strings.IndexByte(":.=", s[j+1]) >= 0 {
-				if end := strings.Index(s[j+2:], string(s[j+1])+"]"); end >= 0 {
-					j += 2 + end + 2
-					continue
-				}
+	for j < len(src) && src[j] != '\n' {
+		switch {
+		case src[j] == ']':
+			return j + 1
+		case src[j] == '[' && j+1 < len(src) && strings.IndexByte(":.=", src[j+1]) >= 0:
+			end := strings.Index(src[j+2:], string(src[j+1])+"]")
+			if end < 0 {
+				return 0
 			}
+			j += 2 + end + 2
+		default:
 			j++
 		}
-		if j >= len(s) {
-			b.WriteString(s[i:])
-			break
-		}
-		inner := s[i : j+1]
-		inner = strings.ReplaceAll(inner, `\n`, "\n")
-		inner = strings.ReplaceAll(inner, `\t`, "\t")
-		b.WriteString(inner)
-		i = j
 	}
-	return b.String()
+	return 0
 }
 
 // label reads a label for : b t T: up to a newline or ';', trimmed.
@@ -603,201 +558,6 @@ func (p *sedParser) text() (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-func (p *sedParser) substitute() (*sedSubst, error) {
-	if p.eof() || p.peek() == '\n' || p.peek() == '\\' {
-		p.pos++
-		return nil, p.fail("unterminated `s' command")
-	}
-	delim := p.next()
-	pattern, ok := p.delimited(delim, true)
-	if !ok {
-		return nil, p.fail("unterminated `s' command")
-	}
-	replText, ok := p.delimited(delim, false)
-	if !ok {
-		return nil, p.fail("unterminated `s' command")
-	}
-	sub := &sedSubst{nth: 1}
-	fold, multiline, sawNumber := false, false, false
-flags:
-	for {
-		c := p.peek()
-		switch {
-		case c == 'g':
-			if sub.global {
-				p.pos++
-				return nil, p.fail("multiple `g' options to `s' command")
-			}
-			sub.global = true
-		case c == 'p':
-			if sub.print > 0 {
-				p.pos++
-				return nil, p.fail("multiple `p' options to `s' command")
-			}
-			sub.print++
-		case c == 'i' || c == 'I':
-			fold = true
-		case c == 'm' || c == 'M':
-			multiline = true
-		case c >= '0' && c <= '9':
-			if sawNumber {
-				p.pos++
-				return nil, p.fail("multiple number options to `s' command")
-			}
-			n, _ := p.number()
-			if n == 0 {
-				return nil, p.fail("number option to `s' command may not be zero")
-			}
-			sub.nth, sawNumber = n, true
-			continue
-		case c == 'e':
-			p.pos++
-			return nil, p.fail("e flag is not supported: gatehouse runs no host commands")
-		case c == 'w':
-			p.pos++
-			sub.wfile = p.fileName()
-			if sub.wfile == "" {
-				return nil, p.fail("missing filename in r/R/w/W commands")
-			}
-			break flags
-		case c == 0 || c == ';' || c == '\n' || c == '}' || c == '#' || c == ' ' || c == '\t':
-			if err := p.endOfCommand(); err != nil {
-				return nil, err
-			}
-			break flags
-		default:
-			p.pos++
-			return nil, p.fail("unknown option to `s'")
-		}
-		p.pos++
-	}
-	re, err := p.compileRegex(pattern, fold, multiline)
-	if err != nil {
-		return nil, err
-	}
-	sub.re = re
-	sub.repl, sub.maxGroup = sedParseReplacement(replText)
-	if re.re != nil && sub.maxGroup > re.re.NumSubexp() {
-		return nil, p.fail("invalid reference \\" + strconv.Itoa(sub.maxGroup) + " on `s' command's RHS")
-	}
-	return sub, nil
-}
-
-// sedParseReplacement splits a replacement into literal text, group
-// references and case conversions.
-func sedParseReplacement(s string) ([]sedReplPart, int) {
-	var parts []sedReplPart
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			parts = append(parts, sedReplPart{literal: lit.String(), group: -1})
-			lit.Reset()
-		}
-	}
-	maxGroup := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '&' {
-			flush()
-			parts = append(parts, sedReplPart{group: 0})
-			continue
-		}
-		if c != '\\' || i+1 >= len(s) {
-			lit.WriteByte(c)
-			continue
-		}
-		i++
-		d := s[i]
-		switch {
-		case d >= '0' && d <= '9':
-			flush()
-			n := int(d - '0')
-			maxGroup = max(maxGroup, n)
-			parts = append(parts, sedReplPart{group: n})
-		case d == 'L' || d == 'U' || d == 'l' || d == 'u' || d == 'E':
-			flush()
-			parts = append(parts, sedReplPart{group: -1, caseOp: d})
-		case d == 'n':
-			lit.WriteByte('\n')
-		case d == 't':
-			lit.WriteByte('\t')
-		case d == 'r':
-			lit.WriteByte('\r')
-		case d == 'a':
-			lit.WriteByte('\a')
-		case d == 'f':
-			lit.WriteByte('\f')
-		case d == 'v':
-			lit.WriteByte('\v')
-		default:
-			lit.WriteByte(d)
-		}
-	}
-	flush()
-	return parts, maxGroup
-}
-
-// transliterate parses y/src/dst/.
-func (p *sedParser) transliterate() (*[256]byte, error) {
-	if p.eof() || p.peek() == '\n' || p.peek() == '\\' {
-		p.pos++
-		return nil, p.fail("unterminated `y' command")
-	}
-	delim := p.next()
-	read := func() (string, bool) {
-		var b strings.Builder
-		for !p.eof() {
-			c := p.next()
-			if c == delim {
-				return b.String(), true
-			}
-			if c == '\n' {
-				return "", false
-			}
-			if c == '\\' && !p.eof() {
-				d := p.next()
-				switch d {
-				case delim:
-					b.WriteByte(d)
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				case '\\':
-					b.WriteByte('\\')
-				case '\n':
-					b.WriteByte('\n')
-				default:
-					b.WriteByte('\\')
-					b.WriteByte(d)
-				}
-				continue
-			}
-			b.WriteByte(c)
-		}
-		return "", false
-	}
-	src, ok := read()
-	if !ok {
-		return nil, p.fail("unterminated `y' command")
-	}
-	dst, ok := read()
-	if !ok {
-		return nil, p.fail("unterminated `y' command")
-	}
-	if len(src) != len(dst) {
-		return nil, p.fail("strings for `y' command are different lengths")
-	}
-	var m [256]byte
-	for i := range m {
-		m[i] = byte(i)
-	}
-	for i := 0; i < len(src); i++ {
-		m[src[i]] = dst[i]
-	}
-	return &m, nil
 }
 
 // resolveLabels points every b, t and T at its label (or the end).

@@ -158,6 +158,9 @@ func TestSedGatehouse(t *testing.T) {
 		{name: "help", args: []string{"sed", "--help"}, wantOut: sedHelp},
 		{name: "script file missing", args: []string{"sed", "-f", "nope.sed"},
 			wantErr: "sed: couldn't open file nope.sed: No such file or directory\n", wantExit: 1},
+		{name: "sandbox refuses w", args: []string{"sed", "--sandbox", "w out"}, stdin: "x\n",
+			wantErr: "sed: -e expression #1, char 1: e/r/w commands disabled in sandbox mode\n", wantExit: 1,
+			wantFiles: map[string]string{"/w/out": "<absent>"}},
 		{name: "R line by line", args: []string{"sed", "R g", "f"}, files: map[string]string{"/w/f": "1\n2\n3\n", "/w/g": "a\nb\n"},
 			wantOut: "1\na\n2\nb\n3\n"},
 	})

@@ -136,7 +136,7 @@ func runSort(e *Env) (int, error) {
 	s := &sorter{tab: -1}
 	var global sortKeyOrder
 	var globalBlanks bool
-	check, quietCheck := false, false
+	check, quietCheck, merge := false, false, false
 	var output string
 	hasOutput := false
 	delim := byte('\n')
@@ -188,6 +188,8 @@ func runSort(e *Env) (int, error) {
 			output, hasOutput = o.value, true
 		case "stable":
 			s.stable = true
+		case "merge":
+			merge = true
 		case "field-separator":
 			sep := o.value
 			switch {
@@ -252,19 +254,27 @@ func runSort(e *Env) (int, error) {
 		}
 		return t.end(s.check(t, files[0], delim, quietCheck))
 	}
-	var lines [][]byte
+	var runs [][][]byte // one run of lines per input, for -m
 	for _, f := range files {
 		data, msg := readSortInput(t, f)
 		if msg != "" {
 			t.warn(msg)
 			return t.end(2)
 		}
-		lines = appendLines(lines, data, delim)
+		runs = append(runs, appendLines(nil, data, delim))
 		if t.ctx.Err() != nil {
 			return t.end(2)
 		}
 	}
-	s.sortLines(lines)
+	var lines [][]byte
+	if merge {
+		lines = s.mergeRuns(runs)
+	} else {
+		for _, r := range runs {
+			lines = append(lines, r...)
+		}
+		s.sortLines(lines)
+	}
 	if s.unique {
 		lines = s.dedupe(lines)
 	}
@@ -365,6 +375,26 @@ func (s *sorter) keysEqual(a, b []byte) bool {
 
 func (s *sorter) sortLines(lines [][]byte) {
 	sort.SliceStable(lines, func(i, j int) bool { return s.compare(lines[i], lines[j]) < 0 })
+}
+
+// mergeRuns is -m: the inputs are taken as already sorted and only
+// interleaved, smallest head first (the earlier input on a tie), so an
+// unsorted input comes out as GNU's does, not sorted.
+func (s *sorter) mergeRuns(runs [][][]byte) [][]byte {
+	var out [][]byte
+	for {
+		best := -1
+		for i, r := range runs {
+			if len(r) > 0 && (best < 0 || s.compare(r[0], runs[best][0]) < 0) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		out = append(out, runs[best][0])
+		runs[best] = runs[best][1:]
+	}
 }
 
 func (s *sorter) dedupe(lines [][]byte) [][]byte {

@@ -44,6 +44,8 @@ func TestSort(t *testing.T) {
 		{name: "output file may be an input", args: []string{"sort", "-o", "unsorted", "unsorted"}, files: files,
 			wantFiles: map[string]string{"/w/unsorted": "a\nb\nc\n"}},
 		{name: "several files", args: []string{"sort", "unsorted", "sorted"}, files: files, wantOut: "a\na\nb\nb\nb\nc\nc\n"},
+		{name: "merge interleaves without sorting", args: []string{"sort", "-m", "unsorted", "sorted"}, files: files,
+			wantOut: "a\na\nb\nb\nc\nb\nc\n"},
 		{name: "zero terminated", args: []string{"sort", "-z"}, stdin: "b\x00a\x00", wantOut: "a\x00b\x00"},
 		{name: "missing file", args: []string{"sort", "nope"}, wantErr: "sort: cannot read: nope: No such file or directory\n", wantExit: 2},
 		{name: "refused file", args: []string{"sort", "/w/secret"}, files: map[string]string{"/w/secret": "x"},

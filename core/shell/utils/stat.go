@@ -97,7 +97,7 @@ type statEntry struct {
 	path    string
 	info    fs.FileInfo
 	loc     *time.Location
-	defName bool // %N of the default format: quoted only when needed
+	defName bool // %N of the default format: never quoted
 }
 
 func runStat(e *Env) (int, error) {
@@ -132,13 +132,7 @@ func runStat(e *Env) (int, error) {
 			break
 		}
 		p := e.Abs(name)
-		var info fs.FileInfo
-		var err error
-		if deref {
-			info, err = e.FS.Stat(p)
-		} else {
-			info, err = e.FS.Lstat(p)
-		}
+		info, err := statOperand(e, name, deref)
 		if err != nil {
 			t.warn("cannot statx " + quoteAlways(name) + ": " + errText(err))
 			status = 1
@@ -284,7 +278,8 @@ func (s *statEntry) directive(c byte, mods string) (string, bool, bool) {
 	case 'N':
 		quote := quoteAlways
 		if s.defName {
-			quote = quoteIfNeeded
+			// The default format shows names as they are.
+			quote = func(name string) string { return name }
 		}
 		text := quote(s.name)
 		if m&fs.ModeSymlink != 0 {

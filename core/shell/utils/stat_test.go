@@ -42,6 +42,8 @@ func TestStatDefaultFormat(t *testing.T) {
 				"Access: (0755/drwxr-xr-x)  Uid: (    0/    root)   Gid: (    0/    root)\n" + times},
 		{name: "symlink", args: []string{"stat", "l"}, files: map[string]string{"/w/f": ""}, links: map[string]string{"/w/l": "f"},
 			wantOutContains: "  File: l -> f\n  Size: 1         \tBlocks: 0          IO Block: 4096   symbolic link\n"},
+		{name: "default format does not quote", args: []string{"stat", "l k"}, files: map[string]string{"/w/a b": ""}, links: map[string]string{"/w/l k": "a b"},
+			wantOutContains: "  File: l k -> a b\n"},
 		{name: "times in TZ", args: []string{"stat", "-c", "%y|%Y", "f"}, files: map[string]string{"/w/f": ""}, env: []string{"TZ=JST-9"},
 			wantOut: "2024-03-15 21:00:00.000000000 +0900|1710504000\n"},
 		{name: "terse", args: []string{"stat", "-t", "f"}, files: map[string]string{"/w/f": "abc"},

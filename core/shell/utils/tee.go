@@ -3,6 +3,8 @@ package utils
 import (
 	"io"
 	"os"
+
+	"gatehouse/core/vfs"
 )
 
 const teeHelp = `Usage: tee [OPTION]... [FILE]...
@@ -80,7 +82,11 @@ func runTee(e *Env) (int, error) {
 			outs = append(outs, out)
 			continue
 		}
-		f, err := e.FS.OpenFile(e.Abs(name), flags, 0o666)
+		var f vfs.File
+		err := error(errEmptyName)
+		if name != "" {
+			f, err = e.FS.OpenFile(e.Abs(name), flags, 0o666)
+		}
 		if err != nil {
 			t.warn(quoteIfNeeded(name) + ": " + errText(err))
 			status = 1

@@ -7,11 +7,11 @@ import "testing"
 func TestTeeAgainstGNU(t *testing.T) {
 	t.Parallel()
 	runCases(t, []utilCase{
-		{name: "tee stdout and file", args: []string{"tee", "out"}, stdin: "hello\n", wantOut: "hello\n"},
-		{name: "tee two files", args: []string{"tee", "a", "b"}, stdin: "x\n", wantOut: "x\n"},
-		{name: "tee append", args: []string{"tee", "-a", "f"}, files: map[string]string{"/w/f": "old\n"}, stdin: "new\n", wantOut: "new\n"},
+		{name: "tee stdout and file", args: []string{"tee", "out"}, stdin: "hello\n", wantOut: "hello\n", wantFiles: map[string]string{"/w/out": "hello\n"}},
+		{name: "tee two files", args: []string{"tee", "a", "b"}, stdin: "x\n", wantOut: "x\n", wantFiles: map[string]string{"/w/a": "x\n", "/w/b": "x\n"}},
+		{name: "tee append", args: []string{"tee", "-a", "f"}, files: map[string]string{"/w/f": "old\n"}, stdin: "new\n", wantOut: "new\n", wantFiles: map[string]string{"/w/f": "old\nnew\n"}},
 		{name: "tee missing dir", args: []string{"tee", "nodir/x"}, stdin: "x\n", wantOut: "x\n", wantErr: "tee: nodir/x: No such file or directory\n", wantExit: 1},
-		{name: "tee dash is a file", args: []string{"tee", "-"}, stdin: "x\n", wantOut: "x\n"},
+		{name: "tee dash is a file", args: []string{"tee", "-"}, stdin: "x\n", wantOut: "x\n", wantFiles: map[string]string{"/w/-": "x\n"}},
 		{name: "tee no args", args: []string{"tee"}, stdin: "just stdout\n", wantOut: "just stdout\n"},
 		{name: "tee bad option", args: []string{"tee", "-z"}, wantOut: "", wantErr: "tee: invalid option -- 'z'\nTry 'tee --help' for more information.\n", wantExit: 1},
 	})

@@ -318,7 +318,7 @@ func (ev *testEval) binary() bool {
 	case "-ef":
 		l, lerr := ev.e.FS.Resolve(ev.e.Abs(left))
 		r, rerr := ev.e.FS.Resolve(ev.e.Abs(right))
-		return lerr == nil && rerr == nil && l == r
+		return left != "" && right != "" && lerr == nil && rerr == nil && l == r
 	}
 	a, b := ev.integer(left), ev.integer(right)
 	c := a.Cmp(b)
@@ -355,7 +355,7 @@ func (ev *testEval) integer(s string) *big.Int {
 }
 
 func (ev *testEval) modTime(name string) (time.Time, bool) {
-	info, err := ev.e.FS.Stat(ev.e.Abs(name))
+	info, err := statOperand(ev.e, name, true)
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -378,13 +378,7 @@ func (ev *testEval) unary() bool {
 	case 't':
 		return false // a workspace has no terminals
 	}
-	var info fs.FileInfo
-	var err error
-	if op[1] == 'h' || op[1] == 'L' {
-		info, err = ev.e.FS.Lstat(ev.e.Abs(arg))
-	} else {
-		info, err = ev.e.FS.Stat(ev.e.Abs(arg))
-	}
+	info, err := statOperand(ev.e, arg, op[1] != 'h' && op[1] != 'L')
 	if err != nil {
 		return false
 	}

@@ -1,6 +1,7 @@
 package utils
 
 import (
+	"io/fs"
 	"os"
 	"time"
 )
@@ -171,6 +172,12 @@ func runTouch(e *Env) (int, error) {
 		}
 		if !exists && timeSources == 0 {
 			continue // a new file already has the current time
+		}
+		if noDeref && info.Mode()&fs.ModeSymlink != 0 {
+			// -h changes the link's own times, never the target's. The VFS
+			// has no lutimes, so the link keeps its times; changing the
+			// target instead (what Chtimes would do) is the worse error.
+			continue
 		}
 		mtime := stamp
 		if onlyAccess && !onlyModify && info != nil {

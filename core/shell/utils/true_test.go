@@ -18,6 +18,12 @@ func TestTrueFalsePwd(t *testing.T) {
 	t.Parallel()
 	runCases(t, []utilCase{
 		{name: "true help", args: []string{"true", "--help"}, wantOut: trueHelp},
+		{name: "true version alone", args: []string{"true", "--version"}, wantOut: "true (GNU coreutils) 9.4\n"},
+		{name: "true help among others is ignored", args: []string{"true", "x", "--help"}},
+		{name: "true no args", args: []string{"true"}},
+		{name: "false version alone", args: []string{"false", "--version"}, wantOut: "false (GNU coreutils) 9.4\n", wantExit: 1},
+		{name: "false bad option is ignored", args: []string{"false", "-x"}, wantExit: 1},
+		{name: "false many args", args: []string{"false", "a", "b", "c"}, wantExit: 1},
 		{name: "false help", args: []string{"false", "--help"}, wantOut: falseHelp, wantExit: 1},
 		{name: "pwd prints cwd", args: []string{"pwd"}, dir: "/w/sub", files: map[string]string{"/w/sub/f": ""}, wantOut: "/w/sub\n"},
 		{name: "pwd logical", args: []string{"pwd", "-L"}, wantOut: "/w\n"},

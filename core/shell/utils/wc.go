@@ -109,10 +109,13 @@ func (c *wcCounter) add(p []byte, needWords, needWidth bool) {
 				c.col++
 			}
 		}
+		// GNU wc in the C locale: white space ends a word, a printable byte
+		// starts one, and any other byte (NUL, control, >= 0x80) does
+		// neither, so a file of NULs has no words.
 		space := b == ' ' || (b >= '\t' && b <= '\r')
 		if space {
 			c.inWord = false
-		} else if !c.inWord {
+		} else if !c.inWord && b > ' ' && b < 0x7f {
 			c.inWord = true
 			c.words++
 		}

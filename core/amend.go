@@ -1,0 +1,403 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"gatehouse/core/decisions"
+	"gatehouse/core/gate"
+)
+
+// Amendments: "allow, and add a rule". A host that answers an ask may also
+// want the command never to ask again. Asks beat allow (G-3.1), so the only
+// change that stops a question is one to the ask rule that put it, and the
+// narrowest such change is an exception for exactly the asked command:
+//
+//	ask:
+//	  - reason: removal needs sign-off
+//	    command: rm
+//	    except: [{command: rm notes.txt, cwd: /runbook}]
+//
+// The exception is the whole argv, word for word, never a prefix (`rm
+// notes.txt -rf /` still asks), pinned to the directory the command ran in
+// whenever one of its words could be a relative path. Nothing else about the
+// rule changes, no other rule is touched, and no allow entry is written. The
+// edit goes into the document's text at the rule's position (comments and
+// layout stay), and the running workspace takes it at once (gate.Waive).
+
+// ErrNoAmendment says no document change can be proposed for an ask: it
+// was put by a policy program, the workspace has no document, the command
+// is a bare interpreter or wrapper, or the rule is written in a way this
+// editor will not touch. The wrapped message says which.
+var ErrNoAmendment = errors.New("no amendment")
+
+// ErrDocumentChanged says the document on disk is no longer the one an
+// amendment was computed from; propose again.
+var ErrDocumentChanged = errors.New("the workspace document changed since the amendment was proposed")
+
+// neverExcepted are commands whose bare form hands control to something
+// the exception cannot see (a program on stdin, the environment, another
+// command): an exception for `python` alone would waive every script piped
+// into it. With operands they are as exact as any other command.
+var neverExcepted = map[string]bool{
+	"python": true, "python3": true, "bash": true, "sh": true, "env": true,
+	"xargs": true, "eval": true, "find": true, "timeout": true, "nice": true,
+	"nohup": true, "command": true, "builtin": true, "exec": true, "source": true,
+	".": true, "time": true, "node": true, "perl": true, "ruby": true,
+}
+
+// Amendment is a proposed change to the workspace document that would have
+// let one asked command run without asking.
+type Amendment struct {
+	AskID     string
+	Document  string // the document's path
+	Profile   string
+	Mount     string // "" for a profile-level rule, else the mount prefix
+	RuleIndex int    // index in that level's ask list
+	Rule      string // the rule's source in the running workspace
+	Reason    string
+	Exception gate.Exception
+	// Diff is the change as a unified diff of the document.
+	Diff string
+	// After is what the gate says of the asked command once the document is
+	// amended: "run", or why it would still not run (another rule asks).
+	After string
+
+	before, after []byte
+}
+
+// ProposeAmendment computes the narrowest document change that would have
+// covered rec (pending or answered): an exception for exactly its command
+// on the ask rule that put it. It writes nothing.
+func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record) (*Amendment, error) {
+	if ws.cfg.Path == "" {
+		return nil, fmt.Errorf("%w: the workspace was built in Go, not from a document", ErrNoAmendment)
+	}
+	if len(rec.Argv) == 0 {
+		return nil, fmt.Errorf("%w: the ask has no command", ErrNoAmendment)
+	}
+	if len(rec.Argv) == 1 && neverExcepted[path.Base(rec.Argv[0])] {
+		return nil, fmt.Errorf("%w: a bare %s runs whatever it is handed; answer it once instead", ErrNoAmendment, rec.Argv[0])
+	}
+	prof, err := ws.profileOfSession(ctx, rec.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	a, rule, err := locateAskRule(prof.Spec(), rec)
+	if err != nil {
+		return nil, err
+	}
+	a.AskID, a.Document = rec.ID, ws.cfg.Path
+	a.Exception = exceptionFor(rec)
+
+	before, err := os.ReadFile(ws.cfg.Path)
+	if err != nil {
+		return nil, err
+	}
+	after, err := amendDocument(ws.cfg.Path, before, a, rule)
+	if err != nil {
+		return nil, err
+	}
+	a.before, a.after = before, after
+	a.Diff = unifiedDiff(filepath.Base(ws.cfg.Path), string(before), string(after))
+	a.After, err = ws.judgeAmended(a, rec)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// ApplyAmendment writes the amended document (only if it is still the one
+// the amendment was computed from) and waives the asked command in the
+// running workspace, for every session of the profile at once. Answering
+// the ask itself is the caller's business.
+func (ws *Workspace) ApplyAmendment(a *Amendment) error {
+	current, err := os.ReadFile(a.Document)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(current, a.before) {
+		return ErrDocumentChanged
+	}
+	if err := writeFileAtomically(a.Document, a.after); err != nil {
+		return err
+	}
+	prof, ok := ws.profiles[a.Profile]
+	if !ok || !prof.Waive(a.Rule, a.Exception) {
+		return fmt.Errorf("the document is amended, but rule %s is not in the running profile %q: restart to apply it", a.Rule, a.Profile)
+	}
+	return nil
+}
+
+// profileOfSession is the compiled profile a session (live here, or known
+// only to the ledger) is bound to.
+func (ws *Workspace) profileOfSession(ctx context.Context, id string) (*gate.Profile, error) {
+	name := ""
+	if s, ok := ws.Session(id); ok {
+		name = s.ProfileName()
+	} else {
+		row, err := ws.ledger.GetSession(ctx, id)
+		if err != nil {
+			return nil, fmt.Errorf("session %s: %w", id, err)
+		}
+		name = row.Profile
+	}
+	if name == "" {
+		return nil, fmt.Errorf("%w: session %s has no profile", ErrNoAmendment, id)
+	}
+	prof, ok := ws.profiles[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: profile %q is not in this workspace", ErrNoAmendment, name)
+	}
+	return prof, nil
+}
+
+// locateAskRule finds the written ask rule that put rec, by its source; a
+// record from another process may spell the document's path differently,
+// so the position decides when the file's base name agrees.
+func locateAskRule(spec gate.ProfileSpec, rec decisions.Record) (*Amendment, gate.Rule, error) {
+	same := func(source string) bool {
+		if source == rec.Rule {
+			return true
+		}
+		file, pos, ok := splitSource(source)
+		rfile, rpos, rok := splitSource(rec.Rule)
+		return ok && rok && pos == rpos && filepath.Base(file) == filepath.Base(rfile)
+	}
+	for i, r := range spec.Ask {
+		if same(r.Source) {
+			return &Amendment{Profile: spec.Name, RuleIndex: i, Rule: r.Source, Reason: r.Reason}, r, nil
+		}
+	}
+	for _, prefix := range slices.Sorted(maps.Keys(spec.Mounts)) {
+		for i, r := range spec.Mounts[prefix].Ask {
+			if same(r.Source) {
+				return &Amendment{Profile: spec.Name, Mount: prefix, RuleIndex: i, Rule: r.Source, Reason: r.Reason}, r, nil
+			}
+		}
+	}
+	who := rec.Policy
+	if who == "" {
+		who = rec.Rule
+	}
+	return nil, gate.Rule{}, fmt.Errorf("%w: the ask was put by %s, not by an ask rule of profile %q; change that instead", ErrNoAmendment, who, spec.Name)
+}
+
+// splitSource splits "FILE:LINE:COL" into FILE and "LINE:COL".
+func splitSource(source string) (string, string, bool) {
+	i := strings.LastIndexByte(source, ':')
+	if i < 0 {
+		return "", "", false
+	}
+	j := strings.LastIndexByte(source[:i], ':')
+	if j < 0 {
+		return "", "", false
+	}
+	return source[:j], source[j+1:], true
+}
+
+// exceptionFor is the exception for exactly rec's command: its argv, and
+// its directory unless every word after the command is an option or an
+// absolute path (then the command means the same thing from anywhere).
+func exceptionFor(rec decisions.Record) gate.Exception {
+	x := gate.Exception{Argv: slices.Clone(rec.Argv)}
+	for _, word := range rec.Argv[1:] {
+		if !strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "/") {
+			x.Cwd = path.Clean(rec.Cwd)
+			break
+		}
+	}
+	return x
+}
+
+// amendDocument returns the document with the exception added to the rule,
+// after checking that the rule written at that place is the one that asked.
+func amendDocument(file string, src []byte, a *Amendment, want gate.Rule) ([]byte, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(src, &root); err != nil {
+		return nil, err
+	}
+	rules, err := askListNode(&root, a)
+	if err != nil {
+		return nil, err
+	}
+	if a.RuleIndex >= len(rules.Content) {
+		return nil, fmt.Errorf("%w: %s has no rule %d any more", ErrDocumentChanged, a.Rule, a.RuleIndex)
+	}
+	node := rules.Content[a.RuleIndex]
+	if node.Kind == yaml.AliasNode || node.Anchor != "" {
+		return nil, fmt.Errorf("%w: rule %s is shared through a YAML anchor; amending it would change every copy", ErrNoAmendment, a.Rule)
+	}
+	p := &documentParser{file: file}
+	written, err := p.rule(node, "rule", a.Mount, true)
+	if err != nil {
+		return nil, err
+	}
+	if written.Reason != want.Reason || !slices.Equal(written.Commands, want.Commands) || !slices.Equal(written.Paths, want.Paths) {
+		return nil, fmt.Errorf("%w: the rule at %s is not the one that asked", ErrDocumentChanged, p.source(node))
+	}
+	item, err := exceptionNode(a.Exception)
+	if err != nil {
+		return nil, err
+	}
+	doc := newDocumentText(string(src))
+	edit, err := doc.appendToRuleList(node, "except", item)
+	if errors.Is(err, errNotEditable) {
+		return nil, fmt.Errorf("%w: rule %s is written in a shape this editor will not rewrite (%v); add `except: [%s]` by hand", ErrNoAmendment, a.Rule, err, item)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []byte(edit.apply(doc.src))
+	if _, err := ParseDocument(file, out); err != nil {
+		return nil, fmt.Errorf("the amended document does not load (%v); nothing was written", err)
+	}
+	return out, nil
+}
+
+// askListNode walks to profiles.P.commands.ask, or to
+// profiles.P.mounts.M.commands.ask for a mount-level rule.
+func askListNode(root *yaml.Node, a *Amendment) (*yaml.Node, error) {
+	keys := []string{"profiles", a.Profile}
+	if a.Mount != "" {
+		keys = append(keys, "mounts", a.Mount)
+	}
+	keys = append(keys, "commands", "ask")
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	for _, k := range keys {
+		if n.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("%w: no %s in the document", ErrDocumentChanged, strings.Join(keys, "."))
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				next = n.Content[i+1]
+			}
+		}
+		if next == nil {
+			return nil, fmt.Errorf("%w: no %s in the document", ErrDocumentChanged, strings.Join(keys, "."))
+		}
+		if next.Kind == yaml.AliasNode || next.Anchor != "" {
+			return nil, fmt.Errorf("%w: %s is shared through a YAML anchor; amending it would change every copy", ErrNoAmendment, k)
+		}
+		n = next
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("%w: %s is not a list", ErrDocumentChanged, strings.Join(keys, "."))
+	}
+	return n, nil
+}
+
+// exceptionNode renders an exception as the loader reads it: a plain
+// string when it holds for any directory, else {command, cwd}, or {argv,
+// cwd} when a word has blanks in it.
+func exceptionNode(x gate.Exception) (string, error) {
+	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s} }
+	simple := true
+	for _, w := range x.Argv {
+		if w == "" || strings.ContainsAny(w, " \t\n") {
+			simple = false
+		}
+	}
+	if simple && x.Cwd == "" {
+		return flowValue(str(strings.Join(x.Argv, " ")))
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	if simple {
+		m.Content = append(m.Content, str("command"), str(strings.Join(x.Argv, " ")))
+	} else {
+		argv := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, w := range x.Argv {
+			argv.Content = append(argv.Content, str(w))
+		}
+		m.Content = append(m.Content, str("argv"), argv)
+	}
+	if x.Cwd != "" {
+		m.Content = append(m.Content, str("cwd"), str(x.Cwd))
+	}
+	return flowValue(m)
+}
+
+// judgeAmended compiles the amended profile and judges the asked command
+// with it, so the human sees whether the change is enough on its own.
+func (ws *Workspace) judgeAmended(a *Amendment, rec decisions.Record) (string, error) {
+	cfg, err := ParseDocument(a.Document, a.after)
+	if err != nil {
+		return "", err
+	}
+	var spec *gate.ProfileSpec
+	for i := range cfg.Profiles {
+		if cfg.Profiles[i].Name == a.Profile {
+			spec = &cfg.Profiles[i]
+		}
+	}
+	if spec == nil {
+		return "", fmt.Errorf("%w: profile %q is gone from the document", ErrDocumentChanged, a.Profile)
+	}
+	var mounts []gate.Mount
+	for _, m := range ws.fs.Mounts() {
+		mounts = append(mounts, gate.Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
+	}
+	prof, err := gate.Compile(*spec, mounts, ws.opts.compileOptions(ws.fs)...)
+	if err != nil {
+		return "", err
+	}
+	cmd := gate.Command{Argv: rec.Argv, Cwd: rec.Cwd, Line: rec.Line,
+		Session: gate.SessionInfo{ID: rec.SessionID, AgentID: rec.AgentID, Profile: a.Profile}}
+	for _, p := range rec.Paths {
+		cmd.Operands = append(cmd.Operands, gate.Operand{Arg: p, Path: p})
+	}
+	v := prof.Judge(cmd)
+	if v.Outcome == gate.Run || v.Outcome == gate.Hidden || v.Refusal == nil {
+		return "run", nil
+	}
+	reason := v.Refusal.Reason
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return fmt.Sprintf("still %s: %s (%s)", v.Outcome, reason, v.Refusal.Rule), nil
+}
+
+// writeFileAtomically replaces file with data through a temporary file in
+// the same directory, keeping the file's mode, so a crash never leaves a
+// half-written document.
+func writeFileAtomically(file string, data []byte) error {
+	// Through a symlink, the link stays and its target is replaced.
+	if real, err := filepath.EvalSymlinks(file); err == nil {
+		file = real
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".amend-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}

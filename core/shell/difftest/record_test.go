@@ -1,0 +1,206 @@
+package difftest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Outcome is what one run of a line printed and returned.
+type Outcome struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Exit   int    `json:"exit"`
+}
+
+// A Recorded case is real bash's outcome for one case, with the inputs it
+// was recorded from so a stale fixture is noticed instead of trusted.
+type Recorded struct {
+	Name  string `json:"name"`
+	Line  string `json:"line"`
+	Input string `json:"input,omitempty"` // inputDigest of line, stdin and files
+	Skip  string `json:"skip,omitempty"`  // a deliberate divergence: not run
+	Outcome
+}
+
+// Fixture is one utility's recorded truth.
+type Fixture struct {
+	Utility string     `json:"utility"`
+	Host    string     `json:"host"` // the bash that recorded it, for the curious
+	Cases   []Recorded `json:"cases"`
+}
+
+// inputDigest fingerprints everything a case's outcome depends on.
+func inputDigest(files map[string]string, c Case) string {
+	h := sha256.New()
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "file %q %q\n", n, files[n])
+	}
+	fmt.Fprintf(h, "line %q\n", c.Line)
+	if c.Stdin != nil {
+		fmt.Fprintf(h, "stdin %q\n", *c.Stdin)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// hostEnv is the whole environment real bash gets; HOME is the case's own
+// directory, so it normalises to /w like everything else there.
+func hostEnv(dir string) []string {
+	return []string{"LC_ALL=C", "TZ=UTC", "PATH=/usr/bin:/bin", "HOME=" + dir}
+}
+
+// dangerous refuses lines that must never run on the recording host.
+var dangerous = regexp.MustCompile(`\bdate\b.*(\s-s\b|--set)|\brm\b[^|;&]*\s/(\s|$)|\bsudo\b|\bshutdown\b`)
+
+// runHost runs the line in real bash inside a fresh directory holding the
+// suite's files and returns the normalised outcome.
+func runHost(ctx context.Context, files map[string]string, c Case) (Outcome, error) {
+	if dangerous.MatchString(c.Line) {
+		return Outcome{}, fmt.Errorf("refusing to run %q on the host", c.Line)
+	}
+	dir, err := os.MkdirTemp("", "difftest-")
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer os.RemoveAll(dir)
+	// MkdirTemp makes 0700; the mount root gatehouse lists as "." is 0755.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return Outcome{}, err
+	}
+	if err := writeTree(dir, files); err != nil {
+		return Outcome{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", c.Line)
+	cmd.Dir = dir
+	cmd.Env = hostEnv(dir)
+	if c.Stdin != nil {
+		cmd.Stdin = strings.NewReader(*c.Stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return Outcome{}, runErr
+	}
+	if ctx.Err() != nil {
+		return Outcome{}, fmt.Errorf("%q did not finish on the host", c.Line)
+	}
+	spellings := []string{dir}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		spellings = append(spellings, real)
+	}
+	return normalise(Outcome{
+		Stdout: relocate(stdout.String(), spellings),
+		Stderr: relocate(stderr.String(), spellings),
+		Exit:   cmd.ProcessState.ExitCode(),
+	}), nil
+}
+
+// writeTree lays the suite's files out on the host, with the modes the
+// memory mount gives its seeds (0644 files, 0755 directories).
+func writeTree(dir string, files map[string]string) error {
+	for rel, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relocate rewrites the host's temporary directory to /w, where the
+// gatehouse run works, so absolute paths compare directly.
+func relocate(s string, spellings []string) string {
+	for _, d := range spellings {
+		s = strings.ReplaceAll(s, d, "/w")
+	}
+	return s
+}
+
+// bashLinePrefix is bash -c's "line N: " after "bash: ": bash numbers the
+// lines of a -c string, gatehouse's messages (G-12.1) may not.
+var bashLinePrefix = regexp.MustCompile(`(?m)^bash: line \d+: `)
+
+// normalise applies the few rewrites both sides get (testdata/README.md):
+// bash's "line N: " prefix is dropped.
+func normalise(o Outcome) Outcome {
+	o.Stderr = bashLinePrefix.ReplaceAllString(o.Stderr, "bash: ")
+	o.Stdout = bashLinePrefix.ReplaceAllString(o.Stdout, "bash: ")
+	return o
+}
+
+// record runs every case of the suite on the host and writes its fixture.
+func record(ctx context.Context, suite *Suite, path string) error {
+	fx := Fixture{Utility: suite.Utility, Host: hostBash()}
+	for _, c := range suite.Cases {
+		if c.Skip != "" {
+			// Never compared, and some (stat's inodes) would churn the
+			// fixture on every recording.
+			fx.Cases = append(fx.Cases, Recorded{Name: c.Name, Line: c.Line, Skip: c.Skip})
+			continue
+		}
+		out, err := runHost(ctx, suite.Files, c)
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", suite.Utility, c.Name, err)
+		}
+		fx.Cases = append(fx.Cases, Recorded{Name: c.Name, Line: c.Line, Input: inputDigest(suite.Files, c), Outcome: out})
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // keep <, > and & readable in command lines
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(fx); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// hostBash names the recording bash, e.g. "GNU bash 5.2.15".
+func hostBash() string {
+	out, err := exec.Command("bash", "-c", "echo $BASH_VERSION").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return "GNU bash " + strings.TrimSpace(string(out))
+}
+
+// loadFixture reads a recorded fixture.
+func loadFixture(path string) (*Fixture, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var fx Fixture
+	if err := json.Unmarshal(data, &fx); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &fx, nil
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"gatehouse/core"
+	"gatehouse/mcp"
+)
+
+// cmdMCP serves one MCP client over stdin and stdout (docs/agents.md): the
+// client is one agent session of the profile, and a line that asks waits
+// until a host answers it in the ledger — `gatehouse allow ID`, a console
+// or a REST daemon on the same ledger file. stdout carries nothing but the
+// protocol; what a human should know goes to stderr.
+func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("mcp", stderr)
+	wsFile := fs.String("w", "", "workspace document")
+	profile := fs.String("p", "", "profile of the agent's session (default: the document's default profile)")
+	agent := fs.String("agent", "", "agent name in the ledger and the console (default: the MCP client's name)")
+	db := fs.String("db", "", "ledger database (default $GATEHOUSE_DB or ~/.local/share/gatehouse/ledger.db)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return 2
+	}
+	if *wsFile == "" {
+		return usageError(stderr, "mcp needs -w FILE")
+	}
+	if len(pos) > 0 {
+		return usageError(stderr, "mcp takes no arguments (got %q)", pos[0])
+	}
+	ledgerPath := dbPath(*db)
+	ws, err := core.LoadWorkspace(*wsFile, core.WithLedger(ledgerPath), core.OnAsk(mcp.AwaitAnswer))
+	if err != nil {
+		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+		return 2
+	}
+	defer ws.Close()
+	name, err := sessionProfile(ws, *profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "gatehouse mcp: %s, profile %s, ledger %s; answer asks with `gatehouse allow ID --db %s`\n",
+		*wsFile, name, ledgerPath, ledgerPath)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := mcp.New(ws, mcp.Options{Profile: *profile, Agent: *agent})
+	transport := &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	// Run returns when the client closes stdin (or a signal arrives); a
+	// line still waiting then ends, and its ask leaves the queue.
+	if err := srv.Run(ctx, transport); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(stderr, "gatehouse mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// sessionProfile checks the profile an MCP session would be bound to and
+// names it for the human ("unrestricted" when there is none, G-2.2).
+func sessionProfile(ws *core.Workspace, profile string) (string, error) {
+	if profile == "" {
+		profile = ws.Config().Default
+	}
+	if profile == "" {
+		return "unrestricted (no -p and no default profile)", nil
+	}
+	if _, ok := ws.Profile(profile); !ok {
+		return "", fmt.Errorf("unknown profile %q (known profiles: %v)", profile, ws.ProfileNames())
+	}
+	return profile, nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// mcpIdleTimeout closes an MCP-over-HTTP session its client has left
+// without saying goodbye.
+const mcpIdleTimeout = 30 * time.Minute
+
+// serveMCPBeside serves MCP over streamable HTTP at http://ADDR/mcp for the
+// console's workspace: every MCP client is its own agent session, its asks
+// show in the console, and its calls wait for the console's answer.
+func serveMCPBeside(ctx context.Context, ws *core.Workspace, addr, profile string, stderr io.Writer) (func(), error) {
+	name, err := sessionProfile(ws, profile)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(stderr, "gatehouse: warning: MCP listens on %s; MCP takes no token, so anyone who can reach it can run lines\n", ln.Addr())
+	}
+	srv := mcp.New(ws, mcp.Options{Profile: profile})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", srv.HTTPHandler(mcpIdleTimeout))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = hs.Serve(ln)
+	}()
+	fmt.Fprintf(stderr, "gatehouse: MCP on http://%s/mcp (profile %s)\n", ln.Addr(), name)
+	return func() {
+		srv.Close()
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if hs.Shutdown(sctx) != nil {
+			hs.Close() // waiting calls hold their streams open: cut them
+		}
+		<-done
+	}, nil
+}

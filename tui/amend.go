@@ -1,0 +1,167 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"gatehouse/core"
+	"gatehouse/core/decisions"
+)
+
+// "Allow and add a rule" (A): the console proposes the narrowest change to
+// the workspace document that would have let the selected ask's command run
+// (core.ProposeAmendment: an exception for exactly that command on the ask
+// rule that put it), shows it as a diff, and on y writes it, applies it to
+// the running workspace and allows the ask once. Anything but y leaves the
+// document and the ask as they were.
+
+// amendProposal is A's open question: the ask and the change proposed.
+type amendProposal struct {
+	rec decisions.Record
+	a   *core.Amendment
+}
+
+type (
+	// amendProposedMsg carries a proposal computed off the UI goroutine.
+	amendProposedMsg struct {
+		rec decisions.Record
+		a   *core.Amendment
+		err error
+	}
+	// amendAppliedMsg reports the written amendment and the answer.
+	amendAppliedMsg struct {
+		a        *core.Amendment
+		answered decisions.Record
+		err      error // the document was not amended
+		answer   error // amended, but the ask could not be allowed
+	}
+)
+
+// proposeAmendment computes the change off the UI goroutine: it reads the
+// document and compiles the amended profile.
+func proposeAmendment(ctx context.Context, ws *core.Workspace, rec decisions.Record) tea.Cmd {
+	return func() tea.Msg {
+		a, err := ws.ProposeAmendment(ctx, rec)
+		return amendProposedMsg{rec: rec, a: a, err: err}
+	}
+}
+
+// applyAmendment writes the document, waives the command in the running
+// workspace, and then allows the ask once, so the waiting line goes on.
+func applyAmendment(ctx context.Context, ws *core.Workspace, p *amendProposal) tea.Cmd {
+	return func() tea.Msg {
+		if err := ws.ApplyAmendment(p.a); err != nil {
+			return amendAppliedMsg{a: p.a, err: err}
+		}
+		rec, err := ws.Decisions().Answer(ctx, p.rec.ID, decisions.Answer{
+			Outcome: decisions.Allow, Scope: decisions.Once, Note: "rule added: " + p.a.Rule, By: "console",
+		})
+		return amendAppliedMsg{a: p.a, answered: rec, answer: err}
+	}
+}
+
+// startAmend asks core for the selected ask's amendment.
+func (m *Model) startAmend() tea.Cmd {
+	r, ok := m.asks.Selected()
+	if !ok {
+		return nil
+	}
+	return proposeAmendment(m.opts.Context, m.ws, r)
+}
+
+func (m *Model) onAmendProposed(msg amendProposedMsg) {
+	if msg.err != nil {
+		text := msg.err.Error()
+		if errors.Is(msg.err, core.ErrNoAmendment) {
+			text = strings.TrimPrefix(text, core.ErrNoAmendment.Error()+": ")
+		}
+		m.setMessage("no rule to add for "+msg.rec.Command+": "+text, true)
+		return
+	}
+	m.amend = &amendProposal{rec: msg.rec, a: msg.a}
+	m.layout()
+}
+
+func (m *Model) onAmendApplied(msg amendAppliedMsg) {
+	doc := filepath.Base(msg.a.Document)
+	switch {
+	case errors.Is(msg.err, core.ErrDocumentChanged):
+		m.setMessage(doc+" changed meanwhile; nothing written (press A again)", true)
+	case msg.err != nil:
+		m.setMessage("rule not added: "+msg.err.Error(), true)
+	case msg.answer != nil:
+		m.setMessage(fmt.Sprintf("rule added to %s; ask %s not allowed: %s", doc, msg.a.AskID, answerError(msg.answer)), true)
+	default:
+		m.setMessage(fmt.Sprintf("rule added to %s; allowed once: %s (%s)", doc, msg.answered.Command, msg.answered.AgentID), false)
+	}
+}
+
+// onAmendKey answers A's question: y writes, anything else leaves it.
+func (m *Model) onAmendKey(k tea.KeyPressMsg) tea.Cmd {
+	p := m.amend
+	m.amend = nil
+	m.layout()
+	if k.String() != "y" {
+		m.setMessage("left "+filepath.Base(p.a.Document)+" and the ask as they were", false)
+		return nil
+	}
+	m.moveOffAnswered(p.rec.ID)
+	return applyAmendment(m.opts.Context, m.ws, p)
+}
+
+// amendLines is A's question as screen lines: what it does, the diff
+// (wrapped, never cut sideways: the exception is the point), what the gate
+// would then say of the command, and the y/N question. On a short terminal
+// the diff's context lines go first, so the change and the question always
+// show.
+func (m *Model) amendLines(w int) []string {
+	p := m.amend
+	st := m.ctx.Styles
+	render := func(style func(...string) string, text string) []string {
+		var out []string
+		for _, l := range wrap(text, w) {
+			out = append(out, style(l))
+		}
+		return out
+	}
+	head := render(st.Prompt.Render, fmt.Sprintf("Allow %s once and add this rule to %s:", p.rec.Command, filepath.Base(p.a.Document)))
+	foot := append(render(st.Label.Render, "then "+p.rec.Command+" would: "+p.a.After),
+		render(st.Prompt.Render, "Write it, apply it now and allow the ask once? y/N")...)
+	diff := strings.Split(strings.TrimSuffix(p.a.Diff, "\n"), "\n")
+	room := m.ctx.Height - chromeRows - 1 - 3 - len(head) - len(foot)
+	if len(diff) > room {
+		var changes []string
+		for _, l := range diff {
+			if strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-") {
+				changes = append(changes, l)
+			}
+		}
+		diff = changes[max(len(changes)-max(room, 2), 0):]
+	}
+	lines := head
+	for _, l := range diff {
+		style := st.Dim.Render
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+		case strings.HasPrefix(l, "+"):
+			style = st.Allow.Render
+		case strings.HasPrefix(l, "-"):
+			style = st.Deny.Render
+		}
+		lines = append(lines, render(style, l)...)
+	}
+	return append(lines, foot...)
+}
+
+// amendRows is how many rows A's question takes.
+func (m *Model) amendRows() int {
+	if m.amend == nil {
+		return 0
+	}
+	return len(m.amendLines(max(m.ctx.Width, 20)))
+}
