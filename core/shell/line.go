@@ -179,7 +179,9 @@ func (s *Shell) Run(ctx context.Context, line string) Result {
 		var h *errHalt
 		if errors.As(cause, &h) {
 			res.ExitCode = h.code
-			res.Stderr += h.msg + "\n"
+			if h.msg != "" {
+				res.Stderr += h.msg + "\n"
+			}
 			ls.cancel(cause) // stop background jobs too
 		}
 	}

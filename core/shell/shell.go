@@ -241,7 +241,7 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 	b.truncated = true
 	b.buf.WriteString("\n[gatehouse: output truncated]\n")
 	if b.overflow != nil {
-		go b.overflow()
+		b.overflow()
 	}
 	return int(max(room, 0)), errOutputLimit
 }

@@ -262,6 +262,24 @@ func destFor(src string, dest copyDest) string {
 	return joinShown(dest.path, base)
 }
 
+// slashTargetRefused applies GNU's rule for a file copied or moved onto a
+// name spelled with a trailing slash that is not a directory: the slash
+// asks for a directory, so nothing is written ("cp a nope/").
+func (c *copier) slashTargetRefused(src string, info fs.FileInfo, dest copyDest) bool {
+	if dest.isDir || info.IsDir() || !strings.HasSuffix(dest.path, "/") {
+		return false
+	}
+	switch _, err := c.t.env.FS.Lstat(c.t.abs(dest.path)); {
+	case err == nil:
+		c.fail("cannot stat " + quoteAlways(dest.path) + ": Not a directory")
+	case c.name == "mv":
+		c.fail("cannot move " + quoteAlways(src) + " to " + quoteAlways(dest.path) + ": Not a directory")
+	default:
+		c.fail("cannot create regular file " + quoteAlways(dest.path) + ": Not a directory")
+	}
+	return true
+}
+
 func (c *copier) fail(msg string) {
 	c.t.warn(msg)
 	c.status = 1
@@ -287,6 +305,9 @@ func (c *copier) copyOperand(src string, dest copyDest) {
 	}
 	if err != nil {
 		c.fail("cannot stat " + quoteAlways(src) + ": " + errText(err))
+		return
+	}
+	if c.slashTargetRefused(src, info, dest) {
 		return
 	}
 	dst := destFor(src, dest)

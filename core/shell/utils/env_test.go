@@ -72,6 +72,8 @@ func TestWhich(t *testing.T) {
 		{name: "some missing", args: []string{"which", "nosuch", "cat"}, wantOut: "/usr/bin/cat\n", wantExit: 1},
 		{name: "all matches", args: []string{"which", "-a", "cat"}, wantOut: "/usr/bin/cat\n"},
 		{name: "no arguments", args: []string{"which"}, wantExit: 1},
+		{name: "builtin without a program", args: []string{"which", "cd"}, wantExit: 1},
+		{name: "program path", args: []string{"which", "/usr/bin/cat"}, wantOut: "/usr/bin/cat\n"},
 		{name: "bad option", args: []string{"which", "-s", "cat"}, wantOut: "Usage: /usr/bin/which [-a] args\n", wantErr: "Illegal option -s\n", wantExit: 2},
 	})
 }

@@ -100,6 +100,9 @@ func (c *copier) move(src string, dest copyDest) {
 		c.fail("cannot stat " + quoteAlways(src) + ": " + errText(err))
 		return
 	}
+	if c.slashTargetRefused(src, info, dest) {
+		return
+	}
 	dst := destFor(src, dest)
 	dp := c.t.abs(dst)
 	if info.IsDir() && pathWithin(dp, sp) && dp != sp {

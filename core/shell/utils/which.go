@@ -65,11 +65,14 @@ func runWhich(e *Env) (int, error) {
 		found := ""
 		switch {
 		case strings.Contains(name, "/"):
-			// A path names itself when it is an executable file.
-			if info, err := e.FS.Stat(t.abs(name)); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			// A path names itself when it is an executable file, or when
+			// it is where an installed program appears to live.
+			if dir, base := splitProgramPath(t.abs(name)); (dir == "/usr/bin/" || dir == "/bin/") && isProgram(e, base) {
+				found = name
+			} else if info, err := e.FS.Stat(t.abs(name)); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
 				found = name
 			}
-		case name != "" && e.LookPath != nil && e.LookPath(name):
+		case isProgram(e, name):
 			found = utilityDir + name
 		}
 		if found == "" {
@@ -79,4 +82,20 @@ func runWhich(e *Env) (int, error) {
 		t.writeString(found + "\n")
 	}
 	return t.end(status)
+}
+
+// isProgram reports whether name is an installed command that has a file
+// of its own: a utility or bash itself. A builtin with no program behind it
+// (cd, export) is not found, as debianutils' which searches only $PATH.
+func isProgram(e *Env, name string) bool {
+	if name == "" || e.LookPath == nil || !e.LookPath(name) {
+		return false
+	}
+	return Lookup(name) != nil || name == "bash" || name == "sh"
+}
+
+// splitProgramPath splits a cleaned absolute path after its last slash.
+func splitProgramPath(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, '/')
+	return p[:i+1], p[i+1:]
 }

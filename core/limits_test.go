@@ -1,0 +1,120 @@
+package core
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"gatehouse/core/vfs"
+)
+
+func limitsWorkspace(t *testing.T, l Limits) *Session {
+	t.Helper()
+	ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/w", Files: map[string]string{"a": "1\n", "d/b": "2\n"}}}, WithLimits(l))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// G-12.2: pipelines behave as in bash, and writers stop when readers do.
+func TestPipelinesTerminate(t *testing.T) {
+	t.Parallel()
+	s := limitsWorkspace(t, Limits{})
+	cases := []struct{ line, want string }{
+		{"seq 1 1000000 | sort -rn | head -3", "1000000\n999999\n999998\n"},
+		{"yes | head -5", "y\ny\ny\ny\ny\n"},
+		{"yes abc | head -c 8", "abc\nabc\n"},
+		{"find /w -type f | wc -l", "2\n"},
+		{"cat /dev/zero | head -c 3 | wc -c", "3\n"},
+	}
+	for _, tc := range cases {
+		start := time.Now()
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.want || res.ExitCode != 0 {
+			t.Errorf("%s: %+v", tc.line, res)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s took %v", tc.line, d)
+		}
+	}
+}
+
+// G-12.3: each runaway line ends with 124/125 and a clear message; the
+// session survives for the next line.
+func TestRunawayLinesEndAndSessionSurvives(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		limits Limits
+		line   string
+		code   int
+		msg    string
+	}{
+		{"endless loop", Limits{WallTime: 300 * time.Millisecond, Commands: 1 << 30}, "while true; do :; done", 124, "wall-time limit"},
+		{"endless output", Limits{OutputBytes: 1 << 16, Commands: 1 << 30}, "while true; do echo x; done", 125, "output"},
+		{"cat /dev/zero", Limits{OutputBytes: 1 << 16}, "cat /dev/zero", 125, "output"},
+		{"command count", Limits{Commands: 100}, "for i in $(seq 1 1000); do true; done", 125, "limit of 100 commands"},
+		{"nesting depth", Limits{Depth: 10}, "f() { f; }; f", 125, "nesting depth limit of 10"},
+		{"background jobs", Limits{BackgroundJobs: 3}, "for i in 1 2 3 4 5; do sleep 1 & done", 125, "limit of 3 background jobs"},
+		{"sleep past wall time", Limits{WallTime: 200 * time.Millisecond}, "sleep 10", 124, "wall-time limit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := limitsWorkspace(t, tc.limits)
+			start := time.Now()
+			res := s.Execute(context.Background(), tc.line)
+			if res.ExitCode != tc.code || !strings.Contains(res.Stderr, tc.msg) {
+				t.Errorf("exit %d stderr %q, want %d and %q", res.ExitCode, tail(res.Stderr), tc.code, tc.msg)
+			}
+			if d := time.Since(start); d > 15*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if len(res.Stdout) > 1<<20 {
+				t.Errorf("stdout grew to %d bytes", len(res.Stdout))
+			}
+			next := s.Execute(context.Background(), "echo alive; cat /w/a")
+			if next.Stdout != "alive\n1\n" || next.ExitCode != 0 {
+				t.Errorf("the session did not survive: %+v", next)
+			}
+		})
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 300 {
+		return "…" + s[len(s)-300:]
+	}
+	return s
+}
+
+// G-12.3: a fork bomb's parent returns at once, as in bash; its jobs hit the
+// background-job limit and are stopped with the line, and the session goes on.
+func TestForkBombIsContained(t *testing.T) {
+	t.Parallel()
+	s := limitsWorkspace(t, Limits{WallTime: 10 * time.Second})
+	before := runtime.NumGoroutine()
+	start := time.Now()
+	res := s.Execute(context.Background(), ":(){ :|:& };:")
+	if res.ExitCode != 0 && res.ExitCode != 125 {
+		t.Errorf("bomb: %+v", res)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before+50 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+50 {
+		t.Errorf("%d goroutines still running %v after the bomb", n, time.Since(start))
+	}
+	if next := s.Execute(context.Background(), "echo alive"); next.Stdout != "alive\n" {
+		t.Errorf("the session did not survive: %+v", next)
+	}
+}
