@@ -49,7 +49,9 @@ func (d *door) CheckOp(op vfs.Op) error {
 	if err := d.checkRules(op); err != nil {
 		return err
 	}
-	if d.p.policies == nil || d.policyRead {
+	// pre_ops can only refuse, and a refused entry is still listed
+	// (G-6.1b): a listing's per-entry check need not ask it.
+	if d.p.policies == nil || d.policyRead || op.Listing {
 		return nil
 	}
 	return d.p.policies.checkOp(d, op)

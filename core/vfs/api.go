@@ -44,6 +44,10 @@ type Op struct {
 	Write  bool   // the op creates, modifies or removes something
 	Create bool   // the op would create Path (open O_CREATE on a missing file, mkdir, symlink, rename target)
 	Prefix string // prefix of the mount holding Path ("" for the synthetic root and its synthetic dirs)
+	// Listing marks the check of one entry while listing its directory: only
+	// whether the entry is hidden matters there (a denied entry is still
+	// listed, G-6.1b), so a door may skip work that can only refuse.
+	Listing bool
 }
 
 // Door judges one operation before it reaches a mount. It returns nil to let

@@ -295,7 +295,7 @@ func TestDoorSeesResolvedOps_G6_1(t *testing.T) {
 		}},
 		{"ls a synthetic dir judges each child as a stat", func(f FS) error { _, err := f.ReadDir("/srv"); return err }, []Op{
 			{Name: OpReadDir, Path: "/srv"},
-			{Name: OpStat, Path: "/srv/data", Prefix: "/srv/data"},
+			{Name: OpStat, Path: "/srv/data", Prefix: "/srv/data", Listing: true},
 		}},
 	}
 	for _, tt := range tests {

@@ -179,7 +179,7 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 				prefix = m.prefix
 			}
 		}
-		if err := v.door.CheckOp(Op{Name: OpStat, Path: child, Prefix: prefix}); errors.Is(err, ErrHidden) {
+		if err := v.door.CheckOp(Op{Name: OpStat, Path: child, Prefix: prefix, Listing: true}); errors.Is(err, ErrHidden) {
 			continue
 		}
 		kept = append(kept, e)
