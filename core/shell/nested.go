@@ -128,7 +128,9 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		script = string(data)
 		stdin = strings.NewReader("")
 	}
-	_ = scriptName
+	if scriptName == "" {
+		scriptName = name
+	}
 	fr := frameOf(ctx)
 	if fr.depth+1 > s.limits.Depth {
 		return 125, &errHalt{125, "gatehouse: line exceeded the nesting depth limit of " + strconv.Itoa(s.limits.Depth)}
@@ -138,6 +140,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		fmt.Fprintf(stderr, "%s: -c: %v\n", name, err)
 		return 2, nil
 	}
+	file.Name = scriptName // $0
 	s.noteFuncs(file)
 	r, err := s.freshRunner(s.environ(env), dir)
 	if err != nil {
