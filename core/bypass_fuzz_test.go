@@ -21,10 +21,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
@@ -92,7 +96,11 @@ func FuzzPreflightGate(f *testing.F) {
 	}
 	f.Cleanup(func() { db.Close() })
 
+	skipKnown := os.Getenv("GATEHOUSE_FUZZ_SKIP_KNOWN") != ""
 	f.Fuzz(func(t *testing.T, line string) {
+		if skipKnown && fuzzKnownCrasher(line) {
+			t.Skip("a known crasher, kept in testdata until the shell is fixed")
+		}
 		ws, err := NewWorkspace(fuzzMounts(), WithProfiles(fuzzProfile()), WithStore(db), WithLimits(Limits{
 			WallTime: 300 * time.Millisecond, OutputBytes: 64 << 10, Commands: 2000, BackgroundJobs: 8, Depth: 20,
 		}))
@@ -104,6 +112,13 @@ func FuzzPreflightGate(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A panic fails this input without taking the test binary down
+		// with it, so the other tests of the package still report.
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("%q panicked: %v\n%s", line, p, debug.Stack())
+			}
+		}()
 		exps, explainErr := s.Explain(line)
 		strictest := fuzzStrictest(exps)
 		before := fuzzFiles(ws)
@@ -136,6 +151,25 @@ func FuzzPreflightGate(f *testing.F) {
 				line, strictest.Outcome, strictest.Command, strictest.Reason, res.ExitCode, res.Stdout, res.Refusal, after != before, res.Stderr)
 		}
 	})
+}
+
+// fuzzKnownCrasher recognises lines of a crash already reported and kept in
+// testdata/fuzz/FuzzPreflightGate: a function declaration without a name
+// ("()0") panics preflight. With GATEHOUSE_FUZZ_SKIP_KNOWN set, a fuzzing
+// run passes over them to look for something new.
+func fuzzKnownCrasher(line string) bool {
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil {
+		return false
+	}
+	known := false
+	syntax.Walk(file, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name == nil {
+			known = true
+		}
+		return !known
+	})
+	return known
 }
 
 // fuzzFiles describes every mount a line could change.

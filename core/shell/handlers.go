@@ -71,6 +71,14 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 	if !isShellBuiltin(name) {
 		return args, nil // the exec handler judges every other command
 	}
+	if direct {
+		// A function named like a builtin, being called: the name is still
+		// judged, then the function runs, not the builtin.
+		if a := s.admit(ctx, ls, place, args[:1], hc.Dir, nil); !a.run {
+			return s.refusedCall(ctx, a)
+		}
+		return args, nil
+	}
 	if name == "unset" {
 		s.noteUnset(args[1:])
 	}

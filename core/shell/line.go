@@ -123,9 +123,15 @@ func (ls *lineState) jobEnded() {
 
 // Run runs one line and returns its result (G-7.6). The line's grants stay
 // claimed until its background jobs end.
-func (s *Shell) Run(ctx context.Context, line string) Result {
+func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Nothing a line says may take the process down (G-12.3).
+	defer func() {
+		if p := recover(); p != nil {
+			res = Result{Stderr: fmt.Sprintf("gatehouse: internal error: %v\n", p), ExitCode: 125, Refusals: []gate.Refusal{}}
+		}
+	}()
 	file, err := parse(line)
 	if err != nil {
 		return syntaxError(err)
@@ -168,7 +174,7 @@ func (s *Shell) Run(ctx context.Context, line string) Result {
 
 	runErr := s.runGuarded(ctx, file)
 	s.cwd.Store(s.runner.Dir)
-	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	res = Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	res.ExitCode = exitCodeOf(runErr)
 
 	ls.mu.Lock()

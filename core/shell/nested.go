@@ -380,7 +380,7 @@ func (s *Shell) isFunc(name string) bool {
 
 func (s *Shell) noteFuncs(f *syntax.File) {
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
 			s.funcsMu.Lock()
 			s.funcs[fd.Name.Value] = fd.Body
 			s.funcsMu.Unlock()

@@ -81,7 +81,7 @@ type walker struct {
 func (s *Shell) collect(file *syntax.File, dir string) []staticCmd {
 	w := &walker{s: s, dir: dir, funcs: map[string]*syntax.Stmt{}}
 	syntax.Walk(file, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
 			w.funcs[fd.Name.Value] = fd.Body
 		}
 		return true
@@ -216,7 +216,7 @@ func (w *walker) text(text, prefix string) {
 		return
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
 			w.funcs[fd.Name.Value] = fd.Body
 		}
 		return true

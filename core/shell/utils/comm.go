@@ -87,15 +87,18 @@ func runComm(e *Env) (int, error) {
 		return status, nil
 	}
 	show := [4]bool{false, true, true, true}
-	checkOrder, total, delim, eol := false, false, "\t", byte('\n')
+	// GNU's default checks order only once an unpairable line has been
+	// seen, warns once per file and fails at the end; --check-order fails
+	// at the first disorder; --nocheck-order never looks.
+	orderMode, total, delim, eol := "default", false, "\t", byte('\n')
 	for _, o := range args.opts {
 		switch o.name {
 		case "1", "2", "3":
 			show[o.name[0]-'0'] = false
 		case "check-order":
-			checkOrder = true
+			orderMode = "check"
 		case "nocheck-order":
-			checkOrder = false
+			orderMode = "none"
 		case "output-delimiter":
 			delim = o.value
 			if delim == "" {
@@ -138,44 +141,64 @@ func runComm(e *Env) (int, error) {
 		}
 	}
 	var counts [4]int64
+	seenUnpairable, fatal := false, false
+	var warned [2]bool
 	emit := func(col int, line []byte) {
 		counts[col]++
+		if col != 3 {
+			seenUnpairable = true
+		}
 		if show[col] {
 			t.write(append(append([]byte(prefix[col]), line...), eol))
 		}
 	}
-	for (files[0].ok || files[1].ok) && !t.stopped() {
-		for i, f := range files {
-			if checkOrder && f.ok && f.seen && bytes.Compare(f.prev, f.line) > 0 {
-				t.warn("file " + strconv.Itoa(i+1) + " is not in sorted order")
-				return t.end(1)
-			}
+	// advance reads file i's next line and checks it against the one
+	// before, as GNU does when it reads.
+	advance := func(i int) {
+		f := files[i]
+		f.next()
+		if orderMode == "none" || warned[i] || (orderMode == "default" && !seenUnpairable) {
+			return
 		}
+		if f.ok && f.seen && bytes.Compare(f.prev, f.line) > 0 {
+			t.warn("file " + strconv.Itoa(i+1) + " is not in sorted order")
+			warned[i] = true
+			fatal = orderMode == "check"
+		}
+	}
+	for (files[0].ok || files[1].ok) && !t.stopped() && !fatal {
 		switch {
 		case !files[1].ok:
 			emit(1, files[0].line)
-			files[0].next()
+			advance(0)
 		case !files[0].ok:
 			emit(2, files[1].line)
-			files[1].next()
+			advance(1)
 		default:
 			switch c := bytes.Compare(files[0].line, files[1].line); {
 			case c < 0:
 				emit(1, files[0].line)
-				files[0].next()
+				advance(0)
 			case c > 0:
 				emit(2, files[1].line)
-				files[1].next()
+				advance(1)
 			default:
 				emit(3, files[0].line)
-				files[0].next()
-				files[1].next()
+				advance(0)
+				advance(1)
 			}
 		}
+	}
+	if fatal {
+		return t.end(1)
 	}
 	if total {
 		t.writeString(strconv.FormatInt(counts[1], 10) + delim + strconv.FormatInt(counts[2], 10) + delim +
 			strconv.FormatInt(counts[3], 10) + delim + "total" + string(eol))
+	}
+	if warned[0] || warned[1] {
+		t.warn("input is not in sorted order")
+		return t.end(1)
 	}
 	return t.end(status)
 }

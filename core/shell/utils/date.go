@@ -131,16 +131,23 @@ func runDate(e *Env) (int, error) {
 	}
 	ops := args.operandStrings(e.Args)
 	if len(ops) > 0 {
+		// GNU's order: too many operands first, then a non-format operand,
+		// which is a date to set unless -d or -r already named the date.
+		if len(ops) > 1 {
+			return t.end(t.usage("extra operand " + quoteAlways(ops[1])))
+		}
 		if !strings.HasPrefix(ops[0], "+") {
-			if len(ops) == 1 && !hasDate && !hasRef && dateLooksLikeSet(ops[0]) {
+			if hasDate || hasRef {
+				return t.end(t.usage("the argument " + quoteAlways(ops[0]) + " lacks a leading '+';\n" +
+					"when using an option to specify date(s), any non-option\n" +
+					"argument must be a format string beginning with '+'"))
+			}
+			if dateLooksLikeSet(ops[0]) {
 				t.warn("cannot set date: Operation not permitted")
 				return t.end(1)
 			}
 			t.warn("invalid date " + quoteAlways(ops[0]))
 			return t.end(1)
-		}
-		if len(ops) > 1 {
-			return t.end(t.usage("extra operand " + quoteAlways(ops[1])))
 		}
 		format = ops[0][1:]
 	}

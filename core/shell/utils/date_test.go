@@ -28,6 +28,11 @@ func TestDateAgainstGNU(t *testing.T) {
 		{name: "invalid date", args: []string{"date", "-d", "not a date"}, wantOut: "", wantErr: "date: invalid date 'not a date'\n", wantExit: 1},
 		{name: "extra operand", args: []string{"date", "+%Y", "+%m"}, wantOut: "", wantErr: "date: extra operand '+%m'\nTry 'date --help' for more information.\n", wantExit: 1},
 		{name: "nanoseconds", args: []string{"date", "-d", "@1.5", "+%N %S"}, wantOut: "500000000 01\n"},
+		{name: "date then relative items", args: []string{"date", "-d", "2024-01-31 +1 day +2 hours", "+%F %T"}, wantOut: "2024-02-01 02:00:00\n"},
+		{name: "time then ago", args: []string{"date", "-d", "2024-01-31 10:00 2 hours ago", "+%F %T"}, wantOut: "2024-01-31 08:00:00\n"},
+		{name: "signed number after a time is its zone", args: []string{"date", "-d", "2020-01-01 12:00 +1 hour", "+%F %T"}, wantOut: "2020-01-01 12:00:00\n"},
+		{name: "operand without plus after -d", args: []string{"date", "-d", "@0", "foo"}, wantErr: "date: the argument 'foo' lacks a leading '+';\n" +
+			"when using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'\nTry 'date --help' for more information.\n", wantExit: 1},
 		{name: "epoch zero", args: []string{"date", "-d", "@0"}, wantOut: "Thu Jan  1 00:00:00 UTC 1970\n"},
 		{name: "negative epoch", args: []string{"date", "-d", "@-86400", "+%F"}, wantOut: "1969-12-31\n"},
 		{name: "pm hour", args: []string{"date", "-d", "@1710540000", "+%I %l %p"}, wantOut: "10 10 PM\n"},

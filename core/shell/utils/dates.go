@@ -12,6 +12,109 @@ import (
 // layouts date(1) prints. It covers the common forms of GNU's parse_datetime,
 // not all of them.
 func parseDateString(s string, now time.Time, loc *time.Location) (time.Time, bool) {
+	if t, ok := parseDateBase(s, now, loc); ok {
+		return t, true
+	}
+	// "DATE ITEMS...": relative items after a date move it ("2024-01-31
+	// +1 day", "10:00 2 hours ago"). As in GNU's parse_datetime, a signed
+	// number right after a time of day is that time's zone ("12:00 +1"),
+	// and a unit without a number counts one ("hour").
+	words := strings.Fields(s)
+	for k := len(words) - 1; k >= 1; k-- {
+		base, items := strings.Join(words[:k], " "), words[k:]
+		zone := loc
+		if strings.Contains(words[k-1], ":") {
+			if off, ok := zoneOffset(items[0]); ok {
+				zone, items = time.FixedZone("", off), items[1:]
+			}
+		}
+		t, ok := parseDateBase(base, now, zone)
+		if !ok {
+			continue
+		}
+		if t, ok = applyRelativeItems(t, items); ok {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// zoneOffset reads "+1", "-05" (hours) or "+0130" (hours and minutes) as
+// seconds east of UTC.
+func zoneOffset(w string) (int, bool) {
+	if len(w) < 2 || (w[0] != '+' && w[0] != '-') {
+		return 0, false
+	}
+	digits := w[1:]
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	var h, m int
+	switch len(digits) {
+	case 1, 2:
+		h, _ = strconv.Atoi(digits)
+	case 4:
+		h, _ = strconv.Atoi(digits[:2])
+		m, _ = strconv.Atoi(digits[2:])
+	default:
+		return 0, false
+	}
+	off := h*3600 + m*60
+	if w[0] == '-' {
+		off = -off
+	}
+	return off, true
+}
+
+// applyRelativeItems applies "[+-]N unit [ago]" items in order; an empty
+// list is no item at all, which is not a date.
+func applyRelativeItems(t time.Time, words []string) (time.Time, bool) {
+	if len(words) == 0 {
+		return t, true
+	}
+	for i := 0; i < len(words); {
+		n := 1
+		if v, err := strconv.Atoi(words[i]); err == nil {
+			n = v
+			i++
+		}
+		if i >= len(words) {
+			return time.Time{}, false
+		}
+		unit := strings.TrimSuffix(strings.ToLower(words[i]), "s")
+		i++
+		if i < len(words) && strings.ToLower(words[i]) == "ago" {
+			n = -n
+			i++
+		}
+		switch unit {
+		case "sec", "second":
+			t = t.Add(time.Duration(n) * time.Second)
+		case "min", "minute":
+			t = t.Add(time.Duration(n) * time.Minute)
+		case "hour":
+			t = t.Add(time.Duration(n) * time.Hour)
+		case "day":
+			t = t.AddDate(0, 0, n)
+		case "week":
+			t = t.AddDate(0, 0, 7*n)
+		case "fortnight":
+			t = t.AddDate(0, 0, 14*n)
+		case "month":
+			t = t.AddDate(0, n, 0)
+		case "year":
+			t = t.AddDate(n, 0, 0)
+		default:
+			return time.Time{}, false
+		}
+	}
+	return t, true
+}
+
+// parseDateBase reads one date without trailing relative items.
+func parseDateBase(s string, now time.Time, loc *time.Location) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	lower := strings.ToLower(s)
 	switch lower {

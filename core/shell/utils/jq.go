@@ -508,11 +508,29 @@ func jqRuntimeError(inputs *jqInputs, err error) string {
 	return "jq: error (at " + where + "): " + jqErrorText(err.Error()) + "\n"
 }
 
-// jqErrorText words gojq's commonest error as jq does ("Cannot iterate
-// over number (1)"); other texts are gojq's own.
+// jqBinopPast is jq's participle for an operator gojq names by its verb.
+var jqBinopPast = map[string]string{"add": "added", "subtract": "subtracted", "multiply": "multiplied", "divide": "divided"}
+
+// jqErrorText words gojq's commonest errors as jq does ("Cannot iterate
+// over number (1)", "number (1) and string ("a") cannot be added"); other
+// texts are gojq's own.
 func jqErrorText(msg string) string {
 	if rest, ok := strings.CutPrefix(msg, "cannot iterate over: "); ok {
 		return "Cannot iterate over " + rest
+	}
+	if rest, ok := strings.CutPrefix(msg, "cannot "); ok {
+		verb, operands, found := strings.Cut(rest, ": ")
+		if past := jqBinopPast[verb]; found && past != "" && strings.Contains(operands, " and ") {
+			return operands + " cannot be " + past
+		}
+		if l, r, found := strings.Cut(rest, " by: "); found {
+			switch {
+			case strings.HasPrefix(l, "modulo "):
+				return strings.TrimPrefix(l, "modulo ") + " and " + r + " cannot be divided (remainder) because the divisor is zero"
+			case strings.HasPrefix(l, "divide "):
+				return strings.TrimPrefix(l, "divide ") + " and " + r + " cannot be divided because the divisor is zero"
+			}
+		}
 	}
 	return msg
 }

@@ -219,6 +219,10 @@ func lnOne(t *tool, cfg *lnConfig, target, link string) bool {
 			t.warn("failed to access " + quoteAlways(target) + ": " + errText(err))
 			return false
 		}
+		if info, err := fsys.Lstat(t.abs(target)); err == nil && info.IsDir() {
+			t.warn(quoteIfNeeded(target) + ": hard link not allowed for directory")
+			return false
+		}
 	}
 	if link == "" || target == "" && cfg.symbolic {
 		t.warn("failed to create " + kind + " " + quoteAlways(link) + ": " + errText(errEmptyName))

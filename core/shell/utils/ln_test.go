@@ -38,6 +38,8 @@ func TestLnMakesLinksThroughTheVFS(t *testing.T) {
 		// The VFS has no hard links: say so as a filesystem without them would.
 		{name: "hard link unsupported", args: []string{"ln", "f", "h"}, files: files,
 			wantErr: "ln: failed to create hard link 'h' => 'f': Operation not supported\n", wantExit: 1, wantFiles: map[string]string{"/w/h": "<absent>"}},
+		{name: "hard link to a directory", args: []string{"ln", "d", "h"}, files: map[string]string{"/w/d/": ""},
+			wantErr: "ln: d: hard link not allowed for directory\n", wantExit: 1},
 		{name: "hard link missing target", args: []string{"ln", "nope", "h"}, files: files,
 			wantErr: "ln: failed to access 'nope': No such file or directory\n", wantExit: 1},
 		{name: "read-only", args: []string{"ln", "-s", "f", "/ro/l"}, files: files,

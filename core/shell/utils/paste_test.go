@@ -37,9 +37,14 @@ func TestPasteCommGatehouse(t *testing.T) {
 			wantErr: "paste: secret: " + secretReason + "\n", wantExit: 1},
 		{name: "comm refused", args: []string{"comm", "a", "secret"}, files: map[string]string{"/w/a": "", "/w/secret": "k"},
 			wantErr: "comm: secret: " + secretReason + "\n", wantExit: 1},
-		// Order is not checked unless asked (gatehouse's default).
-		{name: "comm unsorted quietly", args: []string{"comm", "a", "b"}, files: map[string]string{"/w/a": "b\na\n", "/w/b": "a\n"},
+		// GNU's default: once a line is unpairable, disorder warns once per
+		// file, the output goes on, and the run fails at the end.
+		{name: "comm unsorted warns and fails at the end", args: []string{"comm", "a", "b"}, files: map[string]string{"/w/a": "b\na\n", "/w/b": "a\n"},
+			wantOut: "\ta\nb\na\n", wantErr: "comm: file 1 is not in sorted order\ncomm: input is not in sorted order\n", wantExit: 1},
+		{name: "comm unsorted unchecked", args: []string{"comm", "--nocheck-order", "a", "b"}, files: map[string]string{"/w/a": "b\na\n", "/w/b": "a\n"},
 			wantOut: "\ta\nb\na\n"},
+		{name: "comm disorder before any unpairable line passes", args: []string{"comm", "a", "b"}, files: map[string]string{"/w/a": "b\na\n", "/w/b": "b\na\n"},
+			wantOut: "\t\tb\n\t\ta\n"},
 		{name: "paste help", args: []string{"paste", "--help"}, wantOut: pasteHelp},
 		{name: "comm help", args: []string{"comm", "--help"}, wantOut: commHelp},
 	})

@@ -100,6 +100,9 @@ const (
 // canonicalize resolves name (absolute) through the VFS, following every
 // symlink (unless noLinks) as gnulib's canonicalize_filename_mode does.
 func canonicalize(e *Env, name string, mode canonMode, noLinks bool) (string, error) {
+	if noLinks {
+		return canonicalizeLogical(e, name, mode)
+	}
 	comps := strings.Split(name, "/")
 	resolved := "/"
 	links := 0
@@ -150,6 +153,21 @@ func canonicalize(e *Env, name string, mode canonMode, noLinks bool) (string, er
 		resolved = next
 	}
 	return resolved, nil
+}
+
+// canonicalizeLogical is realpath -s: the name is cleaned as text, links
+// and all, and as in gnulib only the whole name is checked, through any
+// links in it ("l/x" with l -> dir exists); -m checks nothing.
+func canonicalizeLogical(e *Env, name string, mode canonMode) (string, error) {
+	p := path.Clean("/" + name)
+	if mode == canonMissingOK {
+		return p, nil
+	}
+	_, err := e.FS.Stat(p)
+	if err == nil || (mode == canonAllButLast && isNotExist(err)) {
+		return p, nil
+	}
+	return "", err
 }
 
 func runReadlink(e *Env) (int, error) {

@@ -450,13 +450,16 @@ func (p *sedParser) delimited(delim byte, isRegex bool) (string, bool) {
 		case c == '\n' && isRegex:
 			return "", false
 		case c == '[' && isRegex:
-			// A bracket expression may hold the delimiter: s/[/]/x/.
-			if end := sedBracketEnd(p.src, p.pos-1); end > 0 {
-				b.WriteString(p.src[p.pos-1 : end])
-				p.pos = end
-				continue
+			// A bracket expression may hold the delimiter: s/[/]/x/. One
+			// that never closes swallows the rest, as in GNU sed, so the
+			// command is unterminated (s/a[/x/).
+			end := sedBracketEnd(p.src, p.pos-1)
+			if end == 0 {
+				p.pos = len(p.src)
+				return "", false
 			}
-			b.WriteByte(c)
+			b.WriteString(p.src[p.pos-1 : end])
+			p.pos = end
 		default:
 			b.WriteByte(c)
 		}

@@ -39,6 +39,8 @@ func TestSedAgainstGNU(t *testing.T) {
 		{name: "missing file continues", args: []string{"sed", "-n", "1p", "nope", "f"}, files: sedFiveLines, wantOut: "one\n", wantErr: "sed: can't read nope: No such file or directory\n", wantExit: 2},
 		{name: "unknown command", args: []string{"sed", "k", "f"}, files: sedFiveLines, wantOut: "", wantErr: "sed: -e expression #1, char 1: unknown command: `k'\n", wantExit: 1},
 		{name: "unterminated s", args: []string{"sed", "s/a/b", "f"}, files: sedFiveLines, wantOut: "", wantErr: "sed: -e expression #1, char 5: unterminated `s' command\n", wantExit: 1},
+		{name: "unclosed bracket swallows the delimiter", args: []string{"sed", "s/a[/x/", "f"}, files: sedFiveLines, wantErr: "sed: -e expression #1, char 7: unterminated `s' command\n", wantExit: 1},
+		{name: "unclosed bracket in an address", args: []string{"sed", "-n", "/a[/p", "f"}, files: sedFiveLines, wantErr: "sed: -e expression #1, char 5: unterminated address regex\n", wantExit: 1},
 		{name: "bad reference", args: []string{"sed", "s/a/\\1/", "f"}, files: sedFiveLines, wantOut: "", wantErr: "sed: -e expression #1, char 7: invalid reference \\1 on `s' command's RHS\n", wantExit: 1},
 		{name: "unknown option to s", args: []string{"sed", "s/a/b/q", "f"}, files: sedFiveLines, wantOut: "", wantErr: "sed: -e expression #1, char 7: unknown option to `s'\n", wantExit: 1},
 		{name: "missing label", args: []string{"sed", "b nowhere", "f"}, files: sedFiveLines, wantOut: "", wantErr: "sed: can't find label for jump to `nowhere'\n", wantExit: 4},

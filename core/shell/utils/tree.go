@@ -182,7 +182,13 @@ func runTree(e *Env) (int, error) {
 				continue
 			}
 			t.writeString(root + "\n")
+			before := r.dirs + r.files
 			r.walk(root, e.Abs(root), "", 1)
+			if r.dirs+r.files > before {
+				// tree 2.x counts a root directory in its report only
+				// when it showed something under it.
+				r.dirs++
+			}
 		}
 	}
 	if !cfg.noReport {
