@@ -31,6 +31,7 @@ const (
 	cmdSource = "__gh_source" // __gh_source PLACE FILE ARGS...
 	cmdLookup = "__gh_lookup" // __gh_lookup MODE NAMES... (type / command -v)
 	cmdPwd    = "__gh_pwd"    // __gh_pwd (pwd -P)
+	cmdUtil   = "__gh_util"   // __gh_util NAME ARGS... (a utility in a builtin's place)
 	internalP = "__gh_"
 )
 
@@ -128,6 +129,12 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 		return append([]string{cmdSource, place}, args[1:]...), nil
 	case "type", "hash", "compgen", "help", "enable":
 		return append([]string{cmdLookup, name}, args[1:]...), nil
+	case "printf":
+		// The interpreter's printf lacks precision and %e/%f/%g; the
+		// utility has them. Only `printf -v VAR` needs the shell's own.
+		if len(args) < 2 || args[1] != "-v" {
+			return append([]string{cmdUtil}, args...), nil
+		}
 	case "pwd":
 		for _, a := range args[1:] {
 			if a == "-P" {
@@ -224,6 +231,15 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return s.lookup(hc, args[1], args[2:])
 	case cmdPwd:
 		return s.pwdPhysical(ctx, hc)
+	case cmdUtil:
+		code, err := s.runCommand(withPlace(ctx, placeAt(fr.prefix, hc.Pos.Offset())), ls, args[1:], hc.Dir, hc.Env, nil, hc.Stdin, hc.Stdout, hc.Stderr)
+		if err != nil {
+			return s.halt(ctx, err)
+		}
+		if code != 0 {
+			return interp.NewExitStatus(uint8(code))
+		}
+		return nil
 	}
 	if args[0] == s.capture {
 		return s.captureFD(hc)

@@ -173,12 +173,18 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 
 // freshRunner is a new interpreter for a nested shell process.
 func (s *Shell) freshRunner(env []string, dir string) (*interp.Runner, error) {
+	setup := "unset TMPDIR"
+	if !hasVar(env, "HOME") {
+		// The interpreter would fill an unset HOME from the host's.
+		env = append(env, "HOME=")
+		setup += " HOME"
+	}
 	r, err := s.newRunner(append(env, "TMPDIR=/"), dir, false)
 	if err != nil {
 		return nil, err
 	}
 	r.Reset()
-	f, _ := syntax.NewParser().Parse(strings.NewReader("unset TMPDIR"), "")
+	f, _ := syntax.NewParser().Parse(strings.NewReader(setup), "")
 	r.Run(context.WithValue(context.Background(), internalKey{}, true), f)
 	return r, nil
 }
@@ -451,3 +457,12 @@ func (s *Shell) captureFD(hc interp.HandlerContext) error {
 }
 
 func sortStrings(a []string) { sort.Strings(a) }
+
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
+}

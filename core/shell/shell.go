@@ -167,6 +167,12 @@ func (s *Shell) initialEnv(cwd string) []string {
 // newRunner makes an interpreter wired to gatehouse's handlers only.
 func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.Runner, error) {
 	setDir := func(r *interp.Runner) error { r.Dir = dir; return nil }
+	// The interpreter would read these from the host process when unset.
+	for _, id := range []string{"UID", "EUID", "GID"} {
+		if !hasVar(env, id) {
+			env = append(env, id+"=1000")
+		}
+	}
 	return interp.New(
 		interp.Env(expand.ListEnviron(env...)),
 		setDir,

@@ -18,6 +18,10 @@ Mandatory arguments to long options are mandatory for short options too.
   -q, --brief                   report only when files differ
   -s, --report-identical-files  report when two files are the same
   -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
+  -y, --side-by-side            output in two columns
+  -W, --width=NUM               output at most NUM (default 130) print columns
+      --suppress-common-lines   do not output common lines
+  -t, --expand-tabs             expand tabs to spaces in output
   -r, --recursive                 recursively compare any subdirectories found
   -N, --new-file                  treat absent files as empty
       --label LABEL             use LABEL instead of file name and timestamp
@@ -44,6 +48,10 @@ var diffOpts = []optDef{
 	{short: 's', long: "report-identical-files"},
 	{short: 'u'},
 	{short: 'U', long: "unified", arg: needArg},
+	{short: 'y', long: "side-by-side"},
+	{short: 'W', long: "width", arg: needArg},
+	{long: "suppress-common-lines"},
+	{short: 't', long: "expand-tabs"},
 	{short: 'r', long: "recursive"},
 	{short: 'N', long: "new-file"},
 	{long: "label", arg: needArg},
@@ -69,6 +77,9 @@ func init() {
 type diffConfig struct {
 	brief, identical, recursive, newFile bool
 	unified                              bool
+	sideBySide, suppressCommon           bool
+	expandTabs                           bool
+	width                                int // -y's total columns
 	context                              int
 	ignoreCase, ignoreSpace, ignoreAll   bool
 	text                                 bool
@@ -103,7 +114,7 @@ func runDiff(e *Env) (int, error) {
 		t.writeString("diff (GNU diffutils) 3.10\n")
 		return t.end(0)
 	}
-	cfg := &diffConfig{context: 3, loc: dateZone(e.Getenv("TZ"))}
+	cfg := &diffConfig{context: 3, width: 130, loc: dateZone(e.Getenv("TZ"))}
 	for _, o := range args.opts {
 		switch o.name {
 		case "brief":
@@ -118,6 +129,18 @@ func runDiff(e *Env) (int, error) {
 				return usage("invalid context length " + quoteAlways(o.value))
 			}
 			cfg.unified, cfg.context = true, n
+		case "side-by-side":
+			cfg.sideBySide = true
+		case "width":
+			n, err := strconv.Atoi(o.value)
+			if err != nil || n <= 0 {
+				return usage("invalid width " + quoteAlways(o.value))
+			}
+			cfg.width = n
+		case "suppress-common-lines":
+			cfg.suppressCommon = true
+		case "expand-tabs":
+			cfg.expandTabs = true
 		case "recursive":
 			cfg.recursive = true
 		case "new-file":
@@ -361,6 +384,18 @@ func (d *diffRun) filesWithHeader(l, r string, li, ri fs.FileInfo, header string
 	}
 	b, ok := d.load(r, ri)
 	if !ok {
+		return
+	}
+	if d.cfg.sideBySide && !d.cfg.brief {
+		// -y shows every line, so equal files print too (exit 0).
+		changes := diffLines(d.ids(a.lines, b.lines))
+		if len(changes) > 0 {
+			d.raise(1)
+		}
+		var out strings.Builder
+		out.WriteString(header)
+		d.sideBySide(&out, a, b, changes)
+		d.t.writeString(out.String())
 		return
 	}
 	if bytes.Equal(a.data, b.data) && a.missing == b.missing {
