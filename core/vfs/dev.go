@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -95,14 +96,16 @@ func (d *devFS) chtimes(string, time.Time, time.Time) error {
 // deviceFile is an open /dev/null (reads end at once) or /dev/zero (reads
 // never end); both swallow writes.
 type deviceFile struct {
-	name   string
-	info   fileInfo
-	zeros  bool
-	closed bool
+	name  string
+	info  fileInfo
+	zeros bool
+	// closed is atomic: the shell may close a redirection while the
+	// goroutine copying it into a pipe still reads.
+	closed atomic.Bool
 }
 
 func (f *deviceFile) Read(p []byte) (int, error) {
-	if f.closed {
+	if f.closed.Load() {
 		return 0, pathErr("read", f.name, fs.ErrClosed)
 	}
 	if !f.zeros {
@@ -113,7 +116,7 @@ func (f *deviceFile) Read(p []byte) (int, error) {
 }
 
 func (f *deviceFile) Write(p []byte) (int, error) {
-	if f.closed {
+	if f.closed.Load() {
 		return 0, pathErr("write", f.name, fs.ErrClosed)
 	}
 	return len(p), nil
@@ -124,9 +127,8 @@ func (f *deviceFile) Seek(int64, int) (int64, error) { return 0, nil }
 func (f *deviceFile) Stat() (fs.FileInfo, error) { c := f.info; return &c, nil }
 
 func (f *deviceFile) Close() error {
-	if f.closed {
+	if f.closed.Swap(true) {
 		return pathErr("close", f.name, fs.ErrClosed)
 	}
-	f.closed = true
 	return nil
 }
