@@ -458,3 +458,24 @@ func TestInlineDenyStandsForTheRetry(t *testing.T) {
 		t.Errorf("handler asked %d times, want 1", calls)
 	}
 }
+
+// G-10.4: a handler that gives no answer within ask_timeout leaves the ask
+// pending and the line refused at 126; the ask stays in the queue.
+func TestAskTimeoutLeavesAskPending(t *testing.T) {
+	t.Parallel()
+	silent := func(ctx context.Context, rec decisions.Record) (decisions.Answer, error) {
+		<-ctx.Done()
+		return decisions.Answer{}, ctx.Err()
+	}
+	f := newAskFixture(t, OnAsk(silent), WithAskTimeout(50*time.Millisecond))
+	res := f.run("cat secret.txt")
+	ids := f.pendingIDs(res, 1)
+	rec, err := f.ws.Decisions().Get(context.Background(), ids[0])
+	if err != nil || !rec.Pending() || rec.Closed != "" {
+		t.Fatalf("the ask must stay pending and queued: %+v %v", rec, err)
+	}
+	pending, _ := f.ws.Decisions().Pending(context.Background(), f.s.ID())
+	if len(pending) != 1 || pending[0].ID != ids[0] {
+		t.Errorf("queue: %+v", pending)
+	}
+}
