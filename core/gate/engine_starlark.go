@@ -26,6 +26,11 @@ type starlarkThread struct {
 	dog    *watchdog
 	cwd    string // the calling command's cwd, for open() of a relative path
 	facts  starlarkFacts
+	// The ctx dicts are the thread's own, cleared and refilled per call:
+	// building fresh ones per op was most of pre_ops' cost (G-6.3). A hook
+	// sees exactly this call's facts; one call cannot leave anything for
+	// the next, since every key is reset.
+	ctxDict, opDict, writeDict *starlark.Dict
 }
 
 // starlarkFacts are a command's facts as frozen Starlark values. A command
@@ -129,7 +134,11 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
 	if f.of != in.facts {
 		*f = newStarlarkFacts(in.facts)
 	}
-	d := starlark.NewDict(8)
+	if t.ctxDict == nil {
+		t.ctxDict, t.opDict, t.writeDict = starlark.NewDict(8), starlark.NewDict(4), starlark.NewDict(3)
+	}
+	d := t.ctxDict
+	_ = d.Clear()
 	_ = d.SetKey(keyCommand, f.command)
 	_ = d.SetKey(keyArgv, f.argv)
 	_ = d.SetKey(keyLine, f.line)
@@ -138,7 +147,8 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
 	_ = d.SetKey(keySession, f.session)
 	_ = d.SetKey(keyMounts, e.mounts)
 	if op := in.op; op != nil {
-		o := starlark.NewDict(4)
+		o := t.opDict
+		_ = o.Clear()
 		_ = o.SetKey(keyName, starlark.String(op.Name))
 		_ = o.SetKey(keyPath, starlark.String(op.Path))
 		_ = o.SetKey(keyWrite, starlark.Bool(op.Write))
@@ -146,13 +156,13 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
 		_ = d.SetKey(keyOp, o)
 	}
 	if w := in.write; w != nil {
-		o := starlark.NewDict(3)
+		o := t.writeDict
+		_ = o.Clear()
 		_ = o.SetKey(keyKey, starlark.String(w.Key))
 		_ = o.SetKey(keyValue, starlark.String(w.Value))
 		_ = o.SetKey(keyVerb, starlark.String(w.Verb))
 		_ = d.SetKey(keyWrite, o)
 	}
-	d.Freeze()
 	return d
 }
 
