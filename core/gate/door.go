@@ -36,6 +36,8 @@ func (p *Profile) Door(scope *OpScope) vfs.Door {
 type door struct {
 	p     *Profile
 	scope *OpScope
+	// memo holds the program's pre_ops answers for this command.
+	memo opMemo
 	// policyRead marks the door of the policies' own reads (open()): hide,
 	// deny and modes apply, but no pre_ops hook judges them (G-8.3).
 	policyRead bool

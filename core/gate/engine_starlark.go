@@ -31,6 +31,10 @@ type starlarkThread struct {
 	// sees exactly this call's facts; one call cannot leave anything for
 	// the next, since every key is reset.
 	ctxDict, opDict, writeDict *starlark.Dict
+	// op is ctx["op"], which records the fields a call reads (opMemo).
+	op trackedOp
+	// usedFiles: the call read a file, so its answer is not remembered.
+	usedFiles bool
 }
 
 // starlarkFacts are a command's facts as frozen Starlark values. A command
@@ -112,7 +116,14 @@ func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
 			e.threads.Put(t)
 		}
 	}()
+	if in.memo != nil && in.op != nil {
+		if d, ok := in.memo.lookup(in.op); ok {
+			healthy = true
+			return d, nil
+		}
+	}
 	ctx := e.ctx(t, in)
+	t.usedFiles = false
 	t.dog.arm(e.env.timeout)
 	v, callErr := starlark.Call(t.thread, e.hooks[h], starlark.Tuple{ctx}, nil)
 	fired := t.dog.disarm()
@@ -124,7 +135,11 @@ func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
 	case callErr != nil:
 		return Decision{}, fmt.Errorf("%s: %s", starlarkNames[h], starlarkErrorText(callErr))
 	}
-	return decodeStarlark(h, v)
+	d, err = decodeStarlark(h, v)
+	if err == nil && in.memo != nil && in.op != nil && !t.op.opaque && !t.usedFiles {
+		in.memo.store(t.op.read, in.op, d)
+	}
+	return d, err
 }
 
 // ctx builds the hook's argument (G-8.2) as a native dict, frozen: a hook
@@ -153,7 +168,8 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
 		_ = o.SetKey(keyPath, starlark.String(op.Path))
 		_ = o.SetKey(keyWrite, starlark.Bool(op.Write))
 		_ = o.SetKey(keyPrefix, starlark.String(op.Prefix))
-		_ = d.SetKey(keyOp, o)
+		t.op = trackedOp{d: o}
+		_ = d.SetKey(keyOp, &t.op)
 	}
 	if w := in.write; w != nil {
 		o := t.writeDict
@@ -254,6 +270,7 @@ func (e *starlarkEngine) open(thread *starlark.Thread, b *starlark.Builtin, args
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &name); err != nil {
 		return nil, err
 	}
+	markFileUse(thread)
 	data, err := readForPolicy(e.env.files, threadCwd(thread), name)
 	if err != nil {
 		return nil, err
@@ -268,7 +285,64 @@ func (e *starlarkEngine) isFile(thread *starlark.Thread, b *starlark.Builtin, ar
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &name); err != nil {
 		return nil, err
 	}
+	markFileUse(thread)
 	return starlark.Bool(isFileForPolicy(e.env.files, threadCwd(thread), name)), nil
+}
+
+func markFileUse(thread *starlark.Thread) {
+	if t, ok := thread.Local(starlarkThreadKey).(*starlarkThread); ok {
+		t.usedFiles = true
+	}
+}
+
+// trackedOp is ctx["op"]: a read-only mapping over the op's fields that
+// records which fields a call reads by key, so its answer can be
+// remembered for ops that agree on them (opMemo). Anything that sees the
+// op whole (iteration, str, methods such as get or keys) makes the call
+// opaque, and an opaque call is never remembered.
+type trackedOp struct {
+	d      *starlark.Dict
+	read   uint8
+	opaque bool
+}
+
+var (
+	_ starlark.Mapping  = (*trackedOp)(nil)
+	_ starlark.HasAttrs = (*trackedOp)(nil)
+	_ starlark.Iterable = (*trackedOp)(nil)
+	_ starlark.Sequence = (*trackedOp)(nil)
+)
+
+func (o *trackedOp) String() string        { o.opaque = true; return o.d.String() }
+func (o *trackedOp) Type() string          { return "dict" }
+func (o *trackedOp) Freeze()               {}
+func (o *trackedOp) Truth() starlark.Bool  { return starlark.True }
+func (o *trackedOp) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: dict") }
+func (o *trackedOp) Len() int              { o.opaque = true; return o.d.Len() }
+func (o *trackedOp) Iterate() starlark.Iterator {
+	o.opaque = true
+	return o.d.Iterate()
+}
+func (o *trackedOp) Attr(name string) (starlark.Value, error) {
+	o.opaque = true
+	return o.d.Attr(name)
+}
+func (o *trackedOp) AttrNames() []string { o.opaque = true; return o.d.AttrNames() }
+
+func (o *trackedOp) Get(k starlark.Value) (starlark.Value, bool, error) {
+	switch k {
+	case keyName:
+		o.read |= readName
+	case keyPath:
+		o.read |= readPath
+	case keyWrite:
+		o.read |= readWrite
+	case keyPrefix:
+		o.read |= readPrefix
+	default:
+		// Another key is absent whatever the op: reading it tells nothing.
+	}
+	return o.d.Get(k)
 }
 
 func threadCwd(thread *starlark.Thread) string {

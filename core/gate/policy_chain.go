@@ -170,7 +170,7 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 	}
 	if prog := ch.program; rec == nil && prog != nil && prog.hooks[hookOps] {
 		programInfo := info // escapes into the engine; the coded path keeps info on the stack
-		rec = prog.judge(hookOps, &hookInput{facts: d.facts, op: &programInfo}, ScopeOperand)
+		rec = prog.judge(hookOps, &hookInput{facts: d.facts, op: &programInfo, memo: &d.memo}, ScopeOperand)
 	}
 	if rec == nil {
 		return nil

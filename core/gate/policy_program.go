@@ -36,6 +36,9 @@ type hookInput struct {
 	facts *CommandContext
 	op    *OpInfo
 	write *EnvWriteInfo
+	// memo, for pre_ops, is the command's memory of earlier answers; an
+	// engine that can tell which op fields a call read uses it.
+	memo *opMemo
 }
 
 // engine runs one compiled program. Implementations are safe for concurrent
