@@ -156,7 +156,7 @@ func TestScriptedExchange(t *testing.T) {
 	for _, n := range notes {
 		if n["method"] == "notifications/progress" {
 			params := n["params"].(map[string]any)
-			progressed = params["progressToken"] == "p5" && strings.Contains(params["message"].(string), rec.ID)
+			progressed = progressed || (params["progressToken"] == "p5" && strings.Contains(params["message"].(string), rec.ID))
 		}
 	}
 	if !progressed {
