@@ -104,7 +104,9 @@ func TestForkBombIsContained(t *testing.T) {
 	before := runtime.NumGoroutine()
 	start := time.Now()
 	res := s.Execute(context.Background(), ":(){ :|:& };:")
-	if res.ExitCode != 0 && res.ExitCode != 125 {
+	// 0 when the parent returns before its jobs trip a limit, as in bash;
+	// 124/125 when a limit ends the line first (slow machines, -race).
+	if res.ExitCode != 0 && res.ExitCode != 124 && res.ExitCode != 125 {
 		t.Errorf("bomb: %+v", res)
 	}
 	deadline := time.Now().Add(10 * time.Second)
