@@ -38,6 +38,8 @@ type door struct {
 	scope *OpScope
 	// memo holds the program's pre_ops answers for this command.
 	memo opMemo
+	// dirs resolves runs of siblings without walking each one.
+	dirs dirCache
 	// policyRead marks the door of the policies' own reads (open()): hide,
 	// deny and modes apply, but no pre_ops hook judges them (G-8.3).
 	policyRead bool
@@ -73,13 +75,19 @@ func (d *door) checkRules(op vfs.Op) error {
 	if !p.hasEntries && !p.anyRO {
 		return nil
 	}
-	var cb [stackDepth]span
-	var nb [stackDepth + 1]*pathNode
-	w := p.newWalk(op.Path, cb[:0], nb[:0])
 	var cmd *Command
 	if d.scope != nil {
 		cmd = d.scope.Command
 	}
+	if mount, ok := d.dirs.clear(p, op.Path, cmd, true); ok {
+		if op.Write && mount != nil && mount.readOnly {
+			return syscall.EROFS
+		}
+		return nil
+	}
+	var cb [stackDepth]span
+	var nb [stackDepth + 1]*pathNode
+	w := p.newWalk(op.Path, cb[:0], nb[:0])
 	dec := p.decide(&w, cmd, true)
 	if e := dec.entry; e != nil {
 		switch e.verb {

@@ -87,12 +87,16 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 	var refused []OperandRefusal // operand denies and asks, in argv order
 	firstDeny := -1
 	if p.hasEntries {
+		var dirs dirMemo // xargs hands a command thousands of siblings
 		for _, op := range cmd.Operands {
 			if op.Path == "" {
 				continue
 			}
 			if !strings.HasPrefix(op.Path, "/") {
 				op.Path = path.Join(cmd.Cwd, op.Path)
+			}
+			if _, clear := dirs.clear(p, op.Path, &cmd, false); clear {
+				continue
 			}
 			var cb [stackDepth]span
 			var nb [stackDepth + 1]*pathNode

@@ -1,0 +1,192 @@
+package gate
+
+import (
+	"hash/maphash"
+	"sync/atomic"
+)
+
+// dirFacts is what path resolution knows of one directory's children before
+// it sees their names (G-14: a find, a listing or a grep over many files
+// resolves thousands of siblings in a row). When no entry reaches the
+// directory itself, a child is reached only by an entry anchored on the
+// child's own trie node or below it, or by a candidate: an entry whose
+// pattern could still match a path below the directory. A child whose name
+// has no trie node and matches no candidate is reached by nothing, and its
+// decision is just the directory's mount. Anything else is resolved the slow
+// way, so this is an answer cache, never a second set of rules.
+type dirFacts struct {
+	dir   string
+	comps []span    // dir's components
+	node  *pathNode // dir's trie node, nil when the trie stops above dir
+	// reached: an entry reaches dir or an ancestor, so it reaches every
+	// child too and each child is resolved the slow way.
+	reached bool
+	cands   []dirCandidate
+	mount   *mountInfo
+}
+
+type dirCandidate struct {
+	e     *pathEntry
+	depth int
+	// last is the one component left for a child to match, when the
+	// pattern has no "**" (the common case: one glob test per child).
+	last *nameGlob
+}
+
+// candidate classifies an entry anchored at depth that does not reach dir
+// but reachesBelow it: ok is false when it can only reach grandchildren.
+func candidate(e *pathEntry, depth, dirComps int) (c dirCandidate, ok bool) {
+	c = dirCandidate{e: e, depth: depth}
+	rest := e.pattern.rest
+	for i := range rest {
+		if rest[i].kind == compDoubleStar {
+			return c, true
+		}
+	}
+	// Without "**" each component matches one: the dir's components below
+	// the anchor used up the first ones, and a child needs exactly one more.
+	k := dirComps - depth
+	if len(rest)-k != 1 {
+		return c, false
+	}
+	c.last = &rest[k].glob
+	return c, true
+}
+
+// newDirFacts resolves dir for its children, with the entries that count
+// for cmd (atDoor as in decide).
+func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
+	var argv []string
+	if cmd != nil {
+		argv = cmd.Argv
+	}
+	var nb [stackDepth + 1]*pathNode
+	w := p.newWalk(dir, nil, nb[:0])
+	f := &dirFacts{dir: dir, comps: w.comps, mount: w.mount()}
+	if len(w.nodes) == len(w.comps)+1 {
+		f.node = w.nodes[len(w.nodes)-1]
+	}
+	for d := len(w.nodes) - 1; d >= 0; d-- {
+		for _, e := range w.nodes[d].entries {
+			if e.commands != nil && (atDoor || !anyMatches(e.commands, argv)) {
+				continue
+			}
+			if e.exempt != nil && e.exempt.covers(cmd) {
+				continue
+			}
+			switch {
+			case matchRest(e.pattern.rest, dir, w.comps, d):
+				f.reached = true
+				return f
+			case reachesBelow(e.pattern.rest, dir, w.comps, d):
+				if c, ok := candidate(e, d, len(w.comps)); ok {
+					f.cands = append(f.cands, c)
+				}
+			}
+		}
+	}
+	return f
+}
+
+// clearChild reports whether nothing reaches child, a path directly inside
+// f.dir; false means "resolve it the slow way", not "something reaches".
+func (f *dirFacts) clearChild(child string) bool {
+	if f.reached {
+		return false
+	}
+	start := len(f.dir) + 1
+	if f.dir == "/" {
+		start = 1
+	}
+	name := child[start:]
+	if f.node != nil && f.node.children[name] != nil {
+		return false
+	}
+	var cb [stackDepth + 1]span
+	var comps []span
+	for _, c := range f.cands {
+		if c.last != nil {
+			if c.last.match(name) {
+				return false
+			}
+			continue
+		}
+		if comps == nil {
+			comps = append(append(cb[:0], f.comps...), span{start, len(child)})
+		}
+		if matchRest(c.e.pattern.rest, child, comps, c.depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// splitChild cuts an absolute, cleaned path into its directory and reports
+// whether it has one (the root has none).
+func splitChild(p string) (dir string, ok bool) {
+	i := len(p) - 1
+	for i > 0 && p[i] != '/' {
+		i--
+	}
+	switch {
+	case len(p) <= 1 || p[i] != '/' || i == len(p)-1:
+		return "", false // the root, a relative path, or a trailing slash
+	case i == 0:
+		return "/", true
+	}
+	return p[:i], true
+}
+
+// dirMemo keeps the facts of the directory seen last. A directory's facts
+// are built on its second op in a row, so a command whose every op lands in
+// a new directory pays one hash per op, not a build.
+type dirMemo struct {
+	facts *dirFacts
+	seen  uint64 // hash of the last directory without facts
+}
+
+var dirSeed = maphash.MakeSeed()
+
+// useDirFacts switches the sibling cache; tests turn it off to get the
+// slow path's answers to compare with.
+var useDirFacts = true
+
+// clear reports whether path may skip resolution: nothing reaches it, and
+// mount is the mount holding it.
+func (m *dirMemo) clear(p *Profile, path string, cmd *Command, atDoor bool) (mount *mountInfo, ok bool) {
+	dir, ok := splitChild(path)
+	if !ok || !useDirFacts {
+		return nil, false
+	}
+	f := m.facts
+	if f == nil || f.dir != dir {
+		h := maphash.String(dirSeed, dir)
+		if m.seen != h {
+			m.seen = h
+			return nil, false
+		}
+		f = p.newDirFacts(dir, cmd, atDoor)
+		m.facts = f
+	}
+	if !f.clearChild(path) {
+		return nil, false
+	}
+	return f.mount, true
+}
+
+// dirCache is a dirMemo a door's concurrent ops may share: each op works on
+// a copy and publishes what it learnt.
+type dirCache struct {
+	facts atomic.Pointer[dirFacts]
+	seen  atomic.Uint64
+}
+
+func (c *dirCache) clear(p *Profile, path string, cmd *Command, atDoor bool) (*mountInfo, bool) {
+	m := dirMemo{facts: c.facts.Load(), seen: c.seen.Load()}
+	mount, ok := m.clear(p, path, cmd, atDoor)
+	if m.facts != nil && m.facts != c.facts.Load() {
+		c.facts.Store(m.facts)
+	}
+	c.seen.Store(m.seen)
+	return mount, ok
+}

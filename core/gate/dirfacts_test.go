@@ -1,0 +1,118 @@
+package gate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"gatehouse/core/vfs"
+)
+
+// dirFactsPatterns are the path patterns the random profiles draw from:
+// literals, globs, "**" and ties at one anchor, over a small alphabet so
+// that random paths hit them often.
+var dirFactsPatterns = []string{
+	"/a", "/a/b", "/a/*", "/a/*/c", "/a/*/*/c", "/a/b/*.x", "/a/b/c?", "/*/b",
+	"/**/c", "/a/**", "/a/**/b", "/b/**/c/*", "/a/b/c/d", "/b", "/b/c/*/a", "/c/*",
+	"/a/c", "/b/*/*", "/a/b/c", "/c/a/b.x", "/*", "/*/*/*.x",
+}
+
+// randomDirFactsSpec builds a profile of random hides, shows (some ro),
+// path denies and asks (some scoped to a command), on mounts /a (ro) and
+// /b/c.
+func randomDirFactsSpec(r *rand.Rand) ProfileSpec {
+	pick := func() string { return dirFactsPatterns[r.IntN(len(dirFactsPatterns))] }
+	spec := ProfileSpec{Name: "random"}
+	for range r.IntN(4) {
+		spec.Hide = append(spec.Hide, PathGroup{Paths: []string{pick()}, Reason: "hidden"})
+	}
+	for range r.IntN(3) {
+		mode := ""
+		if r.IntN(2) == 0 {
+			mode = "ro"
+		}
+		spec.Show = append(spec.Show, ShowEntry{Path: pick(), Mode: mode})
+	}
+	for range r.IntN(4) {
+		rule := Rule{Reason: "no", Paths: []string{pick()}}
+		if r.IntN(3) == 0 {
+			rule.Commands = []string{"cat"}
+		}
+		if r.IntN(2) == 0 {
+			spec.Deny = append(spec.Deny, rule)
+		} else {
+			spec.Ask = append(spec.Ask, rule)
+		}
+	}
+	return spec
+}
+
+// randomPaths returns sorted paths over the alphabet, so runs of siblings
+// come in a row as they do from find, ls and xargs.
+func randomPaths(r *rand.Rand, n int) []string {
+	names := []string{"a", "b", "c", "d", "b.x", "c1", ".x"}
+	var out []string
+	for range n {
+		p := ""
+		for range 1 + r.IntN(5) {
+			p += "/" + names[r.IntN(len(names))]
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// G-14 with G-4: the sibling cache is an answer cache only. For random
+// profiles and runs of paths, every op through a door gets the answer the
+// full resolution gives, and every command the same verdict.
+func TestDirFactsAgreeWithResolution(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ops := []string{vfs.OpStat, vfs.OpOpen, vfs.OpReadDir, vfs.OpRemove}
+	for round := range 400 {
+		spec := randomDirFactsSpec(r)
+		p, err := Compile(spec, []Mount{{Prefix: "/a", ReadOnly: true}, {Prefix: "/b/c"}})
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		paths := randomPaths(r, 60)
+		for _, argv := range [][]string{{"cat"}, {"ls"}} {
+			c := Command{Argv: argv, Cwd: "/"}
+			for _, path := range paths {
+				c.Operands = append(c.Operands, Operand{Arg: path, Path: path})
+			}
+			fast := p.Door(&OpScope{Command: &c})
+			var want, got []string
+			for _, path := range paths {
+				for _, name := range ops {
+					op := vfs.Op{Name: name, Path: path, Write: name == vfs.OpRemove}
+					got = append(got, fmt.Sprint(fast.CheckOp(op)))
+				}
+			}
+			vFast := p.Judge(c)
+			useDirFacts = false
+			slow := p.Door(&OpScope{Command: &c})
+			for _, path := range paths {
+				for _, name := range ops {
+					op := vfs.Op{Name: name, Path: path, Write: name == vfs.OpRemove}
+					want = append(want, fmt.Sprint(slow.CheckOp(op)))
+				}
+			}
+			vSlow := p.Judge(c)
+			useDirFacts = true
+			if !slices.Equal(got, want) {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("round %d %v: op %s on %s: cached %q, resolved %q\nspec %+v",
+							round, argv, ops[i%len(ops)], paths[i/len(ops)], got[i], want[i], spec)
+					}
+				}
+			}
+			if !reflect.DeepEqual(vFast, vSlow) {
+				t.Fatalf("round %d %v: cached verdict %+v, resolved %+v\nspec %+v", round, argv, vFast, vSlow, spec)
+			}
+		}
+	}
+}
