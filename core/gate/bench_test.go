@@ -115,6 +115,36 @@ func BenchmarkCheckOp1000Rules(b *testing.B) {
 	}
 }
 
+// Siblings: a listing or a grep over one directory's files, the case the
+// door's directory facts serve (G-14).
+func BenchmarkCheckOp1000RulesSiblings(b *testing.B) {
+	p, _ := generatedProfile(b, 1000)
+	door := p.Door(&OpScope{})
+	ops := make([]vfs.Op, 64)
+	for i := range ops {
+		ops[i] = read(fmt.Sprintf("/data/team3/proj43/src/file%d.go", i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		_ = door.CheckOp(ops[i%len(ops)])
+	}
+}
+
+// Scattered: every op in another directory, so the directory facts never
+// help and the door pays full resolution plus the cache's hash.
+func BenchmarkCheckOp1000RulesScattered(b *testing.B) {
+	p, _ := generatedProfile(b, 1000)
+	door := p.Door(&OpScope{})
+	ops := make([]vfs.Op, 64)
+	for i := range ops {
+		ops[i] = read(fmt.Sprintf("/data/team%d/proj%d/src/main.go", i%7, i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		_ = door.CheckOp(ops[i%len(ops)])
+	}
+}
+
 // The generated profile means what it says: the benchmarks measure real
 // decisions, not an empty profile.
 func TestGeneratedProfileDecides(t *testing.T) {

@@ -116,12 +116,6 @@ func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
 			e.threads.Put(t)
 		}
 	}()
-	if in.memo != nil && in.op != nil {
-		if d, ok := in.memo.lookup(in.op); ok {
-			healthy = true
-			return d, nil
-		}
-	}
 	ctx := e.ctx(t, in)
 	t.usedFiles = false
 	t.dog.arm(e.env.timeout)

@@ -169,8 +169,13 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 		}
 	}
 	if prog := ch.program; rec == nil && prog != nil && prog.hooks[hookOps] {
-		programInfo := info // escapes into the engine; the coded path keeps info on the stack
-		rec = prog.judge(hookOps, &hookInput{facts: d.facts, op: &programInfo, memo: &d.memo}, ScopeOperand)
+		if dec, ok := d.memo.lookup(&info); ok {
+			// An earlier op of this command took the same path through
+			// the hook: no pooled thread, no watchdog (G-14).
+			rec = prog.record(hookOps, dec, nil, ScopeOperand)
+		} else {
+			rec = prog.judgeOp(d, info)
+		}
 	}
 	if rec == nil {
 		return nil
@@ -181,6 +186,14 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 		text = "Permission denied" // a bare "deny" still reads as an error
 	}
 	return &vfs.RefusedError{Reason: text, Detail: rec}
+}
+
+// judgeOp runs the program's pre_ops on an op the memo has no answer for;
+// it is apart from checkOp so that only a miss moves the op to the heap.
+//
+//go:noinline
+func (p *program) judgeOp(d *door, info OpInfo) *Refusal {
+	return p.judge(hookOps, &hookInput{facts: d.facts, op: &info, memo: &d.memo}, ScopeOperand)
 }
 
 // JudgeEnvWrite runs the pre_session hooks on one environment write (G-8.1):

@@ -1,7 +1,7 @@
 package gate
 
 import (
-	"strings"
+	"slices"
 	"sync"
 )
 
@@ -16,7 +16,7 @@ import (
 type opMemo struct {
 	mu      sync.Mutex
 	masks   []uint8 // the sets of fields calls have read
-	answers map[string]Decision
+	answers map[memoKey]Decision
 }
 
 // The op fields a hook can read.
@@ -27,32 +27,38 @@ const (
 	readPrefix
 )
 
-func memoKey(mask uint8, op *OpInfo) string {
-	var b strings.Builder
-	b.WriteByte(mask)
-	if mask&readName != 0 {
-		b.WriteString(op.Name)
-	}
-	b.WriteByte(0)
-	if mask&readPath != 0 {
-		b.WriteString(op.Path)
-	}
-	b.WriteByte(0)
-	if mask&readWrite != 0 && op.Write {
-		b.WriteByte(1)
-	}
-	b.WriteByte(0)
-	if mask&readPrefix != 0 {
-		b.WriteString(op.Prefix)
-	}
-	return b.String()
+// memoKey is an op with the fields a call did not read zeroed: comparing
+// keys compares exactly what the hook saw.
+type memoKey struct {
+	mask               uint8
+	write              bool
+	name, path, prefix string
 }
 
+func keyOf(mask uint8, op *OpInfo) memoKey {
+	k := memoKey{mask: mask}
+	if mask&readName != 0 {
+		k.name = op.Name
+	}
+	if mask&readPath != 0 {
+		k.path = op.Path
+	}
+	if mask&readWrite != 0 {
+		k.write = op.Write
+	}
+	if mask&readPrefix != 0 {
+		k.prefix = op.Prefix
+	}
+	return k
+}
+
+// lookup finds an earlier answer for op; it allocates nothing, as the door
+// asks it first for every op.
 func (m *opMemo) lookup(op *OpInfo) (Decision, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, mask := range m.masks {
-		if d, ok := m.answers[memoKey(mask, op)]; ok {
+		if d, ok := m.answers[keyOf(mask, op)]; ok {
 			return d, true
 		}
 	}
@@ -63,16 +69,12 @@ func (m *opMemo) store(mask uint8, op *OpInfo, d Decision) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.answers == nil {
-		m.answers = map[string]Decision{}
+		m.answers = map[memoKey]Decision{}
 	}
-	known := false
-	for _, k := range m.masks {
-		known = known || k == mask
-	}
-	if !known {
+	if !slices.Contains(m.masks, mask) {
 		m.masks = append(m.masks, mask)
 	}
 	if len(m.answers) < 4096 { // bounded: a hook reading every path memoises nothing useful
-		m.answers[memoKey(mask, op)] = d
+		m.answers[keyOf(mask, op)] = d
 	}
 }

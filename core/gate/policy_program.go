@@ -106,6 +106,12 @@ func (p *program) judge(h hook, in *hookInput, scope string) *Refusal {
 		return &Refusal{Kind: string(VerbDeny), Reason: NoHooksReason, Policy: p.policy, Scope: scope, Rule: p.rule}
 	}
 	d, err := p.run.call(h, in)
+	return p.record(h, d, err, scope)
+}
+
+// record turns the program's answer (or its failure) into a refusal, nil
+// for no opinion.
+func (p *program) record(h hook, d Decision, err error, scope string) *Refusal {
 	if err == nil && d.Verb == VerbNone {
 		return nil
 	}
