@@ -33,6 +33,9 @@ type starlarkThread struct {
 	ctxDict, opDict, writeDict *starlark.Dict
 	// op is ctx["op"], which records the fields a call reads (opMemo).
 	op trackedOp
+	// ctx is the hook's argument over ctxDict, filling argv and paths
+	// only when the hook looks at them.
+	ctx lazyCtx
 	// usedFiles: the call read a file, so its answer is not remembered.
 	usedFiles bool
 }
@@ -43,8 +46,20 @@ type starlarkThread struct {
 type starlarkFacts struct {
 	of                 *CommandContext
 	command, line, cwd starlark.Value
-	argv, paths        *starlark.List
-	session            *starlark.Dict
+	// argv and paths are built when a hook first reads them: xargs hands
+	// a command thousands of operands, and most hooks never look.
+	argv, paths *starlark.List
+	session     *starlark.Dict
+}
+
+// lists returns argv and paths, building them on first use.
+func (f *starlarkFacts) lists() (argv, paths *starlark.List) {
+	if f.argv == nil {
+		f.argv, f.paths = starlarkStrings(f.of.Argv), starlarkStrings(f.of.Paths)
+		f.argv.Freeze()
+		f.paths.Freeze()
+	}
+	return f.argv, f.paths
 }
 
 // starlarkOptions are the dialect programs are written in: the Python-like
@@ -138,20 +153,19 @@ func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
 
 // ctx builds the hook's argument (G-8.2) as a native dict, frozen: a hook
 // reads the facts, it does not change them.
-func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
+func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *lazyCtx {
 	f := &t.facts
 	if f.of != in.facts {
 		*f = newStarlarkFacts(in.facts)
 	}
+
 	if t.ctxDict == nil {
 		t.ctxDict, t.opDict, t.writeDict = starlark.NewDict(8), starlark.NewDict(4), starlark.NewDict(3)
 	}
 	d := t.ctxDict
 	_ = d.Clear()
 	_ = d.SetKey(keyCommand, f.command)
-	_ = d.SetKey(keyArgv, f.argv)
 	_ = d.SetKey(keyLine, f.line)
-	_ = d.SetKey(keyPaths, f.paths)
 	_ = d.SetKey(keyCwd, f.cwd)
 	_ = d.SetKey(keySession, f.session)
 	_ = d.SetKey(keyMounts, e.mounts)
@@ -173,7 +187,8 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *starlark.Dict {
 		_ = o.SetKey(keyVerb, starlark.String(w.Verb))
 		_ = d.SetKey(keyWrite, o)
 	}
-	return d
+	t.ctx = lazyCtx{d: d, f: f}
+	return &t.ctx
 }
 
 func newStarlarkFacts(c *CommandContext) starlarkFacts {
@@ -184,10 +199,8 @@ func newStarlarkFacts(c *CommandContext) starlarkFacts {
 	f := starlarkFacts{
 		of:      c,
 		command: starlark.String(c.Command), line: starlark.String(c.Line), cwd: starlark.String(c.Cwd),
-		argv: starlarkStrings(c.Argv), paths: starlarkStrings(c.Paths), session: session,
+		session: session,
 	}
-	f.argv.Freeze()
-	f.paths.Freeze()
 	session.Freeze()
 	return f
 }
@@ -287,6 +300,65 @@ func markFileUse(thread *starlark.Thread) {
 	if t, ok := thread.Local(starlarkThreadKey).(*starlarkThread); ok {
 		t.usedFiles = true
 	}
+}
+
+// lazyCtx is the hook's ctx: a read-only dict whose argv and paths are
+// put in only when the hook reads them or looks at ctx whole. It keeps
+// dict's face (type "dict", ctx[k], k in ctx, get/keys/items/values, len,
+// iteration, str) so hooks cannot tell it from the dict it fills.
+type lazyCtx struct {
+	d      *starlark.Dict
+	f      *starlarkFacts
+	filled bool
+}
+
+var (
+	_ starlark.IterableMapping = (*lazyCtx)(nil)
+	_ starlark.HasAttrs        = (*lazyCtx)(nil)
+	_ starlark.Sequence        = (*lazyCtx)(nil)
+)
+
+// full puts argv and paths in, once per call, in the order G-8.2 lists
+// the keys (command, argv, line, paths, then the rest as they were).
+func (c *lazyCtx) full() *starlark.Dict {
+	if !c.filled {
+		c.filled = true
+		argv, paths := c.f.lists()
+		items := c.d.Items()
+		_ = c.d.Clear()
+		_ = c.d.SetKey(keyCommand, c.f.command)
+		_ = c.d.SetKey(keyArgv, argv)
+		_ = c.d.SetKey(keyLine, c.f.line)
+		_ = c.d.SetKey(keyPaths, paths)
+		for _, kv := range items {
+			if kv[0] != keyCommand && kv[0] != keyLine {
+				_ = c.d.SetKey(kv[0], kv[1])
+			}
+		}
+	}
+	return c.d
+}
+
+func (c *lazyCtx) String() string        { return c.full().String() }
+func (c *lazyCtx) Type() string          { return "dict" }
+func (c *lazyCtx) Freeze()               {}
+func (c *lazyCtx) Truth() starlark.Bool  { return starlark.True }
+func (c *lazyCtx) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: dict") }
+func (c *lazyCtx) Len() int              { return c.full().Len() }
+func (c *lazyCtx) Iterate() starlark.Iterator {
+	return c.full().Iterate()
+}
+func (c *lazyCtx) Items() []starlark.Tuple { return c.full().Items() }
+func (c *lazyCtx) Attr(name string) (starlark.Value, error) {
+	return c.full().Attr(name)
+}
+func (c *lazyCtx) AttrNames() []string { return c.full().AttrNames() }
+
+func (c *lazyCtx) Get(k starlark.Value) (starlark.Value, bool, error) {
+	if k == keyArgv || k == keyPaths {
+		return c.full().Get(k)
+	}
+	return c.d.Get(k)
 }
 
 // trackedOp is ctx["op"]: a read-only mapping over the op's fields that

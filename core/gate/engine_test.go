@@ -162,6 +162,35 @@ function preCommand(ctx) {
 	}
 }
 
+// G-8.2: a Starlark ctx is a dict to the hook in every way it can look at
+// one, although argv and paths are filled in only when read (G-14).
+func TestStarlarkCtxIsADict(t *testing.T) {
+	t.Parallel()
+	p, _ := compileGuarded(t, "starlark", `
+def pre_command(ctx):
+    return {"deny": "|".join([str(x) for x in [
+        type(ctx), ",".join(ctx.keys()), "argv" in ctx, "nope" in ctx, len(ctx),
+        len(ctx.get("paths")), [k for k in ctx][1], str(ctx).count("README"),
+        dict(ctx)["argv"][0], len(ctx.items()), ctx["argv"] == ctx.get("argv"),
+        ctx.get("nope", "absent"), ctx["paths"][0],
+    ]])}
+`)
+	cmd := line("/repo", "cat README.md", words("cat", "README.md"), "README.md")
+	want := "dict|command,argv,line,paths,cwd,session,mounts|True|False|7|1|argv|3|cat|7|True|absent|/repo/README.md"
+	if v := p.Judge(cmd); v.Refusal == nil || v.Refusal.Reason != want {
+		t.Errorf("ctx read as %q\nwant        %q", v.Refusal.Reason, want)
+	}
+	// Read only through ctx["argv"] first, then whole: one order either way.
+	p, _ = compileGuarded(t, "starlark", `
+def pre_command(ctx):
+    n = len(ctx["argv"])
+    return {"deny": ",".join(ctx.keys()) + "|" + str(n)}
+`)
+	if v := p.Judge(cmd); v.Refusal == nil || v.Refusal.Reason != "command,argv,line,paths,cwd,session,mounts|2" {
+		t.Errorf("ctx keys after a read: %+v", v.Refusal)
+	}
+}
+
 // G-8.3: open() reads what a line names, through the op door's rules, and
 // past the program's own pre_ops.
 func TestPolicyOpen(t *testing.T) {
