@@ -2,6 +2,7 @@ package gate
 
 import (
 	"hash/maphash"
+	"slices"
 	"sync/atomic"
 )
 
@@ -60,9 +61,10 @@ func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
 	if cmd != nil {
 		argv = cmd.Argv
 	}
+	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
-	w := p.newWalk(dir, nil, nb[:0])
-	f := &dirFacts{dir: dir, comps: w.comps, mount: w.mount()}
+	w := p.newWalk(dir, cb[:0], nb[:0])
+	f := &dirFacts{dir: dir, comps: slices.Clone(w.comps), mount: w.mount()}
 	if len(w.nodes) == len(w.comps)+1 {
 		f.node = w.nodes[len(w.nodes)-1]
 	}
@@ -182,6 +184,11 @@ type dirCache struct {
 }
 
 func (c *dirCache) clear(p *Profile, path string, cmd *Command, atDoor bool) (*mountInfo, bool) {
+	if f := c.facts.Load(); f != nil && useDirFacts {
+		if dir, ok := splitChild(path); ok && dir == f.dir {
+			return f.mount, f.clearChild(path)
+		}
+	}
 	m := dirMemo{facts: c.facts.Load(), seen: c.seen.Load()}
 	mount, ok := m.clear(p, path, cmd, atDoor)
 	if m.facts != nil && m.facts != c.facts.Load() {

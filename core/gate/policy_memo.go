@@ -3,6 +3,7 @@ package gate
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // opMemo remembers a program's pre_ops answers within one command (G-6.3).
@@ -14,9 +15,12 @@ import (
 // whose hook looks only at op["write"] then runs the program once, not once
 // per file.
 type opMemo struct {
+	// last is the answer found last: a run of ops agreeing on what the
+	// hook reads (every read of a recursive grep) costs a comparison.
+	last    atomic.Pointer[memoHit]
 	mu      sync.Mutex
 	masks   []uint8 // the sets of fields calls have read
-	answers map[memoKey]Decision
+	answers map[memoKey]*memoHit
 }
 
 // The op fields a hook can read.
@@ -52,14 +56,24 @@ func keyOf(mask uint8, op *OpInfo) memoKey {
 	return k
 }
 
-// lookup finds an earlier answer for op; it allocates nothing, as the door
-// asks it first for every op.
+type memoHit struct {
+	key memoKey
+	d   Decision
+}
+
+// lookup finds an earlier answer for op; a repeated hit allocates nothing,
+// as the door asks it first for every op.
 func (m *opMemo) lookup(op *OpInfo) (Decision, bool) {
+	if h := m.last.Load(); h != nil && keyOf(h.key.mask, op) == h.key {
+		return h.d, true
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, mask := range m.masks {
-		if d, ok := m.answers[keyOf(mask, op)]; ok {
-			return d, true
+		k := keyOf(mask, op)
+		if h := m.answers[k]; h != nil {
+			m.last.Store(h)
+			return h.d, true
 		}
 	}
 	return Decision{}, false
@@ -69,12 +83,13 @@ func (m *opMemo) store(mask uint8, op *OpInfo, d Decision) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.answers == nil {
-		m.answers = map[memoKey]Decision{}
+		m.answers = map[memoKey]*memoHit{}
 	}
 	if !slices.Contains(m.masks, mask) {
 		m.masks = append(m.masks, mask)
 	}
 	if len(m.answers) < 4096 { // bounded: a hook reading every path memoises nothing useful
-		m.answers[keyOf(mask, op)] = d
+		k := keyOf(mask, op)
+		m.answers[k] = &memoHit{k, d}
 	}
 }
