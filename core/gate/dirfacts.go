@@ -93,34 +93,68 @@ func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
 // clearChild reports whether nothing reaches child, a path directly inside
 // f.dir; false means "resolve it the slow way", not "something reaches".
 func (f *dirFacts) clearChild(child string) bool {
-	if f.reached {
-		return false
-	}
 	start := len(f.dir) + 1
 	if f.dir == "/" {
 		start = 1
 	}
-	name := child[start:]
+	return f.clearEntry(child[start:], child)
+}
+
+// clearEntry is clearChild for the entry name; child is its path, or ""
+// to have it joined only if a "**" pattern needs it.
+func (f *dirFacts) clearEntry(name, child string) bool {
+	if f.reached {
+		return false
+	}
 	if f.node != nil && f.node.children[name] != nil {
 		return false
 	}
-	var cb [stackDepth + 1]span
-	var comps []span
-	for _, c := range f.cands {
+	for i := range f.cands {
+		c := &f.cands[i]
 		if c.last != nil {
 			if c.last.match(name) {
 				return false
 			}
 			continue
 		}
-		if comps == nil {
-			comps = append(append(cb[:0], f.comps...), span{start, len(child)})
-		}
-		if matchRest(c.e.pattern.rest, child, comps, c.depth) {
+		if f.deepMatch(c, name, child) {
 			return false
 		}
 	}
 	return true
+}
+
+// deepMatch matches a "**" candidate against the child; it is apart from
+// clearEntry so that only such patterns pay for splitting the path.
+func (f *dirFacts) deepMatch(c *dirCandidate, name, child string) bool {
+	if child == "" {
+		child = joinDir(f.dir, name)
+	}
+	var cb [stackDepth + 1]span
+	comps := append(append(cb[:0], f.comps...), span{len(child) - len(name), len(child)})
+	return matchRest(c.e.pattern.rest, child, comps, c.depth)
+}
+
+// mayHide reports whether some entry of f.dir could be hidden: only a hide
+// entry can hide, and one that reaches a child is a candidate, reaches the
+// directory itself, or sits on a trie node below it.
+func (f *dirFacts) mayHide() bool {
+	if f.reached || (f.node != nil && len(f.node.children) > 0) {
+		return true
+	}
+	for _, c := range f.cands {
+		if c.e.verb == VerbHide {
+			return true
+		}
+	}
+	return false
+}
+
+func joinDir(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
 }
 
 // splitChild cuts an absolute, cleaned path into its directory and reports

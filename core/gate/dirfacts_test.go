@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -92,6 +93,31 @@ func TestDirFactsAgreeWithResolution(t *testing.T) {
 				}
 			}
 			vFast := p.Judge(c)
+			var dirs []string
+			for _, path := range paths {
+				if dir, ok := splitChild(path); ok && !slices.Contains(dirs, dir) {
+					dirs = append(dirs, dir)
+				}
+			}
+			dirs = append(dirs, "/")
+			listed := func(door vfs.Door) (out []string) {
+				for _, dir := range dirs {
+					hidden := door.(vfs.ListingDoor).Hider(dir)
+					for _, name := range []string{"a", "b", "c", "d", "b.x", "c1", ".x"} {
+						h := hidden != nil && hidden(name)
+						if hidden == nil || !useDirFacts {
+							// nil promises no entry is hidden: check it.
+							err := door.CheckOp(vfs.Op{Name: vfs.OpStat, Path: joinDir(dir, name), Listing: true})
+							if hidden == nil && errors.Is(err, vfs.ErrHidden) {
+								t.Fatalf("round %d: Hider(%s) said none hidden, but %s is", round, dir, name)
+							}
+						}
+						out = append(out, fmt.Sprint(dir, " ", name, " ", h))
+					}
+				}
+				return out
+			}
+			lFast := listed(fast)
 			useDirFacts = false
 			slow := p.Door(&OpScope{Command: &c})
 			for _, path := range paths {
@@ -101,7 +127,11 @@ func TestDirFactsAgreeWithResolution(t *testing.T) {
 				}
 			}
 			vSlow := p.Judge(c)
+			lSlow := listed(p.Door(&OpScope{Command: &c}))
 			useDirFacts = true
+			if !slices.Equal(lFast, lSlow) {
+				t.Fatalf("round %d: listing hides\n%v\nwant\n%v", round, lFast, lSlow)
+			}
 			if !slices.Equal(got, want) {
 				for i := range got {
 					if got[i] != want[i] {

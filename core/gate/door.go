@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"syscall"
 
 	"gatehouse/core/vfs"
@@ -59,6 +60,37 @@ func (d *door) CheckOp(op vfs.Op) error {
 		return nil
 	}
 	return d.p.policies.checkOp(d, op)
+}
+
+// Hider serves a listing of dir (vfs.ListingDoor): nil when no entry of it
+// can be hidden, which spares a find or an ls one check per entry (G-14).
+func (d *door) Hider(dir string) func(name string) bool {
+	if !d.p.hasEntries {
+		return nil
+	}
+	entryHidden := func(name string) bool {
+		err := d.CheckOp(vfs.Op{Name: vfs.OpStat, Path: joinDir(dir, name), Listing: true})
+		return errors.Is(err, vfs.ErrHidden)
+	}
+	if !useDirFacts {
+		return entryHidden
+	}
+	f := d.dirs.facts.Load()
+	if f == nil || f.dir != dir {
+		var cmd *Command
+		if d.scope != nil {
+			cmd = d.scope.Command
+		}
+		// The entries are often opened or stat'ed next: keep the facts.
+		f = d.p.newDirFacts(dir, cmd, true)
+		d.dirs.facts.Store(f)
+	}
+	if !f.mayHide() {
+		return nil
+	}
+	return func(name string) bool {
+		return !f.clearEntry(name, "") && entryHidden(name)
+	}
 }
 
 // checkRules applies the profile's rules and mount modes to one op.

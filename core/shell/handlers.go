@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -419,6 +420,18 @@ func (d lineDoor) CheckOp(op vfs.Op) error {
 		}
 	}
 	return err
+}
+
+// Hider passes a listing through to the profile's door: an answered ask
+// opens refused paths, never hidden ones.
+func (d lineDoor) Hider(dir string) func(name string) bool {
+	if ld, ok := d.door.(vfs.ListingDoor); ok {
+		return ld.Hider(dir)
+	}
+	return func(name string) bool {
+		err := d.CheckOp(vfs.Op{Name: vfs.OpStat, Path: path.Join(dir, name), Listing: true})
+		return errors.Is(err, vfs.ErrHidden)
+	}
 }
 
 // errText is an error that prints as its text alone, for bash's voice.

@@ -58,6 +58,16 @@ type Door interface {
 	CheckOp(op Op) error
 }
 
+// A ListingDoor can judge a whole directory's entries at once: Hider
+// returns nil when no entry of dir can be hidden, so a listing keeps every
+// entry without a check each, or else a test that reports whether the entry
+// name is hidden (the answer CheckOp would give the entry's listing check).
+// dir is absolute, cleaned and link-free, as for CheckOp.
+type ListingDoor interface {
+	Door
+	Hider(dir string) func(name string) bool
+}
+
 // DoorFunc adapts a function to a Door.
 type DoorFunc func(op Op) error
 

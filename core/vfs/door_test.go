@@ -406,3 +406,48 @@ func TestDoorAnswersPassThrough_G6_1(t *testing.T) {
 		})
 	}
 }
+
+// hiderDoor is a ListingDoor that hides names starting with "." in /vault
+// and counts how often its per-entry check is asked.
+type hiderDoor struct {
+	none   bool // Hider answers nil: nothing in any directory is hidden
+	checks *int
+}
+
+func (d hiderDoor) CheckOp(op Op) error {
+	if op.Listing {
+		*d.checks++
+	}
+	if strings.HasPrefix(op.Path, "/vault/.") {
+		return ErrHidden
+	}
+	return nil
+}
+
+func (d hiderDoor) Hider(dir string) func(string) bool {
+	if d.none {
+		return nil
+	}
+	return func(name string) bool { return dir == "/vault" && strings.HasPrefix(name, ".") }
+}
+
+// G-4.5 with G-14: a door that judges listings whole hides the same entries
+// the per-entry check would, and a nil hider keeps every entry with no check.
+func TestListingDoorHider(t *testing.T) {
+	t.Parallel()
+	v := mustVFS(t, MountSpec{Prefix: "/vault", Files: map[string]string{".git/x": "g", ".env": "e", "a": "a", "b": "b"}})
+	checks := 0
+	if got := names(v.View(hiderDoor{checks: &checks}), "/vault"); got != "a b" {
+		t.Errorf("ls /vault through a hider = %q, want %q", got, "a b")
+	}
+	if got := names(v.View(hiderDoor{none: true, checks: &checks}), "/vault"); got != ".env .git a b" {
+		t.Errorf("ls /vault with a nil hider = %q, want every entry", got)
+	}
+	if checks != 0 {
+		t.Errorf("a ListingDoor was asked %d per-entry listing checks, want 0", checks)
+	}
+	// A plain door is still asked per entry.
+	if got := names(v.View(DoorFunc(hiderDoor{checks: &checks}.CheckOp)), "/vault"); got != "a b" || checks != 4 {
+		t.Errorf("plain door: ls = %q after %d checks, want %q after 4", got, checks, "a b")
+	}
+}

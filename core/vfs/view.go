@@ -170,6 +170,20 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 	} else if entries, err = r.m.b.readDir(r.rel); err != nil {
 		return nil, pathErr("open", name, err)
 	}
+	if ld, ok := v.door.(ListingDoor); ok && !r.synthetic() {
+		hidden := ld.Hider(r.path)
+		if hidden == nil {
+			return entries, nil
+		}
+		kept := entries[:0]
+		for _, e := range entries {
+			if !hidden(e.Name()) {
+				kept = append(kept, e)
+			}
+		}
+		clear(entries[len(kept):])
+		return kept, nil
+	}
 	kept := entries[:0]
 	for _, e := range entries {
 		child := joinPath(r.path, e.Name())
