@@ -115,6 +115,16 @@ func (ix *cmdIndex) add(r *cmdRule) {
 	n.rules = append(n.rules, r)
 }
 
+// mayMatch reports whether some rule could match a command named name; a
+// false answer spares the caller collecting what the rules would need.
+func (ix *cmdIndex) mayMatch(name string) bool {
+	if ix.size == 0 {
+		return false
+	}
+	r := &ix.root
+	return r.first != nil || r.star != nil || r.next[name] != nil
+}
+
 // first returns the first rule, in declaration order, whose pattern matches
 // argv, or nil.
 func (ix *cmdIndex) first(argv []string) *cmdRule {

@@ -173,7 +173,7 @@ func TestJudgeMountCommandRules(t *testing.T) {
 	p := mustCompile(t, ProfileSpec{Name: "t", Mounts: map[string]MountRules{
 		"/repo":       {Deny: []Rule{{Reason: "commits need review", Commands: []string{"git commit"}}}},
 		"/data":       {Ask: []Rule{{Reason: "touching data is asked", Commands: []string{"touch", "rm"}}}},
-		"/data/inner": {},
+		"/data/inner": {Deny: []Rule{{Reason: "no forcing", Commands: []string{"* --force"}}}},
 	}}, []Mount{{Prefix: "/repo"}, {Prefix: "/data"}, {Prefix: "/data/inner"}, {Prefix: "/tmp"}})
 	tests := []struct {
 		name   string
@@ -188,6 +188,9 @@ func TestJudgeMountCommandRules(t *testing.T) {
 		{"G-5.3 nested mount is another mount", cmd("/tmp", words("touch", "/data/inner/x"), "/data/inner/x"), Run, ""},
 		{"G-5.3 outside the mount", cmd("/tmp", words("touch", "/tmp/x"), "/tmp/x"), Run, ""},
 		{"G-5.3 prefix is a path, not a string", cmd("/repository", words("git", "commit")), Run, ""},
+		{"G-5.3 a rule whose first word is a wildcard", cmd("/tmp", words("cp", "--force", "/data/inner/x"), "/data/inner/x"), Deny, "mount:/data/inner"},
+		{"G-5.3 a wildcard rule by cwd", cmd("/data/inner", words("mv", "--force")), Deny, "mount:/data/inner"},
+		{"G-5.3 a command no mount rule names", cmd("/data/inner", words("grep", "x", "/data/x"), "/data/x"), Run, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
