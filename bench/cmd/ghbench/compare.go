@@ -70,6 +70,29 @@ func (r results) median(m metric, system string, line int) (time.Duration, bool)
 	return (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2, true
 }
 
+// pairedRatio is the median over rounds of a's time over b's in the same
+// round. Rounds interleave the systems, so a burst of load from elsewhere
+// lands on both runs of a pair; the ratio of two medians would set one
+// round's calm against another's storm. false when a run failed.
+func (r results) pairedRatio(m metric, a, b string, line int) (float64, bool) {
+	as, bs := r[a][line], r[b][line]
+	if len(as) == 0 || len(as) != len(bs) {
+		return 0, false
+	}
+	ratios := make([]float64, len(as))
+	for i := range as {
+		if as[i].err != nil || bs[i].err != nil || m.of(bs[i]) <= 0 {
+			return 0, false
+		}
+		ratios[i] = float64(m.of(as[i])) / float64(m.of(bs[i]))
+	}
+	slices.Sort(ratios)
+	if len(ratios)%2 == 1 {
+		return ratios[len(ratios)/2], true
+	}
+	return (ratios[len(ratios)/2-1] + ratios[len(ratios)/2]) / 2, true
+}
+
 func (r results) failure(system string, line int) error {
 	for _, s := range r[system][line] {
 		if s.err != nil {

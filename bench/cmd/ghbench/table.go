@@ -59,8 +59,8 @@ func (c comparison) table(w io.Writer, m metric) {
 			return fmt.Sprintf("%.2f×", float64(a)/float64(b))
 		}
 		overhead := "—"
-		if okGH && okGT {
-			overhead = fmt.Sprintf("%+.1f%%", 100*(float64(gt)/float64(gh)-1))
+		if r, ok := c.res.pairedRatio(m, sysGated, sysGatehouse, li); ok {
+			overhead = fmt.Sprintf("%+.1f%%", 100*(r-1)) // per-round pairs, as in budgets
 		}
 		fmt.Fprintf(w, "%-48s %10s %10s %10s %7s %7s %10s %8s %10s\n", l.text,
 			cell(gh, okGH, sysGatehouse), cell(gnu, okGNU, sysGNU), cell(jb, okJB, sysJustBash),
@@ -128,15 +128,19 @@ func (c comparison) budgets(w io.Writer) {
 	} else if !c.has(sysJustBash) {
 		fmt.Fprintf(w, "  just-bash/gatehouse  not measured (just-bash not available)\n")
 	}
-	if wr, cr, ok := both(ratio(sysGated, sysGatehouse)); ok {
+	// The overheads compare runs of the same round (see pairedRatio).
+	paired := func(a, b string) func(m metric) (float64, bool) {
+		return func(m metric) (float64, bool) { return c.res.pairedRatio(m, a, b, 0) }
+	}
+	if wr, cr, ok := both(paired(sysGated, sysGatehouse)); ok {
 		wo, co := 100*(wr-1), 100*(cr-1)
-		fmt.Fprintf(w, "  gating overhead      %+6.1f%% | %+6.1f%%  (budget ≤ 10%%; %d rules + Starlark pre_ops)  %s\n",
+		fmt.Fprintf(w, "  gating overhead      %+6.1f%% | %+6.1f%%  (budget ≤ 10%%; %d rules + Starlark pre_ops; median of per-round ratios)  %s\n",
 			wo, co, c.rules, metWord(wo <= 10 && co <= 10))
-		if rr, rc, ok := both(ratio(sysRules, sysGatehouse)); ok {
+		if rr, rc, ok := both(paired(sysRules, sysGatehouse)); ok {
 			fmt.Fprintf(w, "    the rules alone    %+6.1f%% | %+6.1f%%;  the program adds %+.1f%% | %+.1f%%\n",
 				100*(rr-1), 100*(rc-1), 100*(wr-rr), 100*(cr-rc))
 		}
-	} else if rr, rc, ok := both(ratio(sysRules, sysGatehouse)); ok {
+	} else if rr, rc, ok := both(paired(sysRules, sysGatehouse)); ok {
 		fmt.Fprintf(w, "  %d rules, no program  %+6.1f%% | %+6.1f%%  against unrestricted\n", c.rules, 100*(rr-1), 100*(rc-1))
 	}
 }
