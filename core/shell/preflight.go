@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -314,17 +315,31 @@ func unwrapStatic(argv []string, place string) ([]string, string, bool) {
 	return nil, "", false
 }
 
+// printWords spells words as the line wrote them. Plain literals, most
+// words of most lines, are joined directly: a printer costs a 4 KiB buffer.
 func printWords(words []*syntax.Word) string {
 	var b strings.Builder
-	p := syntax.NewPrinter()
+	var p *syntax.Printer
 	for i, w := range words {
 		if i > 0 {
 			b.WriteByte(' ')
+		}
+		if len(w.Parts) == 1 {
+			if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+				b.WriteString(lit.Value)
+				continue
+			}
+		}
+		if p == nil {
+			p = printers.Get().(*syntax.Printer)
+			defer printers.Put(p)
 		}
 		p.Print(&b, w)
 	}
 	return b.String()
 }
+
+var printers = sync.Pool{New: func() any { return syntax.NewPrinter() }}
 
 // judgeStatic judges one static command as the execution gate would.
 func (s *Shell) judgeStatic(line string, c staticCmd) gate.Verdict {
