@@ -157,24 +157,17 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 	if !ch.judgesOps {
 		return nil
 	}
-	info := OpInfo{Name: op.Name, Path: op.Path, Write: op.Write, Prefix: op.Prefix}
 	var rec *Refusal
-	for i := range ch.coded {
-		cp := &ch.coded[i]
-		if cp.ops == nil {
-			continue
-		}
-		if rec = cp.record(cp.preOps(OpContext{CommandContext: *d.facts, Op: info}), HookPreOps, ScopeOperand); rec != nil {
-			break
-		}
+	if len(ch.coded) > 0 {
+		rec = ch.codedOps(d, &op)
 	}
 	if prog := ch.program; rec == nil && prog != nil && prog.hooks[hookOps] {
-		if dec, ok := d.memo.lookup(&info); ok {
+		if dec, ok := d.memo.lookup(&op); ok {
 			// An earlier op of this command took the same path through
 			// the hook: no pooled thread, no watchdog (G-14).
 			rec = prog.record(hookOps, dec, nil, ScopeOperand)
 		} else {
-			rec = prog.judgeOp(d, info)
+			rec = prog.judgeOp(d, &op)
 		}
 	}
 	if rec == nil {
@@ -188,12 +181,36 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 	return &vfs.RefusedError{Reason: text, Detail: rec}
 }
 
+// codedOps asks the coded policies' PreOps in order. It is apart from
+// checkOp because its ctx copy is large: inlined, every op would pay for
+// clearing it (G-14).
+//
+//go:noinline
+func (ch *policyChain) codedOps(d *door, op *vfs.Op) *Refusal {
+	info := opInfo(op)
+	for i := range ch.coded {
+		cp := &ch.coded[i]
+		if cp.ops == nil {
+			continue
+		}
+		if rec := cp.record(cp.preOps(OpContext{CommandContext: *d.facts, Op: info}), HookPreOps, ScopeOperand); rec != nil {
+			return rec
+		}
+	}
+	return nil
+}
+
 // judgeOp runs the program's pre_ops on an op the memo has no answer for;
 // it is apart from checkOp so that only a miss moves the op to the heap.
 //
 //go:noinline
-func (p *program) judgeOp(d *door, info OpInfo) *Refusal {
+func (p *program) judgeOp(d *door, op *vfs.Op) *Refusal {
+	info := opInfo(op)
 	return p.judge(hookOps, &hookInput{facts: d.facts, op: &info, memo: &d.memo}, ScopeOperand)
+}
+
+func opInfo(op *vfs.Op) OpInfo {
+	return OpInfo{Name: op.Name, Path: op.Path, Write: op.Write, Prefix: op.Prefix}
 }
 
 // JudgeEnvWrite runs the pre_session hooks on one environment write (G-8.1):

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"gatehouse/core/vfs"
 )
 
 // opMemo remembers a program's pre_ops answers within one command (G-6.3).
@@ -39,23 +41,25 @@ type memoKey struct {
 	name, path, prefix string
 }
 
-func keyOf(mask uint8, op *OpInfo) memoKey {
+func keyOf(mask uint8, name, path, prefix string, write bool) memoKey {
 	k := memoKey{mask: mask}
 	if mask&readName != 0 {
-		k.name = op.Name
+		k.name = name
 	}
 	if mask&readPath != 0 {
-		k.path = op.Path
+		k.path = path
 	}
 	if mask&readWrite != 0 {
-		k.write = op.Write
+		k.write = write
 	}
 	if mask&readPrefix != 0 {
-		k.prefix = op.Prefix
+		k.prefix = prefix
 	}
 	return k
 }
 
+// memoHit is one remembered answer with its key, so that the last hit can
+// be compared without a map lookup.
 type memoHit struct {
 	key memoKey
 	d   Decision
@@ -63,14 +67,14 @@ type memoHit struct {
 
 // lookup finds an earlier answer for op; a repeated hit allocates nothing,
 // as the door asks it first for every op.
-func (m *opMemo) lookup(op *OpInfo) (Decision, bool) {
-	if h := m.last.Load(); h != nil && keyOf(h.key.mask, op) == h.key {
+func (m *opMemo) lookup(op *vfs.Op) (Decision, bool) {
+	if h := m.last.Load(); h != nil && keyOf(h.key.mask, op.Name, op.Path, op.Prefix, op.Write) == h.key {
 		return h.d, true
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, mask := range m.masks {
-		k := keyOf(mask, op)
+		k := keyOf(mask, op.Name, op.Path, op.Prefix, op.Write)
 		if h := m.answers[k]; h != nil {
 			m.last.Store(h)
 			return h.d, true
@@ -89,7 +93,7 @@ func (m *opMemo) store(mask uint8, op *OpInfo, d Decision) {
 		m.masks = append(m.masks, mask)
 	}
 	if len(m.answers) < 4096 { // bounded: a hook reading every path memoises nothing useful
-		k := keyOf(mask, op)
+		k := keyOf(mask, op.Name, op.Path, op.Prefix, op.Write)
 		m.answers[k] = &memoHit{k, d}
 	}
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"gatehouse/core/vfs"
@@ -56,6 +57,25 @@ func BenchmarkCheckOpStarlarkMemo(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := door.CheckOp(op); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckOpStarlarkSiblings: grep over a directory's files, the
+// find line's shape (G-14): rules through the directory facts, pre_ops
+// through the memo.
+func BenchmarkCheckOpStarlarkSiblings(b *testing.B) {
+	p, _ := compileGuarded(b, "starlark", "def pre_ops(ctx):\n    if ctx['op']['write'] and ctx['op']['path'].startswith('/repo/config/'):\n        return {'deny': 'frozen'}\n")
+	cmd := line("/repo", "grep -r x .", words("grep", "-r", "x", "."), ".")
+	door := p.Door(&OpScope{Command: &cmd})
+	ops := make([]vfs.Op, 64)
+	for i := range ops {
+		ops[i] = read(fmt.Sprintf("/repo/src/file%03d.go", i))
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if err := door.CheckOp(ops[i%len(ops)]); err != nil {
 			b.Fatal(err)
 		}
 	}
