@@ -19,8 +19,11 @@ const (
 	sysGatehouse = "gatehouse"  // unrestricted session
 	sysGated     = "gated"      // 50 rules + Starlark pre_ops
 	sysRules     = "rules-only" // the same 50 rules without the program
-	sysGNU       = "GNU"
-	sysJustBash  = "just-bash"
+	// sysControl is a second unrestricted session: its "overhead" against
+	// the first is the measurement's own noise floor (an A/A test).
+	sysControl  = "control"
+	sysGNU      = "GNU"
+	sysJustBash = "just-bash"
 )
 
 // sample is one run of one line in one system.
@@ -110,7 +113,7 @@ func compareCommand(args []string) error {
 	jbRepeat := fs.Int("jb-repeat", 3, "runs of each line in just-bash (its runs are long)")
 	jbDriver := fs.String("jb-driver", "", "bench/justbash.mjs; empty skips just-bash")
 	jbModule := fs.String("jb-module", "", "just-bash's dist/bundle/index.js")
-	only := fs.String("systems", "", "comma-separated subset of gatehouse,gated,rules-only,GNU,just-bash")
+	only := fs.String("systems", "", "comma-separated subset of gatehouse,gated,rules-only,control,GNU,just-bash (control: a second unrestricted session, the A/A noise floor)")
 	lineNumbers := fs.String("lines", "", "comma-separated line numbers to run (1 = find, 2 = sort, 3 = grep); default all")
 	rules := fs.Int("rules", 50, "rules in the gated and rules-only profiles")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (use with -systems)")
@@ -138,7 +141,7 @@ func compareCommand(args []string) error {
 	}
 	defer ws.Close()
 	sessions := map[string]*core.Session{}
-	for sys, profile := range map[string]string{sysGatehouse: "", sysGated: gatedProfileName, sysRules: rulesProfileName} {
+	for sys, profile := range map[string]string{sysGatehouse: "", sysGated: gatedProfileName, sysRules: rulesProfileName, sysControl: ""} {
 		var opts []core.SessionOption
 		if profile != "" {
 			opts = append(opts, core.Profile(profile))
@@ -162,9 +165,10 @@ func compareCommand(args []string) error {
 		sysGatehouse: gatehouseRunner{sessions[sysGatehouse]},
 		sysGated:     gatehouseRunner{sessions[sysGated]},
 		sysRules:     gatehouseRunner{sessions[sysRules]},
+		sysControl:   gatehouseRunner{sessions[sysControl]},
 		sysGNU:       gnuRunner{*root},
 	}
-	order := []string{sysGatehouse, sysGated, sysRules, sysGNU}
+	order := []string{sysGatehouse, sysGated, sysRules, sysControl, sysGNU}
 	if *only != "" {
 		order = strings.Split(*only, ",")
 		for _, sys := range order {

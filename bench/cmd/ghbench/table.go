@@ -132,16 +132,23 @@ func (c comparison) budgets(w io.Writer) {
 	paired := func(a, b string) func(m metric) (float64, bool) {
 		return func(m metric) (float64, bool) { return c.res.pairedRatio(m, a, b, 0) }
 	}
-	if wr, cr, ok := both(paired(sysGated, sysGatehouse)); ok {
+	wr, cr, gated := both(paired(sysGated, sysGatehouse))
+	rr, rc, rules := both(paired(sysRules, sysGatehouse))
+	switch {
+	case gated:
 		wo, co := 100*(wr-1), 100*(cr-1)
 		fmt.Fprintf(w, "  gating overhead      %+6.1f%% | %+6.1f%%  (budget ≤ 10%%; %d rules + Starlark pre_ops; median of per-round ratios)  %s\n",
 			wo, co, c.rules, metWord(wo <= 10 && co <= 10))
-		if rr, rc, ok := both(paired(sysRules, sysGatehouse)); ok {
+		if rules {
 			fmt.Fprintf(w, "    the rules alone    %+6.1f%% | %+6.1f%%;  the program adds %+.1f%% | %+.1f%%\n",
 				100*(rr-1), 100*(rc-1), 100*(wr-rr), 100*(cr-rc))
 		}
-	} else if rr, rc, ok := both(paired(sysRules, sysGatehouse)); ok {
+	case rules:
 		fmt.Fprintf(w, "  %d rules, no program  %+6.1f%% | %+6.1f%%  against unrestricted\n", c.rules, 100*(rr-1), 100*(rc-1))
+	}
+	if xr, xc, ok := both(paired(sysControl, sysGatehouse)); ok {
+		fmt.Fprintf(w, "  control (A/A)        %+6.1f%% | %+6.1f%%  a second unrestricted session: the noise floor of the overheads\n",
+			100*(xr-1), 100*(xc-1))
 	}
 }
 
