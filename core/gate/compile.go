@@ -46,6 +46,10 @@ type Profile struct {
 	// policies are the coded policies and the program (G-8); nil when the
 	// profile has neither, so the gate and the door pay nothing for them.
 	policies *policyChain
+
+	// dirs shares directory facts that no command changes between the
+	// commands and sessions of this profile (see dirfacts.go).
+	dirs sharedDirFacts
 }
 
 // mountInfo is one effective mount with its mount-level command rules.

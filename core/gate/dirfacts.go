@@ -3,6 +3,8 @@ package gate
 import (
 	"hash/maphash"
 	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -24,6 +26,11 @@ type dirFacts struct {
 	reached bool
 	cands   []dirCandidate
 	mount   *mountInfo
+	// shared: no entry met on the way depends on the command (a
+	// command-scoped entry outside the door, or an ask with exceptions,
+	// which an amendment can extend at any time), so every command may use
+	// these facts.
+	shared bool
 }
 
 type dirCandidate struct {
@@ -64,12 +71,15 @@ func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
 	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
 	w := p.newWalk(dir, cb[:0], nb[:0])
-	f := &dirFacts{dir: dir, comps: slices.Clone(w.comps), mount: w.mount()}
+	f := &dirFacts{dir: dir, comps: slices.Clone(w.comps), mount: w.mount(), shared: true}
 	if len(w.nodes) == len(w.comps)+1 {
 		f.node = w.nodes[len(w.nodes)-1]
 	}
 	for d := len(w.nodes) - 1; d >= 0; d-- {
 		for _, e := range w.nodes[d].entries {
+			if (e.commands != nil && !atDoor) || e.exempt != nil {
+				f.shared = false
+			}
 			if e.commands != nil && (atDoor || !anyMatches(e.commands, argv)) {
 				continue
 			}
@@ -88,6 +98,22 @@ func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
 		}
 	}
 	return f
+}
+
+// childName returns the name of p when p lies directly inside f.dir.
+func (f *dirFacts) childName(p string) (string, bool) {
+	d := f.dir
+	if d == "/" {
+		d = ""
+	}
+	if len(p) <= len(d)+1 || p[len(d)] != '/' || p[:len(d)] != d {
+		return "", false
+	}
+	name := p[len(d)+1:]
+	if strings.IndexByte(name, '/') >= 0 {
+		return "", false
+	}
+	return name, true
 }
 
 // clearChild reports whether nothing reaches child, a path directly inside
@@ -160,6 +186,9 @@ func joinDir(dir, name string) string {
 // splitChild cuts an absolute, cleaned path into its directory and reports
 // whether it has one (the root has none).
 func splitChild(p string) (dir string, ok bool) {
+	if len(p) == 0 || p[0] != '/' {
+		return "", false
+	}
 	i := len(p) - 1
 	for i > 0 && p[i] != '/' {
 		i--
@@ -190,8 +219,16 @@ var useDirFacts = true
 // clear reports whether path may skip resolution: nothing reaches it, and
 // mount is the mount holding it.
 func (m *dirMemo) clear(p *Profile, path string, cmd *Command, atDoor bool) (mount *mountInfo, ok bool) {
+	if !useDirFacts {
+		return nil, false
+	}
+	if f := m.facts; f != nil {
+		if name, ok := f.childName(path); ok {
+			return f.mount, f.clearEntry(name, path)
+		}
+	}
 	dir, ok := splitChild(path)
-	if !ok || !useDirFacts {
+	if !ok {
 		return nil, false
 	}
 	f := m.facts
@@ -201,13 +238,46 @@ func (m *dirMemo) clear(p *Profile, path string, cmd *Command, atDoor bool) (mou
 			m.seen = h
 			return nil, false
 		}
-		f = p.newDirFacts(dir, cmd, atDoor)
+		f = p.dirFactsOf(dir, cmd, atDoor)
 		m.facts = f
 	}
 	if !f.clearChild(path) {
 		return nil, false
 	}
 	return f.mount, true
+}
+
+// sharedDirFacts keeps a profile's shared directory facts, so that a
+// directory's facts are built once, not once per command: xargs runs grep
+// every ~4,000 files, and each grep walks the same directories again.
+type sharedDirFacts struct {
+	m sync.Map // dirKey -> *dirFacts
+	n atomic.Int64
+}
+
+type dirKey struct {
+	dir    string
+	atDoor bool
+}
+
+// maxSharedDirs bounds the shared facts (a few hundred bytes each); past
+// it, facts are built per command as before.
+const maxSharedDirs = 16384
+
+// dirFactsOf returns dir's facts from the profile's shared ones, or builds
+// them, sharing them when no command can change them.
+func (p *Profile) dirFactsOf(dir string, cmd *Command, atDoor bool) *dirFacts {
+	key := dirKey{dir, atDoor}
+	if f, ok := p.dirs.m.Load(key); ok {
+		return f.(*dirFacts)
+	}
+	f := p.newDirFacts(dir, cmd, atDoor)
+	if f.shared && p.dirs.n.Load() < maxSharedDirs {
+		if _, loaded := p.dirs.m.LoadOrStore(key, f); !loaded {
+			p.dirs.n.Add(1)
+		}
+	}
+	return f
 }
 
 // dirCache is a dirMemo a door's concurrent ops may share: each op works on
@@ -219,8 +289,8 @@ type dirCache struct {
 
 func (c *dirCache) clear(p *Profile, path string, cmd *Command, atDoor bool) (*mountInfo, bool) {
 	if f := c.facts.Load(); f != nil && useDirFacts {
-		if dir, ok := splitChild(path); ok && dir == f.dir {
-			return f.mount, f.clearChild(path)
+		if name, ok := f.childName(path); ok {
+			return f.mount, f.clearEntry(name, path)
 		}
 	}
 	m := dirMemo{facts: c.facts.Load(), seen: c.seen.Load()}

@@ -80,9 +80,13 @@ func TestDirFactsAgreeWithResolution(t *testing.T) {
 		}
 		paths := randomPaths(r, 60)
 		for _, argv := range [][]string{{"cat"}, {"ls"}} {
-			c := Command{Argv: argv, Cwd: "/"}
+			c := Command{Argv: argv, Cwd: "/a"}
 			for _, path := range paths {
 				c.Operands = append(c.Operands, Operand{Arg: path, Path: path})
+			}
+			// Relative operands are taken from the cwd, here /a.
+			for _, rel := range []string{"b", "b/c", "c", "b/b.x", "c1"} {
+				c.Operands = append(c.Operands, Operand{Arg: rel, Path: rel})
 			}
 			fast := p.Door(&OpScope{Command: &c})
 			var want, got []string

@@ -82,7 +82,7 @@ func (d *door) Hider(dir string) func(name string) bool {
 			cmd = d.scope.Command
 		}
 		// The entries are often opened or stat'ed next: keep the facts.
-		f = d.p.newDirFacts(dir, cmd, true)
+		f = d.p.dirFactsOf(dir, cmd, true)
 		d.dirs.facts.Store(f)
 	}
 	if !f.mayHide() {

@@ -88,15 +88,16 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 	firstDeny := -1
 	if p.hasEntries {
 		var dirs dirMemo // xargs hands a command thousands of siblings
-		for _, op := range cmd.Operands {
-			if op.Path == "" {
+		for i := range cmd.Operands {
+			if cmd.Operands[i].Path == "" {
 				continue
 			}
+			if _, clear := dirs.clear(p, cmd.Operands[i].Path, &cmd, false); clear {
+				continue // the common case first: an absolute path nothing reaches
+			}
+			op := cmd.Operands[i]
 			if !strings.HasPrefix(op.Path, "/") {
 				op.Path = path.Join(cmd.Cwd, op.Path)
-			}
-			if _, clear := dirs.clear(p, op.Path, &cmd, false); clear {
-				continue
 			}
 			var cb [stackDepth]span
 			var nb [stackDepth + 1]*pathNode

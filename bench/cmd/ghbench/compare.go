@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -162,10 +163,10 @@ func compareCommand(args []string) error {
 	logf("gatehouse workspace of %d files built in %.1fs", *n, time.Since(start).Seconds())
 
 	systems := map[string]runner{
-		sysGatehouse: gatehouseRunner{sessions[sysGatehouse]},
-		sysGated:     gatehouseRunner{sessions[sysGated]},
-		sysRules:     gatehouseRunner{sessions[sysRules]},
-		sysControl:   gatehouseRunner{sessions[sysControl]},
+		sysGatehouse: gatehouseRunner{sessions[sysGatehouse], sysGatehouse},
+		sysGated:     gatehouseRunner{sessions[sysGated], sysGated},
+		sysRules:     gatehouseRunner{sessions[sysRules], sysRules},
+		sysControl:   gatehouseRunner{sessions[sysControl], sysControl},
 		sysGNU:       gnuRunner{*root},
 	}
 	order := []string{sysGatehouse, sysGated, sysRules, sysControl, sysGNU}
@@ -199,6 +200,9 @@ func compareCommand(args []string) error {
 			return err
 		}
 		defer f.Close()
+		// 1 kHz instead of 100 Hz: per-system label totals then rest on
+		// ten times the samples (the runtime warns once on stderr).
+		runtime.SetCPUProfileRate(1000)
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -67,7 +68,10 @@ type runner interface {
 }
 
 // gatehouseRunner runs lines in one session of the in-process workspace.
-type gatehouseRunner struct{ session *core.Session }
+type gatehouseRunner struct {
+	session *core.Session
+	system  string // labels the run's CPU samples in -cpuprofile (pprof -tagfocus system=NAME)
+}
 
 func (g gatehouseRunner) run(l benchLine) (sample, error) {
 	// Each run starts from a collected heap, as each GNU run starts from a
@@ -75,7 +79,10 @@ func (g gatehouseRunner) run(l benchLine) (sample, error) {
 	runtime.GC()
 	cpu0 := processCPU()
 	start := time.Now()
-	res := g.session.Execute(context.Background(), l.text)
+	var res core.Result
+	pprof.Do(context.Background(), pprof.Labels("system", g.system), func(ctx context.Context) {
+		res = g.session.Execute(ctx, l.text)
+	})
 	s := sample{wall: time.Since(start), cpu: processCPU() - cpu0, out: res.Stdout}
 	// A pipeline's status is its last command's: a failing cat upstream
 	// shows only on stderr, and must not pass for a fast run.
