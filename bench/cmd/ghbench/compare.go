@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -200,9 +199,6 @@ func compareCommand(args []string) error {
 			return err
 		}
 		defer f.Close()
-		// 1 kHz instead of 100 Hz: per-system label totals then rest on
-		// ten times the samples (the runtime warns once on stderr).
-		runtime.SetCPUProfileRate(1000)
 		if err := pprof.StartCPUProfile(f); err != nil {
 			return err
 		}
