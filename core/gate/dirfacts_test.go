@@ -150,3 +150,50 @@ func TestDirFactsAgreeWithResolution(t *testing.T) {
 		}
 	}
 }
+
+// G-14: a door is shared by a command's goroutines (a pipeline stage's
+// readers, xargs -P). Concurrent ops on different directories through one
+// door's directory cache get the answers a fresh door gives each alone.
+func TestDirFactsConcurrentDoor(t *testing.T) {
+	t.Parallel()
+	p := mustCompile(t, ProfileSpec{Name: "c",
+		Hide: []PathGroup{{Paths: []string{"/a/*/.git", "/b/secret"}}},
+		Deny: []Rule{{Reason: "no", Paths: []string{"/a/x/*.key"}}},
+	}, []Mount{{Prefix: "/a"}, {Prefix: "/b", ReadOnly: true}})
+	names := []string{"f1", ".git", "k.key", "secret", "plain"}
+	dirs := []string{"/a/x", "/a/y", "/b", "/a"}
+	want := map[string]string{}
+	for _, dir := range dirs {
+		for _, n := range names {
+			path := joinDir(dir, n)
+			want[path] = fmt.Sprint(p.Door(nil).CheckOp(vfs.Op{Name: vfs.OpOpen, Path: path, Write: true}))
+		}
+	}
+	distinct := map[string]bool{}
+	for _, w := range want {
+		distinct[w] = true
+	}
+	if len(distinct) < 4 { // passes, hidden, read-only, refused
+		t.Fatalf("the profile decides too little to test: %v", distinct)
+	}
+	door := p.Door(nil)
+	errs := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			for i := range 2000 {
+				dir := dirs[(g+i/7)%len(dirs)]
+				path := joinDir(dir, names[i%len(names)])
+				if got := fmt.Sprint(door.CheckOp(vfs.Op{Name: vfs.OpOpen, Path: path, Write: true})); got != want[path] {
+					errs <- fmt.Sprintf("%s: %s, want %s", path, got, want[path])
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
