@@ -3,7 +3,6 @@ package gate
 import (
 	"hash/maphash"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -110,8 +109,10 @@ func (f *dirFacts) childName(p string) (string, bool) {
 		return "", false
 	}
 	name := p[len(d)+1:]
-	if strings.IndexByte(name, '/') >= 0 {
-		return "", false
+	for i := 0; i < len(name); i++ { // names are short: a loop beats a call
+		if name[i] == '/' {
+			return "", false
+		}
 	}
 	return name, true
 }

@@ -165,7 +165,9 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 		if dec, ok := d.memo.lookup(&op); ok {
 			// An earlier op of this command took the same path through
 			// the hook: no pooled thread, no watchdog (G-14).
-			rec = prog.record(hookOps, dec, nil, ScopeOperand)
+			if dec.Verb != VerbNone {
+				rec = prog.record(hookOps, dec, nil, ScopeOperand)
+			}
 		} else {
 			rec = prog.judgeOp(d, &op)
 		}

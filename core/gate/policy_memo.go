@@ -58,6 +58,16 @@ func keyOf(mask uint8, name, path, prefix string, write bool) memoKey {
 	return k
 }
 
+// matches reports whether op agrees with k on every field k's call read,
+// comparing only those (the hot path of every op of a command).
+func (k *memoKey) matches(op *vfs.Op) bool {
+	m := k.mask
+	return (m&readWrite == 0 || k.write == op.Write) &&
+		(m&readName == 0 || k.name == op.Name) &&
+		(m&readPath == 0 || k.path == op.Path) &&
+		(m&readPrefix == 0 || k.prefix == op.Prefix)
+}
+
 // memoHit is one remembered answer with its key, so that the last hit can
 // be compared without a map lookup.
 type memoHit struct {
@@ -68,7 +78,7 @@ type memoHit struct {
 // lookup finds an earlier answer for op; a repeated hit allocates nothing,
 // as the door asks it first for every op.
 func (m *opMemo) lookup(op *vfs.Op) (Decision, bool) {
-	if h := m.last.Load(); h != nil && keyOf(h.key.mask, op.Name, op.Path, op.Prefix, op.Write) == h.key {
+	if h := m.last.Load(); h != nil && h.key.matches(op) {
 		return h.d, true
 	}
 	m.mu.Lock()
