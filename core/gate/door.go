@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"sync/atomic"
 	"syscall"
 
 	"gatehouse/core/vfs"
@@ -27,11 +28,7 @@ type OpScope struct {
 // ask entries (every op but stat/lstat, G-6.1b), read-only modes (EROFS,
 // G-5.2), and last the policies' pre_ops hooks (G-6.1, G-8.6).
 func (p *Profile) Door(scope *OpScope) vfs.Door {
-	d := &door{p: p, scope: scope}
-	if p.policies != nil && p.policies.judgesOps {
-		d.facts = p.policies.commandFacts(scope)
-	}
-	return d
+	return &door{p: p, scope: scope}
 }
 
 type door struct {
@@ -45,8 +42,19 @@ type door struct {
 	// deny and modes apply, but no pre_ops hook judges them (G-8.3).
 	policyRead bool
 	// facts is the command as the policies' pre_ops hooks see it, built
-	// once per command rather than once per op (G-6.3).
-	facts *CommandContext
+	// once per command rather than once per op (G-6.3), and only when a
+	// hook runs: a command whose ops all hit the memo never needs it.
+	facts atomic.Pointer[CommandContext]
+}
+
+// commandFacts returns the command's facts for the pre_ops hooks.
+func (d *door) commandFacts() *CommandContext {
+	if f := d.facts.Load(); f != nil {
+		return f
+	}
+	f := d.p.policies.commandFacts(d.scope)
+	d.facts.CompareAndSwap(nil, f)
+	return d.facts.Load()
 }
 
 // CheckOp judges one operation on an absolute, cleaned, link-free path.

@@ -195,7 +195,7 @@ func (ch *policyChain) codedOps(d *door, op *vfs.Op) *Refusal {
 		if cp.ops == nil {
 			continue
 		}
-		if rec := cp.record(cp.preOps(OpContext{CommandContext: *d.facts, Op: info}), HookPreOps, ScopeOperand); rec != nil {
+		if rec := cp.record(cp.preOps(OpContext{CommandContext: *d.commandFacts(), Op: info}), HookPreOps, ScopeOperand); rec != nil {
 			return rec
 		}
 	}
@@ -208,7 +208,7 @@ func (ch *policyChain) codedOps(d *door, op *vfs.Op) *Refusal {
 //go:noinline
 func (p *program) judgeOp(d *door, op *vfs.Op) *Refusal {
 	info := opInfo(op)
-	return p.judge(hookOps, &hookInput{facts: d.facts, op: &info, memo: &d.memo}, ScopeOperand)
+	return p.judge(hookOps, &hookInput{facts: d.commandFacts(), op: &info, memo: &d.memo}, ScopeOperand)
 }
 
 func opInfo(op *vfs.Op) OpInfo {
