@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +43,10 @@ type harness struct {
 	// stopConsole ends the console's subscriptions, apart from the lines.
 	stopConsole context.CancelFunc
 	lines       chan core.Result
+	// running counts the lines still executing: close waits for them, so
+	// none writes to the ledger after it is closed and its directory
+	// removed.
+	running sync.WaitGroup
 }
 
 type harnessOptions struct {
@@ -93,6 +98,18 @@ func (h *harness) close() {
 	h.tm.WaitFinished(h.t, teatest.WithFinalTimeout(5*time.Second))
 	h.cancel()
 	h.stopConsole()
+	done := make(chan struct{})
+	go func() { h.running.Wait(); close(done) }()
+	for waiting := true; waiting; {
+		select {
+		case <-done:
+			waiting = false
+		case <-h.lines: // results nobody reads any more
+		case <-time.After(5 * time.Second):
+			h.t.Error("a line was still running 5s after its context ended")
+			waiting = false
+		}
+	}
 	h.ws.Close()
 }
 
@@ -103,7 +120,11 @@ func (h *harness) run(sessionID, line string) {
 	if !ok {
 		h.t.Fatalf("no session %s", sessionID)
 	}
-	go func() { h.lines <- s.Execute(h.ctx, line) }()
+	h.running.Add(1)
+	go func() {
+		defer h.running.Done()
+		h.lines <- s.Execute(h.ctx, line)
+	}()
 }
 
 // runAsking starts a line that asks and waits until its ask is pending,
