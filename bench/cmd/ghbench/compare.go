@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -208,12 +209,16 @@ func compareCommand(args []string) error {
 	// Rounds interleave the systems, so a burst of load from elsewhere on
 	// the machine falls on all of them instead of on one.
 	res := results{}
+	// Each round runs the systems in a fresh random order (seeded, so a
+	// run can be repeated). A turning order would not do: in a cycle each
+	// system always follows the same one, and the one after GNU (whose
+	// processes leave the caches cold) would always pay for it.
+	shuffle := rand.New(rand.NewPCG(1, 14))
 	for round := range *repeat {
 		for li, l := range benchLines {
-			// The order turns each round, so no system always runs first
-			// (on a cold cache) or right after the heaviest one.
-			for k := range order {
-				sys := order[(k+round)%len(order)]
+			perm := slices.Clone(order)
+			shuffle.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+			for _, sys := range perm {
 				if sys == sysJustBash && round >= *jbRepeat {
 					continue
 				}
