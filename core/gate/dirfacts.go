@@ -17,14 +17,23 @@ import (
 // decision is just the directory's mount. Anything else is resolved the slow
 // way, so this is an answer cache, never a second set of rules.
 type dirFacts struct {
-	dir   string
+	dir string
+	// plain: every child is reached by nothing unless its name is one of
+	// lits (nothing reaches dir, its trie node has no children, and each
+	// candidate is a literal name). The hot path then compares names only,
+	// in this struct's first cache line (G-14: a grep touches little else
+	// between its opens, and pointer chasing cost more than the tests).
+	plain bool
+	nLits int
+	lits  [2]string
+	mount *mountInfo
+
 	comps []span    // dir's components
 	node  *pathNode // dir's trie node, nil when the trie stops above dir
 	// reached: an entry reaches dir or an ancestor, so it reaches every
 	// child too and each child is resolved the slow way.
 	reached bool
 	cands   []dirCandidate
-	mount   *mountInfo
 	// shared: no entry met on the way depends on the command (a
 	// command-scoped entry outside the door, or an ask with exceptions,
 	// which an amendment can extend at any time), so every command may use
@@ -96,7 +105,36 @@ func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
 			}
 		}
 	}
+	f.plain = !f.reached && (f.node == nil || len(f.node.children) == 0)
+	for _, c := range f.cands {
+		if c.last == nil || !c.last.isLit || f.nLits == len(f.lits) {
+			f.plain = false
+			break
+		}
+		f.lits[f.nLits] = c.last.literal
+		f.nLits++
+	}
 	return f
+}
+
+// plainClear is the hot path of clearChild for plain facts: whether p is a
+// child of f.dir whose name no literal candidate names. false means "ask
+// clearChild", not "something reaches".
+func (f *dirFacts) plainClear(p string) bool {
+	if !f.plain {
+		return false
+	}
+	name, ok := f.childName(p)
+	if !ok {
+		return false
+	}
+	switch f.nLits {
+	case 0:
+		return true
+	case 1:
+		return name != f.lits[0]
+	}
+	return name != f.lits[0] && name != f.lits[1]
 }
 
 // childName returns the name of p when p lies directly inside f.dir.
@@ -224,6 +262,9 @@ func (m *dirMemo) clear(p *Profile, path string, cmd *Command, atDoor bool) (mou
 		return nil, false
 	}
 	if f := m.facts; f != nil {
+		if f.plainClear(path) {
+			return f.mount, true
+		}
 		if name, ok := f.childName(path); ok {
 			return f.mount, f.clearEntry(name, path)
 		}
@@ -290,6 +331,9 @@ type dirCache struct {
 
 func (c *dirCache) clear(p *Profile, path string, cmd *Command, atDoor bool) (*mountInfo, bool) {
 	if f := c.facts.Load(); f != nil && useDirFacts {
+		if f.plainClear(path) {
+			return f.mount, true
+		}
 		if name, ok := f.childName(path); ok {
 			return f.mount, f.clearEntry(name, path)
 		}
