@@ -28,12 +28,28 @@ type OpScope struct {
 // ask entries (every op but stat/lstat, G-6.1b), read-only modes (EROFS,
 // G-5.2), and last the policies' pre_ops hooks (G-6.1, G-8.6).
 func (p *Profile) Door(scope *OpScope) vfs.Door {
-	return &door{p: p, scope: scope}
+	return p.newDoor(scope, false)
+}
+
+func (p *Profile) newDoor(scope *OpScope, policyRead bool) *door {
+	// The policies' own door is made while the profile compiles: it always
+	// walks the rules rather than trust flags that may not be final yet.
+	d := &door{p: p, scope: scope, policyRead: policyRead, rules: policyRead || p.hasEntries || p.anyRO}
+	if ch := p.policies; ch != nil && ch.judgesOps && !policyRead {
+		d.preOps = true
+		d.memoFirst = len(ch.coded) == 0
+	}
+	return d
 }
 
 type door struct {
 	p     *Profile
 	scope *OpScope
+	// The profile's answers this door consults on every op, copied here
+	// so that an op reads them from the door's own cache lines (G-14):
+	// rules (some entry or read-only mode exists), preOps (a hook judges
+	// ops) and memoFirst (only the program does, so a memo hit settles).
+	rules, preOps, memoFirst bool
 	// memo holds the program's pre_ops answers for this command.
 	memo opMemo
 	// dirs resolves runs of siblings without walking each one.
@@ -64,8 +80,13 @@ func (d *door) CheckOp(op vfs.Op) error {
 	}
 	// pre_ops can only refuse, and a refused entry is still listed
 	// (G-6.1b): a listing's per-entry check need not ask it.
-	if d.p.policies == nil || d.policyRead || op.Listing {
+	if !d.preOps || op.Listing {
 		return nil
+	}
+	if d.memoFirst {
+		if dec, ok := d.memo.lookup(&op); ok && dec.Verb == VerbNone {
+			return nil
+		}
 	}
 	return d.p.policies.checkOp(d, op)
 }
@@ -112,7 +133,7 @@ func (d *door) checkRules(op vfs.Op) error {
 			}
 		}
 	}
-	if !p.hasEntries && !p.anyRO {
+	if !d.rules {
 		return nil
 	}
 	var cmd *Command

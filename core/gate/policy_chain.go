@@ -48,7 +48,7 @@ func (c *compiler) compilePolicies(opts []CompileOption) error {
 		// Hide and deny apply to what policies read (G-8.3); an ask is a
 		// question for a human about the session's command, not about the
 		// policy reading the file to judge it, so it lets the read through.
-		ch.files = o.files.View(&door{p: p, scope: &OpScope{Granted: true}, policyRead: true})
+		ch.files = o.files.View(p.newDoor(&OpScope{Granted: true}, true))
 	}
 	ch.bare = CommandContext{Argv: []string{}, Paths: []string{}, Mounts: ch.mounts, files: ch.files}
 	for _, n := range o.policies {
