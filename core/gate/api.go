@@ -157,6 +157,42 @@ type Verdict struct {
 	HiddenOperands []Operand
 	HideReason     string
 	HideRule       string
+	// Cleared marks the operands (absolute paths only) that no path entry
+	// reaches for this command. A door given them (OpScope.Cleared) answers
+	// a read of exactly such a path without resolving it again (G-14).
+	Cleared OperandSet
+}
+
+// OperandSet marks operands of a command by their index in
+// Command.Operands. The zero value is empty; sets of up to 64 operands
+// allocate nothing.
+type OperandSet struct {
+	small uint64   // operands 0..63
+	big   []uint64 // operands from 64 on, 64 to a word
+}
+
+func (s *OperandSet) add(i int, of int) {
+	if i < 64 {
+		s.small |= 1 << uint(i)
+		return
+	}
+	i -= 64
+	if s.big == nil {
+		s.big = make([]uint64, (of-64+63)/64)
+	}
+	if w := i / 64; w < len(s.big) {
+		s.big[w] |= 1 << uint(i%64)
+	}
+}
+
+// Has reports whether operand i is in the set.
+func (s *OperandSet) Has(i int) bool {
+	if i < 64 {
+		return i >= 0 && s.small&(1<<uint(i)) != 0
+	}
+	i -= 64
+	w := i / 64
+	return w < len(s.big) && s.big[w]&(1<<uint(i%64)) != 0
 }
 
 // OperandRefusal is one denied operand of a running command.

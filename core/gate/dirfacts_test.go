@@ -88,7 +88,8 @@ func TestDirFactsAgreeWithResolution(t *testing.T) {
 			for _, rel := range []string{"b", "b/c", "c", "b/b.x", "c1"} {
 				c.Operands = append(c.Operands, Operand{Arg: rel, Path: rel})
 			}
-			fast := p.Door(&OpScope{Command: &c})
+			// The fast door also trusts Judge's cleared operands.
+			fast := p.Door(&OpScope{Command: &c, Cleared: p.Judge(c).Cleared})
 			var want, got []string
 			for _, path := range paths {
 				for _, name := range ops {
@@ -194,6 +195,64 @@ func TestDirFactsConcurrentDoor(t *testing.T) {
 	for range 4 {
 		if e := <-errs; e != "" {
 			t.Error(e)
+		}
+	}
+}
+
+// OperandSet holds marks past the first 64 operands, where xargs puts most
+// of a grep's, and nothing beyond the command's operands.
+func TestOperandSet(t *testing.T) {
+	t.Parallel()
+	var s OperandSet
+	for _, i := range []int{0, 63, 64, 127, 128, 4095} {
+		s.add(i, 4096)
+	}
+	for i := range 4097 {
+		want := i == 0 || i == 63 || i == 64 || i == 127 || i == 128 || i == 4095
+		if s.Has(i) != want {
+			t.Errorf("Has(%d) = %v, want %v", i, s.Has(i), want)
+		}
+	}
+	if s.Has(-1) {
+		t.Error("Has(-1) = true")
+	}
+}
+
+// G-14 with G-4: a door trusts Judge's cleared operands only for reads of
+// exactly those paths, in the order a utility reaches them; every other op
+// is resolved as before.
+func TestDoorTrustsClearedOperands(t *testing.T) {
+	t.Parallel()
+	p := mustCompile(t, ProfileSpec{Name: "c",
+		Hide: []PathGroup{{Paths: []string{"/a/*/.git"}}},
+		Deny: []Rule{{Reason: "no keys", Paths: []string{"/a/x/*.key"}}},
+	}, []Mount{{Prefix: "/a"}, {Prefix: "/b", ReadOnly: true}})
+	paths := []string{"/a/x/f", "/a/x/.git", "/a/x/k.key", "/b/y", "rel"}
+	c := Command{Argv: words("cat"), Cwd: "/b"}
+	for _, path := range paths {
+		c.Operands = append(c.Operands, Operand{Arg: path, Path: path})
+	}
+	v := p.Judge(c)
+	for i, want := range []bool{true, false, false, true, false} {
+		if v.Cleared.Has(i) != want {
+			t.Errorf("operand %s cleared = %v, want %v", paths[i], v.Cleared.Has(i), want)
+		}
+	}
+	trusting := p.Door(&OpScope{Command: &c, Cleared: v.Cleared, Refused: v.OperandRefusals})
+	plain := p.Door(&OpScope{Command: &c, Refused: v.OperandRefusals})
+	ops := []vfs.Op{
+		{Name: vfs.OpOpen, Path: "/a/x/f"},
+		{Name: vfs.OpStat, Path: "/a/x/f"}, // the same operand again
+		{Name: vfs.OpOpen, Path: "/a/x/.git"},
+		{Name: vfs.OpOpen, Path: "/a/x/k.key"},
+		{Name: vfs.OpOpen, Path: "/b/y", Write: true}, // a write is never trusted: EROFS
+		{Name: vfs.OpOpen, Path: "/b/y"},
+		{Name: vfs.OpOpen, Path: "/a/z/.git"}, // no operand
+		{Name: vfs.OpOpen, Path: "/b/rel"},
+	}
+	for _, op := range ops {
+		if got, want := fmt.Sprint(trusting.CheckOp(op)), fmt.Sprint(plain.CheckOp(op)); got != want {
+			t.Errorf("%s %s (write %v): trusting door %s, plain door %s", op.Name, op.Path, op.Write, got, want)
 		}
 	}
 }

@@ -19,6 +19,12 @@ type OpScope struct {
 	// Command is the command the ops belong to, so a policy's pre_ops sees
 	// the line's facts (G-8.2); nil leaves them empty.
 	Command *Command
+	// Cleared are Command's operands that Judge found no entry reaches
+	// (Verdict.Cleared): the door trusts that answer for a read of exactly
+	// such a path, so a grep over 4,000 files resolves each once, not twice.
+	// The door entries are a subset of Judge's (no command-scoped ones), and
+	// an amendment can only add exceptions, so the answer still holds.
+	Cleared OperandSet
 }
 
 // Door returns the op door of this profile for one command (scope may be
@@ -54,6 +60,9 @@ type door struct {
 	memo opMemo
 	// dirs resolves runs of siblings without walking each one.
 	dirs dirCache
+	// next is the index of the operand the command is expected to open
+	// next (utilities go through their operands in order).
+	next atomic.Int64
 	// policyRead marks the door of the policies' own reads (open()): hide,
 	// deny and modes apply, but no pre_ops hook judges them (G-8.3).
 	policyRead bool
@@ -136,6 +145,9 @@ func (d *door) checkRules(op vfs.Op) error {
 	if !d.rules {
 		return nil
 	}
+	if !op.Write && !op.Create && d.clearedOperand(op.Path) {
+		return nil
+	}
 	var cmd *Command
 	if d.scope != nil {
 		cmd = d.scope.Command
@@ -170,6 +182,22 @@ func (d *door) checkRules(op vfs.Op) error {
 		return syscall.EROFS
 	}
 	return nil
+}
+
+// clearedOperand reports whether path is an operand Judge cleared: the one
+// the command is expected to reach next, or the one it reached last.
+func (d *door) clearedOperand(path string) bool {
+	sc := d.scope
+	if sc == nil || sc.Command == nil || (sc.Cleared.small == 0 && sc.Cleared.big == nil) {
+		return false
+	}
+	ops := sc.Command.Operands
+	i := int(d.next.Load())
+	if i < len(ops) && sc.Cleared.Has(i) && ops[i].Path == path {
+		d.next.CompareAndSwap(int64(i), int64(i+1))
+		return true
+	}
+	return i > 0 && i <= len(ops) && sc.Cleared.Has(i-1) && ops[i-1].Path == path
 }
 
 // hiddenOp answers an op on a path a hide entry reaches.

@@ -93,6 +93,7 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 				continue
 			}
 			if _, clear := dirs.clear(p, cmd.Operands[i].Path, &cmd, false); clear {
+				v.Cleared.add(i, len(cmd.Operands))
 				continue // the common case first: an absolute path nothing reaches
 			}
 			op := cmd.Operands[i]
@@ -105,6 +106,9 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			dec := p.decide(&w, &cmd, false)
 			e := dec.entry
 			if e == nil {
+				if op.Path == cmd.Operands[i].Path { // absolute as given
+					v.Cleared.add(i, len(cmd.Operands))
+				}
 				continue
 			}
 			switch e.verb {

@@ -209,7 +209,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 				ls.addRefusal(*or.Refusal)
 			}
 		}
-		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals, Command: &cmd}}
+		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals, Command: &cmd, Cleared: v.Cleared}}
 	case gate.Ask:
 		if ls == nil {
 			return admission{exit: 126, stderr: "gatehouse: no line to ask on\n"}
@@ -222,7 +222,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		switch standing {
 		case Allowed:
 			ls.grantPaths(q.Paths)
-			return admission{run: true, scope: &gate.OpScope{Granted: true, Command: &cmd}}
+			return admission{run: true, scope: &gate.OpScope{Granted: true, Command: &cmd, Cleared: v.Cleared}}
 		case Refused:
 			ls.addRefusal(*ref)
 			return admission{exit: 126, stderr: argv[0] + ": Permission denied\n"}
@@ -236,7 +236,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		text, _ := refusalText(v, argv)
 		return admission{halt: &errHalt{126, strings.TrimSuffix(text, "\n")}}
 	}
-	return admission{run: true, scope: &gate.OpScope{Command: &cmd}}
+	return admission{run: true, scope: &gate.OpScope{Command: &cmd, Cleared: v.Cleared}}
 }
 
 func itoa(n int) string {
