@@ -63,6 +63,8 @@ type door struct {
 	// next is the index of the operand the command is expected to open
 	// next (utilities go through their operands in order).
 	next atomic.Int64
+	// quiet: see learnQuiet.
+	quiet atomic.Uint32
 	// policyRead marks the door of the policies' own reads (open()): hide,
 	// deny and modes apply, but no pre_ops hook judges them (G-8.3).
 	policyRead bool
@@ -93,11 +95,37 @@ func (d *door) CheckOp(op vfs.Op) error {
 		return nil
 	}
 	if d.memoFirst {
-		if dec, ok := d.memo.lookup(&op); ok && dec.Verb == VerbNone {
+		if q := d.quiet.Load(); q&quietKnown != 0 && (q&quietOnWrite == 0) == !op.Write {
+			return nil
+		}
+		if h, ok := d.memo.lookupHit(&op); ok && h.d.Verb == VerbNone {
+			d.learnQuiet(h)
 			return nil
 		}
 	}
 	return d.p.policies.checkOp(d, op)
+}
+
+// The door's quiet word remembers, in one atomic load on its own cache
+// line, that the program says nothing about ops with a given write flag:
+// a hook that read no op field but "write" answered silence for it. It is
+// only ever a copy of a memo hit, so it answers as the memo would (G-14).
+const (
+	quietKnown   = 1 << iota // the word holds an answer
+	quietOnWrite             // for ops that write (else for reads)
+)
+
+// learnQuiet keeps a silent memo hit in the quiet word when the call that
+// made it read "write" and no other op field.
+func (d *door) learnQuiet(h *memoHit) {
+	if h.key.mask != readWrite {
+		return
+	}
+	var q uint32 = quietKnown
+	if h.key.write {
+		q |= quietOnWrite
+	}
+	d.quiet.Store(q)
 }
 
 // Hider serves a listing of dir (vfs.ListingDoor): nil when no entry of it

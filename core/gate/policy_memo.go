@@ -78,8 +78,16 @@ type memoHit struct {
 // lookup finds an earlier answer for op; a repeated hit allocates nothing,
 // as the door asks it first for every op.
 func (m *opMemo) lookup(op *vfs.Op) (Decision, bool) {
-	if h := m.last.Load(); h != nil && h.key.matches(op) {
+	if h, ok := m.lookupHit(op); ok {
 		return h.d, true
+	}
+	return Decision{}, false
+}
+
+// lookupHit is lookup returning the remembered entry itself.
+func (m *opMemo) lookupHit(op *vfs.Op) (*memoHit, bool) {
+	if h := m.last.Load(); h != nil && h.key.matches(op) {
+		return h, true
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -87,10 +95,10 @@ func (m *opMemo) lookup(op *vfs.Op) (Decision, bool) {
 		k := keyOf(mask, op.Name, op.Path, op.Prefix, op.Write)
 		if h := m.answers[k]; h != nil {
 			m.last.Store(h)
-			return h.d, true
+			return h, true
 		}
 	}
-	return Decision{}, false
+	return nil, false
 }
 
 func (m *opMemo) store(mask uint8, op *OpInfo, d Decision) {

@@ -21,6 +21,12 @@ func TestPreOpsMemoAnswersLikeTheHook(t *testing.T) {
 	}{
 		{"reads write only", "def pre_ops(ctx):\n    if ctx['op']['write']:\n        return {'deny': 'no'}\n",
 			[]vfs.Op{read("/repo/a"), write("/repo/b"), read("/repo/c"), write("/repo/d")}, []bool{false, true, false, true}},
+		{"silent for reads, then a write", "def pre_ops(ctx):\n    if ctx['op']['write']:\n        return {'deny': 'no'}\n",
+			[]vfs.Op{read("/repo/a"), read("/repo/b"), read("/repo/c"), write("/repo/d"), read("/repo/e"), write("/repo/f"), write("/repo/g"), read("/repo/h")},
+			[]bool{false, false, false, true, false, true, true, false}},
+		{"silent for writes, then a read", "def pre_ops(ctx):\n    if not ctx['op']['write']:\n        return {'deny': 'no'}\n",
+			[]vfs.Op{write("/repo/a"), write("/repo/b"), write("/repo/c"), read("/repo/d"), write("/repo/e"), read("/repo/f")},
+			[]bool{false, false, false, true, false, true}},
 		{"reads the path", "def pre_ops(ctx):\n    if ctx['op']['path'].endswith('.key'):\n        return 'deny'\n",
 			[]vfs.Op{read("/repo/a.txt"), read("/repo/b.key"), read("/repo/c.txt"), read("/repo/b.key")}, []bool{false, true, false, true}},
 		{"reads the path only for writes", "def pre_ops(ctx):\n    op = ctx['op']\n    if op['write'] and op['path'].startswith('/repo/config'):\n        return 'deny'\n",
