@@ -168,6 +168,9 @@ func (f *dirFacts) clearChild(child string) bool {
 // clearEntry is clearChild for the entry name; child is its path, or ""
 // to have it joined only if a "**" pattern needs it.
 func (f *dirFacts) clearEntry(name, child string) bool {
+	if f.plain {
+		return (f.nLits < 1 || name != f.lits[0]) && (f.nLits < 2 || name != f.lits[1])
+	}
 	if f.reached {
 		return false
 	}
