@@ -11,7 +11,7 @@ set -euo pipefail
 N=${N:-100000}                   # files in the tree of the main comparison
 SCALE_NS=${SCALE_NS-10000}       # further tree sizes, for how cost grows with N
 RULES_SCALE=${RULES_SCALE-"500 5000"}  # rule counts for how the rules' cost grows (at N)
-REPEAT=${REPEAT:-15}             # runs of each line per system (medians; overheads pair runs of a round)
+REPEAT=${REPEAT:-31}             # runs of each line per system (medians; overheads pair runs of a round)
 JB_REPEAT=${JB_REPEAT:-3}        # runs in just-bash, whose find line takes ~25 s at N=100000
 JB_MAX_N=${JB_MAX_N:-100000}     # larger trees leave just-bash out (1M files: minutes per run)
 JUST_BASH=${JUST_BASH:-1}        # 0 leaves just-bash out
