@@ -117,26 +117,6 @@ func (p *Profile) newDirFacts(dir string, cmd *Command, atDoor bool) *dirFacts {
 	return f
 }
 
-// plainClear is the hot path of clearChild for plain facts: whether p is a
-// child of f.dir whose name no literal candidate names. false means "ask
-// clearChild", not "something reaches".
-func (f *dirFacts) plainClear(p string) bool {
-	if !f.plain {
-		return false
-	}
-	name, ok := f.childName(p)
-	if !ok {
-		return false
-	}
-	switch f.nLits {
-	case 0:
-		return true
-	case 1:
-		return name != f.lits[0]
-	}
-	return name != f.lits[0] && name != f.lits[1]
-}
-
 // childName returns the name of p when p lies directly inside f.dir.
 func (f *dirFacts) childName(p string) (string, bool) {
 	d := f.dir
@@ -155,17 +135,18 @@ func (f *dirFacts) childName(p string) (string, bool) {
 	return name, true
 }
 
-// clearChild reports whether nothing reaches child, a path directly inside
-// f.dir; false means "resolve it the slow way", not "something reaches".
-func (f *dirFacts) clearChild(child string) bool {
-	start := len(f.dir) + 1
-	if f.dir == "/" {
-		start = 1
+// sibling answers for path when it lies directly inside f.dir (ok): clear
+// reports that nothing reaches it; false means "resolve it the slow way",
+// not "something reaches".
+func (f *dirFacts) sibling(path string) (clear, ok bool) {
+	name, ok := f.childName(path)
+	if !ok {
+		return false, false
 	}
-	return f.clearEntry(child[start:], child)
+	return f.clearEntry(name, path), true
 }
 
-// clearEntry is clearChild for the entry name; child is its path, or ""
+// clearEntry is sibling for the entry name; child is its path, or ""
 // to have it joined only if a "**" pattern needs it.
 func (f *dirFacts) clearEntry(name, child string) bool {
 	if f.plain {
@@ -265,31 +246,31 @@ func (m *dirMemo) clear(p *Profile, path string, cmd *Command, atDoor bool) (mou
 		return nil, false
 	}
 	if f := m.facts; f != nil {
-		if f.plainClear(path) {
-			return f.mount, true
-		}
-		if name, ok := f.childName(path); ok {
-			return f.mount, f.clearEntry(name, path)
+		if clear, ok := f.sibling(path); ok {
+			return f.mount, clear
 		}
 	}
+	return m.moved(p, path, cmd, atDoor)
+}
+
+// moved is clear for a path outside the remembered directory: it notes the
+// new directory, and builds (or fetches) its facts the second time in a row.
+func (m *dirMemo) moved(p *Profile, path string, cmd *Command, atDoor bool) (*mountInfo, bool) {
 	dir, ok := splitChild(path)
 	if !ok {
 		return nil, false
 	}
-	f := m.facts
-	if f == nil || f.dir != dir {
-		h := maphash.String(dirSeed, dir)
-		if m.seen != h {
-			m.seen = h
-			return nil, false
-		}
-		f = p.dirFactsOf(dir, cmd, atDoor)
-		m.facts = f
-	}
-	if !f.clearChild(path) {
+	h := maphash.String(dirSeed, dir)
+	if m.seen != h {
+		m.seen = h
 		return nil, false
 	}
-	return f.mount, true
+	f := p.dirFactsOf(dir, cmd, atDoor)
+	m.facts = f
+	if clear, ok := f.sibling(path); ok && clear {
+		return f.mount, true
+	}
+	return nil, false
 }
 
 // sharedDirFacts keeps a profile's shared directory facts, so that a
@@ -333,16 +314,16 @@ type dirCache struct {
 }
 
 func (c *dirCache) clear(p *Profile, path string, cmd *Command, atDoor bool) (*mountInfo, bool) {
-	if f := c.facts.Load(); f != nil && useDirFacts {
-		if f.plainClear(path) {
-			return f.mount, true
-		}
-		if name, ok := f.childName(path); ok {
-			return f.mount, f.clearEntry(name, path)
+	if !useDirFacts {
+		return nil, false
+	}
+	if f := c.facts.Load(); f != nil {
+		if clear, ok := f.sibling(path); ok {
+			return f.mount, clear
 		}
 	}
 	m := dirMemo{facts: c.facts.Load(), seen: c.seen.Load()}
-	mount, ok := m.clear(p, path, cmd, atDoor)
+	mount, ok := m.moved(p, path, cmd, atDoor)
 	if m.facts != nil && m.facts != c.facts.Load() {
 		c.facts.Store(m.facts)
 	}

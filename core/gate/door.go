@@ -54,7 +54,8 @@ type door struct {
 	// The profile's answers this door consults on every op, copied here
 	// so that an op reads them from the door's own cache lines (G-14):
 	// rules (some entry or read-only mode exists), preOps (a hook judges
-	// ops) and memoFirst (only the program does, so a memo hit settles).
+	// ops) and memoFirst (only the program does, so the quiet word of a
+	// silent memo hit settles an op).
 	rules, preOps, memoFirst bool
 	// memo holds the program's pre_ops answers for this command.
 	memo opMemo
@@ -96,10 +97,6 @@ func (d *door) CheckOp(op vfs.Op) error {
 	}
 	if d.memoFirst {
 		if q := d.quiet.Load(); q&quietKnown != 0 && (q&quietOnWrite == 0) == !op.Write {
-			return nil
-		}
-		if h, ok := d.memo.lookupHit(&op); ok && h.d.Verb == VerbNone {
-			d.learnQuiet(h)
 			return nil
 		}
 	}

@@ -163,8 +163,6 @@ func commandVerdict(o Outcome, rec Refusal) Verdict {
 	return Verdict{Outcome: o, Refusal: &rec}
 }
 
-// workMounts appends the mounts with command-axis rules that the command
-// works in: the cwd's mount first, then each operand's, without repeats.
 // mountRulesMayMatch reports whether some mount's command rules could
 // match a command named name: only then do its operands' mounts matter
 // (a grep over 4,000 files needs no mount lookup per file when the mounts
@@ -178,6 +176,8 @@ func (p *Profile) mountRulesMayMatch(name string) bool {
 	return false
 }
 
+// workMounts appends the mounts with command-axis rules that the command
+// works in: the cwd's mount first, then each operand's, without repeats.
 func (p *Profile) workMounts(cmd Command, buf []*mountInfo) []*mountInfo {
 	add := func(name string) {
 		if name == "" {

@@ -162,11 +162,14 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 		rec = ch.codedOps(d, &op)
 	}
 	if prog := ch.program; rec == nil && prog != nil && prog.hooks[hookOps] {
-		if dec, ok := d.memo.lookup(&op); ok {
+		if h, ok := d.memo.lookupHit(&op); ok {
 			// An earlier op of this command took the same path through
 			// the hook: no pooled thread, no watchdog (G-14).
-			if dec.Verb != VerbNone {
-				rec = prog.record(hookOps, dec, nil, ScopeOperand)
+			switch {
+			case h.d.Verb != VerbNone:
+				rec = prog.record(hookOps, h.d, nil, ScopeOperand)
+			case len(ch.coded) == 0:
+				d.learnQuiet(h) // the program alone judges ops
 			}
 		} else {
 			rec = prog.judgeOp(d, &op)

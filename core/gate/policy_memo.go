@@ -75,16 +75,8 @@ type memoHit struct {
 	d   Decision
 }
 
-// lookup finds an earlier answer for op; a repeated hit allocates nothing,
-// as the door asks it first for every op.
-func (m *opMemo) lookup(op *vfs.Op) (Decision, bool) {
-	if h, ok := m.lookupHit(op); ok {
-		return h.d, true
-	}
-	return Decision{}, false
-}
-
-// lookupHit is lookup returning the remembered entry itself.
+// lookupHit finds an earlier answer for op, as the entry that holds it; a
+// repeated hit allocates nothing, as the door asks it for every op.
 func (m *opMemo) lookupHit(op *vfs.Op) (*memoHit, bool) {
 	if h := m.last.Load(); h != nil && h.key.matches(op) {
 		return h, true

@@ -170,33 +170,27 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 	} else if entries, err = r.m.b.readDir(r.rel); err != nil {
 		return nil, pathErr("open", name, err)
 	}
-	if ld, ok := v.door.(ListingDoor); ok && !r.synthetic() {
-		hidden := ld.Hider(r.path)
-		if hidden == nil {
-			return entries, nil
-		}
-		kept := entries[:0]
-		for _, e := range entries {
-			if !hidden(e.Name()) {
-				kept = append(kept, e)
-			}
-		}
-		clear(entries[len(kept):])
-		return kept, nil
-	}
-	kept := entries[:0]
-	for _, e := range entries {
-		child := joinPath(r.path, e.Name())
+	hidden := func(name string) bool {
+		child := joinPath(r.path, name)
 		prefix := r.prefix()
 		if r.synthetic() {
 			if m := v.vfs.mountAt(child); m != nil {
 				prefix = m.prefix
 			}
 		}
-		if err := v.door.CheckOp(Op{Name: OpStat, Path: child, Prefix: prefix, Listing: true}); errors.Is(err, ErrHidden) {
-			continue
+		return errors.Is(v.door.CheckOp(Op{Name: OpStat, Path: child, Prefix: prefix, Listing: true}), ErrHidden)
+	}
+	if ld, ok := v.door.(ListingDoor); ok && !r.synthetic() {
+		// One question for the directory instead of one per entry (G-14).
+		if hidden = ld.Hider(r.path); hidden == nil {
+			return entries, nil
 		}
-		kept = append(kept, e)
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		if !hidden(e.Name()) {
+			kept = append(kept, e)
+		}
 	}
 	clear(entries[len(kept):]) // let dropped entries be collected
 	return kept, nil
