@@ -296,13 +296,7 @@ func inputOperands(defs []optDef, mode parseMode) func(argv []string) []OperandR
 		if err != nil {
 			return nil
 		}
-		var refs []OperandRef
-		for _, i := range args.operands {
-			if argv[i] != "-" {
-				refs = append(refs, OperandRef{Index: i, Kind: Read})
-			}
-		}
-		return refs
+		return fileRefs(argv, args.operands, Read)
 	}
 }
 

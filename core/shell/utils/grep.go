@@ -170,12 +170,7 @@ func grepOperands(argv []string) []OperandRef {
 	if !patternGiven && len(files) > 0 {
 		files = files[1:]
 	}
-	for _, i := range files {
-		if argv[i] != "-" {
-			refs = append(refs, OperandRef{Index: i, Kind: Read})
-		}
-	}
-	return refs
+	return append(refs, fileRefs(argv, files, Read)...)
 }
 
 // grepConfig is the parsed command line.

@@ -242,6 +242,18 @@ func operandRefs(indexes []int, kind OperandKind) []OperandRef {
 	return refs
 }
 
+// fileRefs is operandRefs for file operands, where "-" names standard
+// input or output rather than a path.
+func fileRefs(argv []string, indexes []int, kind OperandKind) []OperandRef {
+	var refs []OperandRef
+	for _, i := range indexes {
+		if argv[i] != "-" {
+			refs = append(refs, OperandRef{Index: i, Kind: kind})
+		}
+	}
+	return refs
+}
+
 // optionOperand references the path an option carries (grep -f FILE, sort
 // -o FILE), spelling it out when it shares its argv element with the option.
 func optionOperand(o parsedOpt, kind OperandKind) OperandRef {

@@ -118,12 +118,7 @@ func sedOperands(argv []string) []OperandRef {
 	if inPlace {
 		kind = Write
 	}
-	for _, i := range files {
-		if argv[i] != "-" {
-			refs = append(refs, OperandRef{Index: i, Kind: kind})
-		}
-	}
-	return refs
+	return append(refs, fileRefs(argv, files, kind)...)
 }
 
 // sedConfig is the command line of one sed run.

@@ -52,12 +52,7 @@ func init() {
 			if err != nil {
 				return nil
 			}
-			var refs []OperandRef
-			for _, i := range args.operands {
-				if argv[i] != "-" {
-					refs = append(refs, OperandRef{Index: i, Kind: Write})
-				}
-			}
+			refs := fileRefs(argv, args.operands, Write)
 			for _, o := range args.opts {
 				if o.name == "reference" {
 					refs = append(refs, optionOperand(o, Read))

@@ -51,12 +51,7 @@ func init() {
 			if err != nil {
 				return nil
 			}
-			var refs []OperandRef
-			for _, i := range args.operands {
-				if argv[i] != "-" {
-					refs = append(refs, OperandRef{Index: i, Kind: Read})
-				}
-			}
+			refs := fileRefs(argv, args.operands, Read)
 			for _, o := range args.opts {
 				if o.name == "files0-from" && o.value != "-" {
 					refs = append(refs, optionOperand(o, Read))
