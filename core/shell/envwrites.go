@@ -122,7 +122,7 @@ func (s *Shell) envCheck(ctx context.Context, hc interp.HandlerContext, args []s
 		}
 		if !a.run {
 			io.WriteString(hc.Stderr, a.stderr)
-			return interp.NewExitStatus(uint8(a.exit))
+			return interp.ExitStatus(uint8(a.exit))
 		}
 	}
 	verb := gate.EnvSet
@@ -132,7 +132,7 @@ func (s *Shell) envCheck(ctx context.Context, hc interp.HandlerContext, args []s
 	for _, w := range writes {
 		if msg, code := s.judgeEnvWrite(ctx, ls, hc.Dir, variant, w[0], w[1], verb); code != 0 {
 			io.WriteString(hc.Stderr, msg)
-			return interp.NewExitStatus(uint8(code))
+			return interp.ExitStatus(uint8(code))
 		}
 	}
 	return nil

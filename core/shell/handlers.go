@@ -8,10 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"mvdan.cc/sh/v3/expand"
@@ -213,7 +211,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	case cmdRefuse:
 		code, _ := strconv.Atoi(args[1])
 		io.WriteString(hc.Stderr, args[2])
-		return interp.NewExitStatus(uint8(code))
+		return interp.ExitStatus(uint8(code))
 	case cmdEval:
 		return s.evalNested(ctx, hc, args[1], strings.Join(args[2:], " "), "", nil)
 	case cmdFunc:
@@ -238,7 +236,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 			return s.halt(ctx, err)
 		}
 		if code != 0 {
-			return interp.NewExitStatus(uint8(code))
+			return interp.ExitStatus(uint8(code))
 		}
 		return nil
 	}
@@ -275,7 +273,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	}
 	if !a.run {
 		io.WriteString(hc.Stderr, a.stderr)
-		return interp.NewExitStatus(uint8(a.exit))
+		return interp.ExitStatus(uint8(a.exit))
 	}
 	if isShellBuiltin(args[0]) {
 		// `exec echo hi`, `command -p echo` reach here with a builtin.
@@ -286,7 +284,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return s.halt(ctx, err)
 	}
 	if code != 0 {
-		return interp.NewExitStatus(uint8(code))
+		return interp.ExitStatus(uint8(code))
 	}
 	return nil
 }
@@ -315,7 +313,6 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "%s: internal error: %v\n", argv[0], p)
-			_ = debug.Stack
 			code, err = 125, nil
 		}
 	}()
@@ -445,8 +442,6 @@ func shellError(path string, err error) error {
 	return &os.PathError{Op: "bash:", Path: path, Err: errText(errnoText(err))}
 }
 
-var errNoFD = errors.New("bad file descriptor")
-
 func (s *Shell) openHandler(ctx context.Context, path string, flag int, perm os.FileMode) (io.ReadWriteCloser, error) {
 	hc := interp.HandlerCtx(ctx)
 	abs := utils.Join(hc.Dir, path)
@@ -543,5 +538,3 @@ func (s *Shell) accessHandler(ctx context.Context, path string, mode interp.Acce
 	}
 	return nil
 }
-
-var _ = atomic.Bool{}

@@ -15,8 +15,8 @@ import (
 )
 
 // lineState is what one line carries through its run, in the context: the
-// answers it claimed, the refusals it met, and the verdicts the call handler
-// reached for the exec handler to act on.
+// answers it claimed, the refusals it met, the paths its answered asks
+// opened, and the count of its commands and background jobs.
 type lineState struct {
 	sh     *Shell
 	text   string
@@ -32,8 +32,6 @@ type lineState struct {
 	// waiting: the line stopped on an unanswered question, so it spends
 	// nothing and hands its claims back (G-9.7).
 	waiting bool
-
-	verdicts sync.Map // place + "\x00" + argv → *admission
 
 	commands atomic.Int64
 	jobs     atomic.Int64
@@ -218,18 +216,28 @@ func (s *Shell) runGuarded(ctx context.Context, file *syntax.File) (err error) {
 		if s.runner.Exited() || ctx.Err() != nil {
 			break
 		}
-		if _, ok := interp.IsExitStatus(err); err != nil && !ok {
+		if _, ok := exitStatus(err); err != nil && !ok {
 			break
 		}
 	}
 	return err
 }
 
+// exitStatus reports the exit status err is, or wraps: a status sets $? and
+// the line goes on, any other error stops the runner.
+func exitStatus(err error) (uint8, bool) {
+	var status interp.ExitStatus
+	if errors.As(err, &status) {
+		return uint8(status), true
+	}
+	return 0, false
+}
+
 func exitCodeOf(err error) int {
 	if err == nil {
 		return 0
 	}
-	if code, ok := interp.IsExitStatus(err); ok {
+	if code, ok := exitStatus(err); ok {
 		return int(code)
 	}
 	var h *errHalt

@@ -59,7 +59,7 @@ func (s *Shell) source(ctx context.Context, hc interp.HandlerContext, place, fil
 	data, err := s.readFile(ctx, utils.Join(hc.Dir, file))
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", file, errnoText(err))
-		return interp.NewExitStatus(1)
+		return interp.ExitStatus(1)
 	}
 	_ = name
 	_ = args
@@ -160,7 +160,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		return h.code, h
 	}
 	if runErr != nil {
-		if code, ok := interp.IsExitStatus(runErr); ok {
+		if code, ok := exitStatus(runErr); ok {
 			return int(code), nil
 		}
 		if ls != nil && context.Cause(ctx) != nil {
@@ -301,7 +301,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 		}
 	}
 	if status != 0 {
-		return interp.NewExitStatus(uint8(status))
+		return interp.ExitStatus(uint8(status))
 	}
 	return nil
 }
@@ -335,7 +335,7 @@ func (s *Shell) pwdPhysical(ctx context.Context, hc interp.HandlerContext) error
 	p, err := s.view(lineOf(ctx), nil).Resolve(hc.Dir)
 	if err != nil {
 		fmt.Fprintf(hc.Stderr, "pwd: error retrieving current directory: %s\n", errnoText(err))
-		return interp.NewExitStatus(1)
+		return interp.ExitStatus(1)
 	}
 	fmt.Fprintln(hc.Stdout, p)
 	return nil

@@ -105,14 +105,3 @@ func (d *ruleDoor) CheckOp(op Op) error {
 	}
 	return nil
 }
-
-// seen returns the ops the door judged, as "name path" lines.
-func (d *ruleDoor) seen() []string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	out := make([]string, len(d.ops))
-	for i, op := range d.ops {
-		out[i] = op.Name + " " + op.Path
-	}
-	return out
-}

@@ -270,12 +270,6 @@ func isNotExist(err error) bool {
 	return isErrno(err, syscall.ENOENT) || errors.Is(err, fs.ErrNotExist)
 }
 
-// isRefused reports a refusal by a rule or policy, as opposed to an errno.
-func isRefused(err error) bool {
-	var refused *vfs.RefusedError
-	return errors.As(err, &refused)
-}
-
 // plainOperands is the shared Operands for utilities whose operands are all
 // paths of one kind.
 func plainOperands(defs []optDef, mode parseMode, kind OperandKind) func(argv []string) []OperandRef {

@@ -81,7 +81,7 @@ func (lay diffSideLayout) line(out *strings.Builder, left string, sep byte, righ
 	if hasRight {
 		newline = newline || strings.HasSuffix(right, "\n")
 		if right != "\n" && right != "" {
-			col = lay.tabTo(out, col, lay.col2)
+			lay.tabTo(out, col, lay.col2)
 			lay.printHalf(out, right)
 		}
 	}

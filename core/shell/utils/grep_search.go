@@ -98,6 +98,7 @@ func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 func compileError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 	if strings.Contains(msg, "invalid repeat count") {
+		//lint:ignore ST1005 GNU grep's own wording, printed as is
 		return errors.New("Regular expression too big")
 	}
 	return errors.New(msg)

@@ -467,7 +467,7 @@ func literalRune(r rune) []byte {
 		if r < 0x20 || r == 0x7f {
 			return []byte(`\x{` + strconv.FormatInt(int64(r), 16) + `}`)
 		}
-		if strings.IndexRune(`\.+*?()|[]{}^$`, r) >= 0 {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, r) {
 			return []byte{'\\', byte(r)}
 		}
 		return []byte{byte(r)}

@@ -122,8 +122,6 @@ func (c *wcCounter) finish() { c.maxLine = max(c.maxLine, c.col) }
 type wcInput struct {
 	name   string
 	counts wcCounts
-	ok     bool // counted (possibly after a read error)
-	shown  bool // has a line of its own
 }
 
 func runWc(e *Env) (int, error) {
