@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,9 @@ func TestParseSuite(t *testing.T) {
 		"plain | cat a | wc -l",
 		"skip: no inodes",
 		"inode | ls -i",
+		"known: language: traps",
+		"unordered:",
+		"trap | trap 'echo x' EXIT",
 		"multi |",
 		"-- line/multi --",
 		"cat <<END",
@@ -28,6 +32,10 @@ func TestParseSuite(t *testing.T) {
 		"-- files/d/ --",
 		"-- files/n [noeol] --",
 		"no newline",
+		"-- files/run.sh [exec] --",
+		"echo hi",
+		"-- files/both [exec] [noeol] --",
+		"x",
 		"",
 	}, "\n")
 	suite, err := parseSuite("demo", good)
@@ -40,8 +48,13 @@ func TestParseSuite(t *testing.T) {
 		{"pipe stays in the line", suite.Cases[0].Line, "cat a | wc -l"},
 		{"stdin attached", *suite.Cases[0].Stdin, "in\n"},
 		{"skip marks the next case", suite.Cases[1].Skip, "no inodes"},
-		{"skip marks only that case", suite.Cases[2].Skip, ""},
-		{"multi-line line", suite.Cases[2].Line, "cat <<END\nx\nEND"},
+		{"skip marks only that case", suite.Cases[3].Skip, ""},
+		{"known marks the next case", suite.Cases[2].Known, "language: traps"},
+		{"unordered marks the next case", fmt.Sprint(suite.Cases[2].Unordered, suite.Cases[3].Unordered), "true false"},
+		{"known marks only that case", suite.Cases[3].Known, ""},
+		{"multi-line line", suite.Cases[3].Line, "cat <<END\nx\nEND"},
+		{"exec file", fmt.Sprint(suite.Exec["run.sh"], suite.Exec["a"]), "true false"},
+		{"exec and noeol", fmt.Sprintf("%v %q", suite.Exec["both"], suite.Files["both"]), `true "x"`},
 		{"file body", suite.Files["a"], "text\n"},
 		{"directory", suite.Files["d/"], ""},
 		{"noeol drops the newline", suite.Files["n"], "no newline"},
@@ -66,6 +79,9 @@ func TestParseSuite(t *testing.T) {
 		{"trailing skip", "-- cases --\na | x\nskip: why\n", "trailing skip"},
 		{"skip without reason", "-- cases --\nskip:\na | x\n", "skip needs a reason"},
 		{"unknown section", "-- cases --\na | x\n-- other --\n", "unknown section"},
+		{"unknown known class", "-- cases --\nknown: flaky: why\na | x\n", "want \"known: CLASS: why\""},
+		{"known without reason", "-- cases --\nknown: utility\na | x\n", "want \"known: CLASS: why\""},
+		{"trailing known", "-- cases --\na | x\nknown: utility: why\n", "trailing skip or known"},
 		{"escaping file", "-- cases --\na | x\n-- files/../x --\n", "bad file name"},
 	}
 	for _, c := range bad {

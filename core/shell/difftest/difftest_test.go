@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -47,20 +49,9 @@ func TestDifferential(t *testing.T) {
 
 	t.Run("cases", func(t *testing.T) {
 		for _, suite := range suites {
-			fixturePath := filepath.Join(fixturesDir, suite.Utility+".json")
-			if *recordFlag {
-				if err := record(context.Background(), suite, fixturePath); err != nil {
-					t.Fatalf("recording %s: %v", suite.Utility, err)
-				}
-			}
-			fx, err := loadFixture(fixturePath)
-			if err != nil {
-				t.Errorf("%s: no fixture (run go test ./core/shell/difftest/ -record): %v", suite.Utility, err)
+			recorded, ok := suiteFixture(t, suite, fixturesDir)
+			if !ok {
 				continue
-			}
-			recorded := map[string]Recorded{}
-			for _, r := range fx.Cases {
-				recorded[r.Name] = r
 			}
 			tl := &tally{}
 			tallies[suite.Utility] = tl
@@ -69,6 +60,9 @@ func TestDifferential(t *testing.T) {
 					t.Run(c.Name, func(t *testing.T) {
 						t.Parallel()
 						verdict := "skip"
+						if c.Known != "" {
+							t.Fatalf("%q: known: markers belong to the corpus, not to a utility's archive", c.Name)
+						}
 						if c.Skip == "" {
 							verdict = runCase(t, suite, c, recorded)
 						}
@@ -119,20 +113,53 @@ func TestDifferential(t *testing.T) {
 	}
 }
 
+// suiteFixture records the suite's fixture under -record, then loads it
+// as a map by case name. ok is false (and the test failed) without one.
+func suiteFixture(t *testing.T, suite *Suite, dir string) (recorded map[string]Recorded, ok bool) {
+	t.Helper()
+	fixturePath := filepath.Join(dir, suite.Utility+".json")
+	if *recordFlag {
+		if err := record(context.Background(), suite, fixturePath); err != nil {
+			t.Fatalf("recording %s: %v", suite.Utility, err)
+		}
+	}
+	fx, err := loadFixture(fixturePath)
+	if err != nil {
+		t.Errorf("%s: no fixture (run go test ./core/shell/difftest/ -record): %v", suite.Utility, err)
+		return nil, false
+	}
+	recorded = map[string]Recorded{}
+	for _, r := range fx.Cases {
+		recorded[r.Name] = r
+	}
+	return recorded, true
+}
+
 // runCase runs one case in gatehouse and compares it with the fixture. It
-// returns "pass" or "fail".
+// returns "pass", "fail", or "known" for a corpus line known to differ
+// (its difference is logged, not failed).
 func runCase(t *testing.T, suite *Suite, c Case, recorded map[string]Recorded) string {
 	want, ok := recorded[c.Name]
 	switch {
 	case !ok:
 		t.Errorf("no recorded outcome for %q; re-record with -record", c.Name)
 		return "fail"
-	case want.Input != inputDigest(suite.Files, c):
+	case want.Input != inputDigest(suite.Files, suite.Exec, c):
 		t.Errorf("fixture is stale for %q (line or files changed); re-record with -record", c.Name)
 		return "fail"
 	}
-	got := runGatehouse(t, suite.Files, c)
+	got := runGatehouse(t, suite, c)
+	if want.Tree == "" {
+		got.Tree = "" // recorded before trees were: not compared
+	}
+	if c.Unordered {
+		want.Stdout, got.Stdout = sortedLines(want.Stdout), sortedLines(got.Stdout)
+	}
 	if got == want.Outcome {
+		if c.Known != "" && !c.Lenient {
+			t.Errorf("%s: %s\nmatches bash now: remove its \"known: %s\" marker", suite.Utility, c.Line, c.Known)
+			return "fail"
+		}
 		return "pass"
 	}
 	var b strings.Builder
@@ -146,14 +173,22 @@ func runCase(t *testing.T, suite *Suite, c Case, recorded map[string]Recorded) s
 	if got.Stderr != want.Stderr {
 		fmt.Fprintf(&b, "stderr (- bash, + gatehouse):\n%s", lineDiff(want.Stderr, got.Stderr))
 	}
+	if got.Tree != want.Tree {
+		fmt.Fprintf(&b, "tree after the line (- bash, + gatehouse):\n%s", lineDiff(want.Tree, got.Tree))
+	}
+	if c.Known != "" {
+		t.Logf("known (%s):\n%s", c.Known, b.String())
+		return "known"
+	}
 	t.Error(b.String())
 	return "fail"
 }
 
 // runGatehouse runs the case in a fresh workspace whose /w holds the
-// suite's files, with bash's recording environment (HOME=/w, TZ=UTC).
-func runGatehouse(t *testing.T, files map[string]string, c Case) Outcome {
-	mounts := []vfs.MountSpec{{Prefix: "/w", Files: files}}
+// suite's files, with bash's recording environment (HOME=/w, TZ=UTC), and
+// lists /w afterwards.
+func runGatehouse(t *testing.T, suite *Suite, c Case) Outcome {
+	mounts := []vfs.MountSpec{{Prefix: "/w", Files: suite.Files}}
 	line := c.Line
 	if c.Stdin != nil {
 		mounts = append(mounts, vfs.MountSpec{Prefix: "/tmp", Files: map[string]string{strings.TrimPrefix(stdinFile, "/tmp/"): *c.Stdin}})
@@ -169,6 +204,21 @@ func runGatehouse(t *testing.T, files map[string]string, c Case) Outcome {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
+	view := ws.VFS().View(vfs.OpenDoor)
+	for name := range suite.Exec {
+		if err := view.Chmod("/w/"+name, 0o755); err != nil {
+			t.Fatalf("seeding %s executable: %v", name, err)
+		}
+	}
+	if suite.FixedTimes {
+		if err := settleVFSTimes(view, "/w"); err != nil {
+			t.Fatalf("settling seed times: %v", err)
+		}
+	}
+	before, err := vfsTree(view, "/w")
+	if err != nil {
+		t.Fatalf("listing /w before the line: %v", err)
+	}
 	s, err := ws.CreateSession("difftest", core.Profile("difftest"))
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +226,86 @@ func runGatehouse(t *testing.T, files map[string]string, c Case) Outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res := s.Execute(ctx, line)
-	return normalise(Outcome{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.ExitCode})
+	after, err := vfsTree(view, "/w")
+	if err != nil {
+		t.Fatalf("listing /w after the line: %v", err)
+	}
+	return normalise(Outcome{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.ExitCode, Tree: treeChanges(before, after)})
+}
+
+// settleVFSTimes gives the seeded tree, its root included, seedTime, as
+// settleTimes does on the host.
+func settleVFSTimes(view vfs.FS, dir string) error {
+	list, err := view.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, d := range list {
+		p := dir + "/" + d.Name()
+		if d.IsDir() {
+			if err := settleVFSTimes(view, p); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := view.Chtimes(p, seedTime, seedTime); err != nil {
+			return err
+		}
+	}
+	return view.Chtimes(dir, seedTime, seedTime)
+}
+
+// vfsTree lists a VFS directory in treeListing's form.
+func vfsTree(view vfs.FS, root string) (string, error) {
+	var entries []treeEntry
+	var walk func(dir, rel string) error
+	walk = func(dir, rel string) error {
+		list, err := view.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, d := range list {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			full, name := dir+"/"+d.Name(), rel+d.Name()
+			e := treeEntry{path: name, mode: info.Mode()}
+			switch {
+			case info.Mode()&fs.ModeSymlink != 0:
+				if e.content, err = view.Readlink(full); err != nil {
+					return err
+				}
+			case info.Mode().IsRegular():
+				f, err := view.Open(full)
+				if err != nil {
+					return err
+				}
+				data, err := io.ReadAll(f)
+				f.Close()
+				if err != nil {
+					return err
+				}
+				e.content = string(data)
+			}
+			entries = append(entries, e)
+			if info.IsDir() {
+				if err := walk(full, name+"/"); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	err := walk(root, "")
+	return treeListing(entries), err
+}
+
+// sortedLines sorts a text's lines (each keeps its newline).
+func sortedLines(s string) string {
+	lines := splitKeep(s)
+	sort.Strings(lines)
+	return strings.Join(lines, "")
 }
 
 // lineDiff shows two texts line by line: common lines with two spaces,

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,11 @@ type Outcome struct {
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	Exit   int    `json:"exit"`
+	// Tree is what the line changed in the working directory
+	// (treeChanges), so an edit that printed nothing is compared too.
+	// Fixtures recorded before it existed have none, and then it is not
+	// compared.
+	Tree string `json:"tree,omitempty"`
 }
 
 // A Recorded case is real bash's outcome for one case, with the inputs it
@@ -42,7 +48,7 @@ type Fixture struct {
 }
 
 // inputDigest fingerprints everything a case's outcome depends on.
-func inputDigest(files map[string]string, c Case) string {
+func inputDigest(files map[string]string, exec map[string]bool, c Case) string {
 	h := sha256.New()
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -51,6 +57,9 @@ func inputDigest(files map[string]string, c Case) string {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(h, "file %q %q\n", n, files[n])
+		if exec[n] {
+			fmt.Fprintf(h, "exec %q\n", n)
+		}
 	}
 	fmt.Fprintf(h, "line %q\n", c.Line)
 	if c.Stdin != nil {
@@ -70,7 +79,7 @@ var dangerous = regexp.MustCompile(`\bdate\b.*(\s-s\b|--set)|\brm\b[^|;&]*\s/(\s
 
 // runHost runs the line in real bash inside a fresh directory holding the
 // suite's files and returns the normalised outcome.
-func runHost(ctx context.Context, files map[string]string, c Case) (Outcome, error) {
+func runHost(ctx context.Context, suite *Suite, c Case) (Outcome, error) {
 	if dangerous.MatchString(c.Line) {
 		return Outcome{}, fmt.Errorf("refusing to run %q on the host", c.Line)
 	}
@@ -83,7 +92,16 @@ func runHost(ctx context.Context, files map[string]string, c Case) (Outcome, err
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return Outcome{}, err
 	}
-	if err := writeTree(dir, files); err != nil {
+	if err := writeTree(dir, suite.Files, suite.Exec); err != nil {
+		return Outcome{}, err
+	}
+	if suite.FixedTimes {
+		if err := settleTimes(dir); err != nil {
+			return Outcome{}, err
+		}
+	}
+	before, err := hostTree(dir, nil)
+	if err != nil {
 		return Outcome{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -108,16 +126,134 @@ func runHost(ctx context.Context, files map[string]string, c Case) (Outcome, err
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
 		spellings = append(spellings, real)
 	}
+	after, err := hostTree(dir, spellings)
+	if err != nil {
+		return Outcome{}, err
+	}
 	return normalise(Outcome{
 		Stdout: relocate(stdout.String(), spellings),
 		Stderr: relocate(stderr.String(), spellings),
 		Exit:   cmd.ProcessState.ExitCode(),
+		Tree:   treeChanges(before, after),
 	}), nil
+}
+
+// hostTree lists the host directory after a run in treeListing's form.
+// A line may have made it unreadable (chmod 000); it is made readable
+// again so the listing and the cleanup work.
+func hostTree(dir string, spellings []string) (string, error) {
+	var entries []treeEntry
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		e := treeEntry{path: filepath.ToSlash(rel), mode: info.Mode()}
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			e.content = relocate(target, spellings)
+		case info.Mode().IsRegular():
+			if info.Mode().Perm()&0o400 == 0 {
+				os.Chmod(p, info.Mode().Perm()|0o400)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			e.content = string(data)
+		case info.IsDir() && info.Mode().Perm()&0o500 != 0o500:
+			os.Chmod(p, info.Mode().Perm()|0o700)
+		}
+		entries = append(entries, e)
+		return nil
+	})
+	return treeListing(entries), err
+}
+
+// treeChanges renders the difference between two listings: "- LINE" for
+// an entry gone or changed, "+ LINE" for one new or changed, sorted by
+// path; "unchanged" when the line left the tree alone.
+func treeChanges(before, after string) string {
+	old, cur := lineSet(before), lineSet(after)
+	var changes []string
+	for ln := range old {
+		if !cur[ln] {
+			changes = append(changes, "- "+ln)
+		}
+	}
+	for ln := range cur {
+		if !old[ln] {
+			changes = append(changes, "+ "+ln)
+		}
+	}
+	if len(changes) == 0 {
+		return "unchanged\n"
+	}
+	// Sort by the entry (after "- "/"+ " and the kind and mode), then
+	// removal first.
+	key := func(s string) string {
+		f := strings.SplitN(s, " ", 4)
+		return f[len(f)-1] + "\x00" + s[:1]
+	}
+	sort.Slice(changes, func(i, j int) bool { return key(changes[i]) < key(changes[j]) })
+	return strings.Join(changes, "\n") + "\n"
+}
+
+// lineSet is the set of a text's lines.
+func lineSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, ln := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		if ln != "" {
+			set[ln] = true
+		}
+	}
+	return set
+}
+
+// treeEntry is one path under the working directory after a run.
+type treeEntry struct {
+	path    string
+	mode    fs.FileMode
+	content string // a file's bytes or a symlink's target
+}
+
+// treeListing renders a tree one entry a line, sorted by path: kind,
+// permission bits, and a file's size and digest or a link's target. Times
+// and inode numbers are left out; they never match.
+func treeListing(entries []treeEntry) string {
+	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
+	var b strings.Builder
+	for _, e := range entries {
+		perm := e.mode.Perm()
+		switch {
+		case e.mode&fs.ModeSymlink != 0:
+			fmt.Fprintf(&b, "l %s -> %s\n", e.path, e.content)
+		case e.mode.IsDir():
+			fmt.Fprintf(&b, "d %04o %s/\n", perm, e.path)
+		case e.mode.IsRegular():
+			sum := sha256.Sum256([]byte(e.content))
+			fmt.Fprintf(&b, "f %04o %s %d %x\n", perm, e.path, len(e.content), sum[:6])
+		default:
+			fmt.Fprintf(&b, "? %v %s\n", e.mode.Type(), e.path)
+		}
+	}
+	return b.String()
 }
 
 // writeTree lays the suite's files out on the host, with the modes the
 // memory mount gives its seeds (0644 files, 0755 directories).
-func writeTree(dir string, files map[string]string) error {
+func writeTree(dir string, files map[string]string, exec map[string]bool) error {
 	for rel, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(rel))
 		if strings.HasSuffix(rel, "/") {
@@ -132,8 +268,27 @@ func writeTree(dir string, files map[string]string) error {
 		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
 			return err
 		}
+		if exec[rel] {
+			if err := os.Chmod(full, 0o755); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// seedTime is the modification time of every seeded file and directory on
+// both sides, so `ls -l` and `find -newer` compare.
+var seedTime = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// settleTimes gives the seeded tree, its root included, seedTime.
+func settleTimes(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, seedTime, seedTime)
+	})
 }
 
 // relocate rewrites the host's temporary directory to /w, where the
@@ -167,11 +322,11 @@ func record(ctx context.Context, suite *Suite, path string) error {
 			fx.Cases = append(fx.Cases, Recorded{Name: c.Name, Line: c.Line, Skip: c.Skip})
 			continue
 		}
-		out, err := runHost(ctx, suite.Files, c)
+		out, err := runHost(ctx, suite, c)
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", suite.Utility, c.Name, err)
 		}
-		fx.Cases = append(fx.Cases, Recorded{Name: c.Name, Line: c.Line, Input: inputDigest(suite.Files, c), Outcome: out})
+		fx.Cases = append(fx.Cases, Recorded{Name: c.Name, Line: c.Line, Input: inputDigest(suite.Files, suite.Exec, c), Outcome: out})
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
