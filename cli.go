@@ -16,6 +16,7 @@ import (
 	"gatehouse/demo"
 	"gatehouse/rest"
 	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // run dispatches a command line; it returns the process exit code.
@@ -124,10 +125,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 			id = "cli-default"
 		}
 	}
-	s, err := ws.ResumeSession(id)
-	if errors.Is(err, decisions.ErrNotFound) {
-		s, err = ws.CreateSession("cli", core.Profile(*profile), core.SessionID(id))
-	}
+	s, err := ws.OpenSession(id, "cli", core.Profile(*profile))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
@@ -208,7 +206,7 @@ func writeExplainTable(w io.Writer, exps []core.Explanation) {
 }
 
 func openLedger(path string, stderr io.Writer) (*decisions.Ledger, func(), bool) {
-	db, err := store.Open(dbPath(path))
+	db, err := sqlite.Open(dbPath(path))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return nil, nil, false

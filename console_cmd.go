@@ -138,8 +138,8 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 // (G-10.6): agents over HTTP get sessions here and their asks show up in
 // the console. Its token lives beside the ledger.
 func serveBeside(ctx context.Context, ws *core.Workspace, addr string, stderr io.Writer) (func(), error) {
-	token, err := rest.LoadOrCreateToken(ws.Decisions().DB().Path())
-	tokenPath := rest.TokenPath(ws.Decisions().DB().Path())
+	token, err := rest.LoadOrCreateToken(ws.Decisions().Path())
+	tokenPath := rest.TokenPath(ws.Decisions().Path())
 	if err != nil {
 		return nil, err
 	}

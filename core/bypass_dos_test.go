@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // TestBypassSessionSurvivesOddSyntax: lines the fuzzer found (a function
@@ -15,7 +15,7 @@ import (
 // take down every session of the host process, nor wedge the session: the
 // next line still runs (G-12.3: the session survives).
 func TestBypassSessionSurvivesOddSyntax(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "ledger.db"))
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

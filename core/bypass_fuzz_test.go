@@ -32,7 +32,7 @@ import (
 
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // fuzzSecrets are drawn once per process: a fuzzed line cannot guess them.
@@ -90,7 +90,7 @@ func FuzzPreflightGate(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	db, err := store.Open(filepath.Join(f.TempDir(), "ledger.db"))
+	db, err := sqlite.Open(filepath.Join(f.TempDir(), "ledger.db"))
 	if err != nil {
 		f.Fatal(err)
 	}

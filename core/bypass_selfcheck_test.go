@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // bypassStructural are techniques no profile rule stops: the shell has no
@@ -30,7 +30,7 @@ func TestBypassSelfCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the self-check doubles the bypass suite's cost")
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "ledger.db"))
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,7 @@ import (
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 const (
@@ -257,7 +258,7 @@ type bypassShell struct {
 
 // bypassSession builds a fresh workspace of world w (sharing the suite's
 // ledger file) and a session on the bypass profile.
-func bypassSession(t *testing.T, db *store.DB, w bypassWorld) *bypassShell {
+func bypassSession(t *testing.T, db store.Ledger, w bypassWorld) *bypassShell {
 	t.Helper()
 	hostRoot := t.TempDir()
 	ws, err := NewWorkspace(bypassMounts(t, w, hostRoot), WithProfiles(bypassProfile(w)), WithStore(db),
@@ -355,7 +356,7 @@ func (b *bypassOutcome) record(technique, line string, refused bool) {
 
 // TestBypass runs every attempt of every technique (issue 9).
 func TestBypass(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "ledger.db"))
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +404,7 @@ func bypassShow(tc bypassCase) string {
 
 // judgeBypass runs one attempt and its twin and returns what got through.
 // ungated runs both in worlds without rules (the self-check).
-func judgeBypass(t *testing.T, db *store.DB, hostDir string, tc bypassCase, ungated bool) []string {
+func judgeBypass(t *testing.T, db store.Ledger, hostDir string, tc bypassCase, ungated bool) []string {
 	world := func(w bypassWorld) bypassWorld { w.ungated = ungated; return w }
 	sh := bypassSession(t, db, world(bypassRealWorld))
 	roBefore := bypassSnapshot(sh.ws, "/ro")

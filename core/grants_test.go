@@ -11,7 +11,7 @@ import (
 	"gatehouse/core/decisions"
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // guarded: secrets behind an ask, rm x behind an ask, `rm -rf` denied.
@@ -400,7 +400,7 @@ func TestAnswerFromAnotherProcessReleasesWaitingLine(t *testing.T) {
 	done := make(chan Result, 1)
 	go func() { done <- f.run("cat secret.txt") }()
 	rec := <-asked
-	other, err := store.Open(path)
+	other, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

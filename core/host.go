@@ -3,42 +3,14 @@ package core
 import (
 	"context"
 	"errors"
-	"sync"
+	"os"
+	"strconv"
 
 	"gatehouse/core/decisions"
+	"gatehouse/core/gate"
 	"gatehouse/core/shell"
+	"gatehouse/store"
 )
-
-// claimBook keeps which once-grants a line in flight has claimed, so two
-// lines judged at the same time never share one (G-9.7).
-type claimBook struct {
-	mu      sync.Mutex
-	claimed map[int64]bool
-}
-
-func newClaimBook() *claimBook { return &claimBook{claimed: map[int64]bool{}} }
-
-func (b *claimBook) take(id int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.claimed[id] {
-		return false
-	}
-	b.claimed[id] = true
-	return true
-}
-
-func (b *claimBook) held(id int64) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.claimed[id]
-}
-
-func (b *claimBook) drop(id int64) {
-	b.mu.Lock()
-	delete(b.claimed, id)
-	b.mu.Unlock()
-}
 
 // ledgerHost settles a session's questions on the workspace's ledger,
 // through the inline handler when there is one (shell.Host).
@@ -47,27 +19,54 @@ type ledgerHost struct {
 	session *Session
 }
 
+// claimToken is what a line holds for a once grant or refusal it claimed:
+// the grant and the name it was claimed under, to spend or hand it back.
+type claimToken struct {
+	grant    int64
+	claimant string
+}
+
+// claimant names one claim in the ledger: unique, so that only this line
+// can hand it back, and saying which process took it, for whoever reads
+// the ledger after a crash.
+func claimant() string {
+	return "pid " + strconv.Itoa(os.Getpid()) + " claim " + store.NewID()
+}
+
+// find looks for a standing answer to q: a once grant or refusal given for
+// exactly this question, else a session grant of its rule. With claim, a
+// once grant or refusal is claimed in the ledger in one atomic step, so
+// that no other line, in this process or another, can use it (G-9.7).
 func (h *ledgerHost) find(ctx context.Context, q shell.Question, claim bool) (shell.Claim, bool) {
-	g, ok, err := h.ws.ledger.FindGrant(ctx, q.SessionID, q.Line, q.Place, q.GrantKey)
-	if err != nil || !ok {
-		return shell.Claim{}, false
-	}
-	c := shell.Claim{Standing: shell.Allowed, AskID: g.AskID}
-	if g.Kind == decisions.GrantDeny {
-		c.Standing = shell.Refused
-	}
-	if g.Kind == decisions.GrantSession {
-		return c, true // never spent, never exclusive
-	}
+	lq := decisions.Question{SessionID: q.SessionID, Line: q.Line, Place: q.Place}
+	var g decisions.Grant
+	var ok bool
+	var err error
+	name := ""
 	if claim {
-		if !h.ws.claims.take(g.ID) {
-			return shell.Claim{}, false
-		}
-		c.Token = g.ID
-	} else if h.ws.claims.held(g.ID) {
+		name = claimant()
+		g, ok, err = h.ws.ledger.Claim(ctx, lq, name)
+	} else {
+		g, ok, err = h.ws.ledger.FindGrant(ctx, lq)
+	}
+	if err != nil {
 		return shell.Claim{}, false
 	}
-	return c, true
+	if ok {
+		c := shell.Claim{Standing: shell.Allowed, AskID: g.AskID}
+		if g.Kind == decisions.GrantDeny {
+			c.Standing = shell.Refused
+		}
+		if claim {
+			c.Token = claimToken{grant: g.ID, claimant: name}
+		}
+		return c, true
+	}
+	held, err := h.ws.ledger.SessionGrants(ctx, q.SessionID, []string{q.GrantKey})
+	if err != nil || len(held) == 0 {
+		return shell.Claim{}, false
+	}
+	return shell.Claim{Standing: shell.Allowed}, true // never spent, never exclusive
 }
 
 func (h *ledgerHost) Lookup(ctx context.Context, q shell.Question) (shell.Claim, bool) {
@@ -95,13 +94,22 @@ func recordOf(q shell.Question, agent string) decisions.Record {
 		Policy:    q.Refusal.Policy,
 		Line:      q.Line,
 		Place:     q.Place,
+		Rules: []decisions.AskRule{{Reason: q.Refusal.Reason, Rule: q.Refusal.Rule, Policy: q.Refusal.Policy,
+			Paths: pathsOf(q.Refusal), Key: q.GrantKey}},
 	}
+}
+
+func pathsOf(r gate.Refusal) []string {
+	if r.Path == "" {
+		return []string{}
+	}
+	return []string{r.Path}
 }
 
 // Ask raises the question (or finds it pending) and, with an inline handler,
 // waits for an answer from the handler or from any other host (G-10.4).
 func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, error) {
-	rec, err := h.ws.ledger.Raise(ctx, recordOf(q, h.session.AgentID()), q.GrantKey)
+	rec, err := h.ws.ledger.Raise(ctx, recordOf(q, h.session.AgentID()))
 	if err != nil {
 		return shell.Reply{}, err
 	}
@@ -175,26 +183,28 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 	}
 }
 
+// Spend spends the grants a line claimed, when it and its jobs ended. A
+// spend that fails leaves the grants claimed: used, never offered again.
 func (h *ledgerHost) Spend(claims []shell.Claim) {
 	var ids []int64
 	for _, c := range claims {
-		if id, ok := c.Token.(int64); ok {
-			ids = append(ids, id)
+		if t, ok := c.Token.(claimToken); ok {
+			ids = append(ids, t.grant)
 		}
 	}
 	if len(ids) == 0 {
 		return
 	}
 	_ = h.ws.ledger.Spend(context.Background(), ids...)
-	for _, id := range ids {
-		h.ws.claims.drop(id)
-	}
 }
 
+// Release hands back the grants a line claimed and did not use, because it
+// stopped on a question still waiting (G-9.7). A release that fails leaves
+// them claimed, so the retry asks again: never more than once.
 func (h *ledgerHost) Release(claims []shell.Claim) {
 	for _, c := range claims {
-		if id, ok := c.Token.(int64); ok {
-			h.ws.claims.drop(id)
+		if t, ok := c.Token.(claimToken); ok {
+			_ = h.ws.ledger.Release(context.Background(), t.claimant, t.grant)
 		}
 	}
 }

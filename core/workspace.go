@@ -21,6 +21,7 @@ import (
 	"gatehouse/core/shell"
 	"gatehouse/core/vfs"
 	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // Result is what a line produced (G-7.6).
@@ -36,7 +37,7 @@ type options struct {
 	profiles   []gate.ProfileSpec
 	defaultPro string
 	dbPath     string
-	db         *store.DB
+	store      store.Ledger
 	onAsk      AskHandler
 	limits     Limits
 	askTimeout time.Duration
@@ -115,8 +116,9 @@ func WithDefaultProfile(name string) Option { return func(o *options) { o.defaul
 // Without it a workspace keeps them in a private temporary file.
 func WithLedger(path string) Option { return func(o *options) { o.dbPath = path } }
 
-// WithStore shares an open ledger database.
-func WithStore(db *store.DB) Option { return func(o *options) { o.db = db } }
+// WithStore keeps decisions and sessions in an open ledger handle, which
+// the workspace uses but does not close.
+func WithStore(l store.Ledger) Option { return func(o *options) { o.store = l } }
 
 // OnAsk installs an inline handler (G-10.4).
 func OnAsk(h AskHandler) Option { return func(o *options) { o.onAsk = h } }
@@ -137,16 +139,23 @@ type Workspace struct {
 	fs       *vfs.VFS
 	profiles map[string]*gate.Profile
 	open     *gate.Profile // no profile at all (G-2.2)
-	db       *store.DB
-	ownDB    bool
+	store    store.Ledger
+	ownStore bool
 	tmpDir   string
 	ledger   *decisions.Ledger
-	claims   *claimBook
 
 	mu       sync.Mutex
 	sessions map[string]*Session
 	deflt    *Session
 	events   bus
+
+	// attachMu serialises making a live Session from a ledger row, so
+	// that concurrent resumes (and the default session) of one id give
+	// one Session, never two shells for one session.
+	attachMu sync.Mutex
+	// defaultMu makes the first callers of DefaultSession wait for the
+	// one that creates it.
+	defaultMu sync.Mutex
 }
 
 // NewWorkspace builds a workspace in Go (G-1.4, G-11.5).
@@ -199,7 +208,7 @@ func build(cfg Config, o options) (*Workspace, error) {
 	for _, m := range fsys.Mounts() {
 		gm = append(gm, gate.Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
 	}
-	ws := &Workspace{cfg: cfg, opts: o, fs: fsys, profiles: map[string]*gate.Profile{}, sessions: map[string]*Session{}, claims: newClaimBook()}
+	ws := &Workspace{cfg: cfg, opts: o, fs: fsys, profiles: map[string]*gate.Profile{}, sessions: map[string]*Session{}}
 	for _, sp := range cfg.Profiles {
 		if _, dup := ws.profiles[sp.Name]; dup {
 			return nil, fmt.Errorf("profile %q defined twice", sp.Name)
@@ -217,8 +226,8 @@ func build(cfg Config, o options) (*Workspace, error) {
 	}
 	ws.open = gate.Unrestricted(gm)
 	switch {
-	case o.db != nil:
-		ws.db = o.db
+	case o.store != nil:
+		ws.store = o.store
 	default:
 		path := o.dbPath
 		if path == "" {
@@ -229,25 +238,25 @@ func build(cfg Config, o options) (*Workspace, error) {
 			ws.tmpDir = dir
 			path = filepath.Join(dir, "ledger.db")
 		}
-		var sopts []store.Option
+		var sopts []sqlite.Option
 		if o.clock != nil {
-			sopts = append(sopts, store.WithClock(o.clock))
+			sopts = append(sopts, sqlite.WithClock(o.clock))
 		}
-		db, err := store.Open(path, sopts...)
+		l, err := sqlite.Open(path, sopts...)
 		if err != nil {
 			return nil, err
 		}
-		ws.db, ws.ownDB = db, true
+		ws.store, ws.ownStore = l, true
 	}
-	ws.ledger = decisions.New(ws.db)
+	ws.ledger = decisions.New(ws.store)
 	return ws, nil
 }
 
 // Close releases the ledger (and the temporary one, if the workspace made it).
 func (ws *Workspace) Close() error {
 	err := ws.fs.Close()
-	if ws.ownDB {
-		if cerr := ws.db.Close(); err == nil {
+	if ws.ownStore {
+		if cerr := ws.store.Close(); err == nil {
 			err = cerr
 		}
 	}
@@ -308,7 +317,8 @@ func Profile(name string) SessionOption { return func(o *sessionOptions) { o.pro
 // SessionID fixes the session's id (the CLI's -s).
 func SessionID(id string) SessionOption { return func(o *sessionOptions) { o.id = id } }
 
-// CreateSession starts an agent's session (G-2).
+// CreateSession starts an agent's session (G-2). A session id the ledger
+// already holds is decisions.ErrExists.
 func (ws *Workspace) CreateSession(agentID string, opts ...SessionOption) (*Session, error) {
 	var so sessionOptions
 	for _, o := range opts {
@@ -327,18 +337,61 @@ func (ws *Workspace) CreateSession(agentID string, opts ...SessionOption) (*Sess
 	if err != nil {
 		return nil, err
 	}
+	ws.attachMu.Lock()
+	defer ws.attachMu.Unlock()
+	return ws.attach(row, prof)
+}
+
+// OpenSession returns the session with id: live in this workspace, kept in
+// the ledger (resumed with its profile and last cwd), or else created for
+// agentID with opts' profile. Looking up and creating are one step in the
+// ledger, so processes racing to open one id (`gatehouse exec -s ID` run
+// twice at once) share one session (G-11.4). The caller checks the
+// session's profile when it asked for one: a resumed session keeps its own.
+func (ws *Workspace) OpenSession(id, agentID string, opts ...SessionOption) (*Session, error) {
+	if id == "" {
+		return nil, fmt.Errorf("open session: %w: an id is required", decisions.ErrInvalid)
+	}
+	ws.attachMu.Lock()
+	defer ws.attachMu.Unlock()
+	if s, ok := ws.Session(id); ok {
+		return s, nil
+	}
+	var so sessionOptions
+	for _, o := range opts {
+		o(&so)
+	}
+	prof, name, err := ws.resolveProfile(so.profile)
+	if err != nil {
+		return nil, err
+	}
+	row, created, err := ws.ledger.EnsureSession(context.Background(), decisions.SessionRow{
+		ID: id, AgentID: agentID, Profile: name, Cwd: prof.Cwd(), Workspace: ws.cfg.Path,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !created {
+		if prof, _, err = ws.resolveProfile(row.Profile); err != nil {
+			return nil, err
+		}
+	}
 	return ws.attach(row, prof)
 }
 
 // ResumeSession reattaches a session the ledger knows (another process may
-// have created it), with its profile and last cwd (G-11.4).
+// have created it), with its profile and last cwd (G-11.4). Concurrent
+// resumes of one id return the same Session. Errors:
+// decisions.ErrNotFound for an id the ledger does not hold.
 func (ws *Workspace) ResumeSession(id string) (*Session, error) {
-	ws.mu.Lock()
-	if s, ok := ws.sessions[id]; ok {
-		ws.mu.Unlock()
+	if s, ok := ws.Session(id); ok {
 		return s, nil
 	}
-	ws.mu.Unlock()
+	ws.attachMu.Lock()
+	defer ws.attachMu.Unlock()
+	if s, ok := ws.Session(id); ok {
+		return s, nil
+	}
 	row, err := ws.ledger.GetSession(context.Background(), id)
 	if err != nil {
 		return nil, err
@@ -364,7 +417,11 @@ func (ws *Workspace) resolveProfile(name string) (*gate.Profile, string, error) 
 	return p, name, nil
 }
 
+// attach makes the live Session of a ledger row. Callers hold attachMu.
 func (ws *Workspace) attach(row decisions.SessionRow, prof *gate.Profile) (*Session, error) {
+	if s, ok := ws.Session(row.ID); ok {
+		return s, nil
+	}
 	s := &Session{ws: ws, row: row, profile: prof}
 	sh, err := shell.New(shell.Config{
 		VFS: ws.fs, Profile: prof, SessionID: row.ID, AgentID: row.AgentID, Cwd: row.Cwd,
@@ -406,10 +463,19 @@ func (ws *Workspace) Sessions() []*Session {
 	return out
 }
 
-// DefaultSession is the session a bare Execute uses (G-2.2).
+// DefaultSession is the session a bare Execute uses (G-2.2): created on
+// first use, then the same one for every caller, however many ask at once.
 func (ws *Workspace) DefaultSession() (*Session, error) {
 	ws.mu.Lock()
 	d := ws.deflt
+	ws.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	ws.defaultMu.Lock()
+	defer ws.defaultMu.Unlock()
+	ws.mu.Lock()
+	d = ws.deflt
 	ws.mu.Unlock()
 	if d != nil {
 		return d, nil
@@ -419,12 +485,9 @@ func (ws *Workspace) DefaultSession() (*Session, error) {
 		return nil, err
 	}
 	ws.mu.Lock()
-	if ws.deflt == nil {
-		ws.deflt = s
-	}
-	d = ws.deflt
+	ws.deflt = s
 	ws.mu.Unlock()
-	return d, nil
+	return s, nil
 }
 
 // Execute runs a line in the workspace's default session.
@@ -508,7 +571,11 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	s.row.Cwd = cwd
 	s.mu.Unlock()
 	if moved {
-		_ = s.ws.ledger.SetSessionCwd(context.WithoutCancel(ctx), s.row.ID, cwd)
+		// The line ran; only a later process resuming the session would
+		// start in the wrong place. Say so rather than lose it silently.
+		if err := s.ws.ledger.SetSessionCwd(context.WithoutCancel(ctx), s.row.ID, cwd); err != nil {
+			res.Stderr += "gatehouse: the session's directory was not saved: " + err.Error() + "\n"
+		}
 	}
 	s.ws.emit(EventLineEnd, s, line, &res, "")
 	return res

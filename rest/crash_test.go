@@ -16,7 +16,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 // The helper daemon reads its workspace document and ledger from these.
@@ -129,14 +129,13 @@ func TestKillDuringAnswersLosesNothing(t *testing.T) {
 	}
 	child.Wait()
 
-	db, err := store.Open(ledger)
+	db, err := sqlite.Open(ledger)
 	if err != nil {
 		t.Fatalf("reopening the ledger after the kill: %v", err)
 	}
 	defer db.Close()
-	var integrity string
-	if err := db.QueryRowContext(context.Background(), "PRAGMA integrity_check").Scan(&integrity); err != nil || integrity != "ok" {
-		t.Fatalf("integrity_check = %q, %v", integrity, err)
+	if err := db.Check(context.Background()); err != nil {
+		t.Fatal(err)
 	}
 	l := decisions.New(db)
 	answered := 0

@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"gatehouse/core/decisions"
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 func oneAgent(t *testing.T, quiet bool) *harness {
@@ -86,7 +86,7 @@ func TestFlowAnswerFromAnotherProcess(t *testing.T) {
 	h := oneAgent(t, true)
 	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
 	h.waitScreen("1 ask waiting")
-	db, err := store.Open(h.dbPath)
+	db, err := sqlite.Open(h.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,8 @@ func TestFlowAllowAllOfASession(t *testing.T) {
 	for i, line := range []string{"head -n 1 /logs/app.log", "head -n 2 /logs/app.log"} {
 		_, err := ledger.Raise(context.Background(), decisions.Record{SessionID: "sre-bot-1", AgentID: "sre-bot",
 			Command: line, Argv: strings.Fields(line), Line: line, Place: "0", Cwd: "/deploy",
-			Reason: "reading logs by hand is a human's call"}, "key"+string(rune('a'+i)))
+			Reason: "reading logs by hand is a human's call",
+			Rules:  []decisions.AskRule{{Reason: "reading logs by hand is a human's call", Key: "key" + string(rune('a'+i))}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -86,7 +86,7 @@ func New(ws *core.Workspace, opts Options) *Model {
 		opts.Now = time.Now
 	}
 	if opts.LedgerPath == "" {
-		opts.LedgerPath = ws.Decisions().DB().Path()
+		opts.LedgerPath = ws.Decisions().Path()
 	}
 	ctx := &Context{Width: 80, Height: 24, Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.Now}
 	m := &Model{ws: ws, ledger: ws.Decisions(), opts: opts, ctx: ctx, board: newBoard()}

@@ -16,7 +16,7 @@ func BenchmarkRaiseAndAnswer(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		rec := question("s-bench", fmt.Sprintf("rm notes%d.txt", i), "1:1")
-		raised, err := l.Raise(bg, rec, rmKey)
+		raised, err := l.Raise(bg, rec)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -33,7 +33,7 @@ func BenchmarkAnswerCommit(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		raised, err := l.Raise(bg, question("s-bench", fmt.Sprintf("rm notes%d.txt", i), "1:1"), rmKey)
+		raised, err := l.Raise(bg, question("s-bench", fmt.Sprintf("rm notes%d.txt", i), "1:1"))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,63 +2,44 @@ package decisions_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"regexp"
 	"slices"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"gatehouse/core/decisions"
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 	"gatehouse/store/storetest"
 )
 
+// The rows' behaviour (one ask per question, exactly one answer, claims,
+// sessions, changes) is the store's, checked by storetest's conformance
+// suite; these tests check what decisions adds: which answers are valid,
+// which grant each leaves, waiting and events.
+
 var bg = context.Background()
 
-// tickingClock advances one second per reading, so every row has its own
-// time and "oldest first" is observable.
-func tickingClock() func() time.Time {
-	var ticks atomic.Int64
-	base := time.Date(2025, 6, 1, 9, 0, 0, 0, time.UTC)
-	return func() time.Time { return base.Add(time.Duration(ticks.Add(1)) * time.Second) }
-}
-
-func newLedger(t *testing.T, opts ...store.Option) *decisions.Ledger {
+func newLedger(t *testing.T, opts ...sqlite.Option) *decisions.Ledger {
 	t.Helper()
 	return decisions.New(storetest.MustOpen(t, opts...))
 }
 
-// question is the record the gate would raise for `rm <target>` at place.
+// question is the record the gate would raise for `rm notes.txt` at place.
 func question(session, line, place string) decisions.Record {
-	return decisions.Record{
-		SessionID: session,
-		AgentID:   "agent_" + session,
-		Command:   "rm notes.txt",
-		Argv:      []string{"rm", "notes.txt"},
-		Cwd:       "/runbook",
-		Paths:     []string{"/runbook/notes.txt"},
-		Reason:    "removal needs sign-off",
-		Rule:      "workspace.yaml:12:11",
-		Policy:    "profile:responder",
-		Line:      line,
-		Place:     place,
-	}
+	return storetest.Question(session, line, place)
 }
 
-const rmKey = "workspace.yaml:12:11|rm"
+const rmKey = storetest.RmKey
 
-func mustRaise(t *testing.T, l *decisions.Ledger, rec decisions.Record, key string) decisions.Record {
+func mustRaise(t testing.TB, l *decisions.Ledger, rec decisions.Record) decisions.Record {
 	t.Helper()
-	raised, err := l.Raise(bg, rec, key)
+	raised, err := l.Raise(bg, rec)
 	if err != nil {
 		t.Fatalf("Raise: %v", err)
 	}
 	return raised
 }
 
-func mustAnswer(t *testing.T, l *decisions.Ledger, id string, a decisions.Answer) decisions.Record {
+func mustAnswer(t testing.TB, l *decisions.Ledger, id string, a decisions.Answer) decisions.Record {
 	t.Helper()
 	settled, err := l.Answer(bg, id, a)
 	if err != nil {
@@ -75,197 +56,129 @@ func ids(recs []decisions.Record) []string {
 	return out
 }
 
-// G-9.1, G-10.2: a raised ask lands pending with what the gate said; the
-// queue is oldest first, per session or for all.
-func TestRaiseThenPendingOldestFirst(t *testing.T) {
+func questionOf(rec decisions.Record) decisions.Question {
+	return decisions.Question{SessionID: rec.SessionID, Line: rec.Line, Place: rec.Place, Facts: rec.Facts}
+}
+
+// G-9.5: what each answer leaves for the retry. Allow once: one grant of
+// that question, taken by one claim, spent when the line ends; allow for
+// session: the rule is settled in the session for good; deny: a one-shot
+// refusal of that question.
+func TestAnswerLeavesGrants(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t, store.WithClock(tickingClock()))
-	a := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
-	b := mustRaise(t, l, question("s2", "rm b", "0"), rmKey)
-	c := mustRaise(t, l, question("s1", "rm c", "0"), rmKey)
-	answered := mustRaise(t, l, question("s1", "rm d", "0"), rmKey)
-	mustAnswer(t, l, answered.ID, decisions.Answer{Outcome: decisions.Allow})
-
-	if !a.Pending() || a.CreatedAt.IsZero() || !a.AnsweredAt.IsZero() {
-		t.Errorf("raised record = %+v, want pending with created_at and no answered_at", a)
-	}
-	got, err := l.Get(bg, a.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := question("s1", "rm a", "0")
-	want.ID, want.CreatedAt = a.ID, a.CreatedAt
-	if gotJSON, wantJSON := mustJSON(t, got), mustJSON(t, want); gotJSON != wantJSON {
-		t.Errorf("Get = %s\nwant   %s", gotJSON, wantJSON)
-	}
-
 	tests := []struct {
-		session string
-		want    []string
+		name    string
+		answer  decisions.Answer
+		claimed string // kind of the grant a claim takes; "" = none
+		session bool   // the rule is settled for the session
 	}{
-		{"", []string{a.ID, b.ID, c.ID}},
-		{"s1", []string{a.ID, c.ID}},
-		{"s2", []string{b.ID}},
-		{"nobody", nil},
+		{"allow once (scope defaults to once)", decisions.Answer{Outcome: decisions.Allow}, decisions.GrantOnce, false},
+		{"allow for session", decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session}, "", true},
+		{"deny once", decisions.Answer{Outcome: decisions.Deny, Note: "not today"}, decisions.GrantDeny, false},
 	}
 	for _, tt := range tests {
-		t.Run("session="+tt.session, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			pending, err := l.Pending(bg, tt.session)
+			l := newLedger(t)
+			asked := mustRaise(t, l, question("s1", "rm a", "0"))
+			settled := mustAnswer(t, l, asked.ID, tt.answer)
+			if settled.Outcome != tt.answer.Outcome || settled.Scope == "" || settled.Pending() {
+				t.Fatalf("settled = %+v", settled)
+			}
+			g, ok, err := l.Claim(bg, questionOf(asked), "line-1")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := ids(pending); !slices.Equal(got, tt.want) {
-				t.Errorf("Pending(%q) = %v, want %v", tt.session, got, tt.want)
+			if ok != (tt.claimed != "") || (ok && g.Kind != tt.claimed) {
+				t.Fatalf("Claim = %+v, %v; want a %q grant", g, ok, tt.claimed)
+			}
+			if ok {
+				if _, again, _ := l.Claim(bg, questionOf(asked), "line-2"); again {
+					t.Error("a second line claimed the same grant")
+				}
+				if err := l.Spend(bg, g.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			held, err := l.SessionGrants(bg, "s1", []string{rmKey})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (len(held) == 1) != tt.session {
+				t.Errorf("session grants = %v, want settled=%v", held, tt.session)
 			}
 		})
 	}
-
-	all, err := l.List(bg, "s1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := ids(all), []string{a.ID, c.ID, answered.ID}; !slices.Equal(got, want) {
-		t.Errorf("List(s1) = %v, want every decision oldest first %v", got, want)
-	}
 }
 
-// G-9.8: a retry raises no duplicate for a question already pending; a
-// different question (place, line, session or grant key) is a new ask;
-// once answered, the same line asks anew (G-9.5).
-func TestRaiseRetryRaisesNoDuplicate(t *testing.T) {
+// G-9.5: invalid answers are refused and leave the ask pending; unknown
+// ids are "not found"; answered ids are "already answered".
+func TestAnswerErrors(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t)
-	first := mustRaise(t, l, question("s1", "rm a; rm a", "0"), rmKey)
-
 	tests := []struct {
-		name     string
-		rec      decisions.Record
-		key      string
-		sameAsk  bool
-		answered bool
+		name   string
+		answer decisions.Answer
+		want   error
 	}{
-		{name: "retry of the same line", rec: question("s1", "rm a; rm a", "0"), key: rmKey, sameAsk: true},
-		{name: "same command at another place", rec: question("s1", "rm a; rm a", "6"), key: rmKey},
-		{name: "same command on another line", rec: question("s1", "rm a", "0"), key: rmKey},
-		{name: "same line in another session", rec: question("s2", "rm a; rm a", "0"), key: rmKey},
-		{name: "another rule at the same place", rec: question("s1", "rm a; rm a", "0"), key: "other|rm"},
+		{"deny with scope session", decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Session}, decisions.ErrInvalid},
+		{"unknown outcome", decisions.Answer{Outcome: "maybe"}, decisions.ErrInvalid},
+		{"unknown scope", decisions.Answer{Outcome: decisions.Allow, Scope: "forever"}, decisions.ErrInvalid},
 	}
+	l := newLedger(t)
+	asked := mustRaise(t, l, question("s1", "rm a", "0"))
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got := mustRaise(t, l, tt.rec, tt.key)
-			if (got.ID == first.ID) != tt.sameAsk {
-				t.Errorf("Raise gave %s, first ask %s; want same=%v", got.ID, first.ID, tt.sameAsk)
-			}
-		})
-	}
-
-	t.Run("after the answer", func(t *testing.T) {
-		l := newLedger(t)
-		asked := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
-		mustAnswer(t, l, asked.ID, decisions.Answer{Outcome: decisions.Allow})
-		again := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
-		if again.ID == asked.ID || !again.Pending() {
-			t.Errorf("raise after answer = %s (pending %v), want a new pending ask", again.ID, again.Pending())
+		if _, err := l.Answer(bg, asked.ID, tt.answer); !errors.Is(err, tt.want) {
+			t.Errorf("%s: Answer = %v, want %v", tt.name, err, tt.want)
 		}
-	})
+	}
+	if now, _ := l.Get(bg, asked.ID); !now.Pending() {
+		t.Errorf("after refused answers the ask is %+v, want still pending", now)
+	}
+	if _, err := l.Answer(bg, "0123456789ab", decisions.Answer{Outcome: decisions.Allow}); !errors.Is(err, decisions.ErrNotFound) {
+		t.Errorf("unknown id: %v", err)
+	}
+	mustAnswer(t, l, asked.ID, decisions.Answer{Outcome: decisions.Allow})
+	if _, err := l.Answer(bg, asked.ID, decisions.Answer{Outcome: decisions.Deny}); !errors.Is(err, decisions.ErrAlreadyAnswered) {
+		t.Errorf("second answer: %v", err)
+	}
+	if _, err := l.Raise(bg, question("", "rm a", "0")); !errors.Is(err, decisions.ErrInvalid) {
+		t.Errorf("an ask without a session: %v", err)
+	}
 }
 
-// G-7.5: ask ids are 12 lowercase hex characters, unique in the ledger.
-func TestAskIDsAreTwelveHexAndUnique(t *testing.T) {
+// A line that stopped on a question still waiting releases what it
+// claimed: the retry claims it again (G-9.7).
+func TestReleaseHandsBackAClaim(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
-	shape := regexp.MustCompile(`^[0-9a-f]{12}$`)
-	n := 10000
-	if testing.Short() {
-		n = 1000 // the race detector makes each raise ~20x slower
+	asked := mustRaise(t, l, question("s1", "rm a", "0"))
+	mustAnswer(t, l, asked.ID, decisions.Answer{Outcome: decisions.Allow})
+	g, ok, _ := l.Claim(bg, questionOf(asked), "line-1")
+	if !ok {
+		t.Fatal("claim failed")
 	}
-	seen := make(map[string]bool, n)
-	for i := range n {
-		rec := mustRaise(t, l, question("s1", "rm x", string(rune('a'+i%26))+time.Duration(i).String()), rmKey)
-		if !shape.MatchString(rec.ID) {
-			t.Fatalf("ask id %q is not 12 lowercase hex characters", rec.ID)
-		}
-		if seen[rec.ID] {
-			t.Fatalf("ask id %q issued twice", rec.ID)
-		}
-		seen[rec.ID] = true
+	if _, ok, _ := l.FindGrant(bg, questionOf(asked)); ok {
+		t.Error("a claimed grant is still on offer")
+	}
+	if err := l.Release(bg, "line-1", g.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := l.Claim(bg, questionOf(asked), "line-2"); !ok {
+		t.Error("the released grant was not claimed by the retry")
 	}
 }
 
-func TestRaiseRejectsIncompleteQuestions(t *testing.T) {
+// The queue and the history read through decisions as the store keeps
+// them.
+func TestPendingAndList(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
-	tests := []struct {
-		name string
-		rec  decisions.Record
-		key  string
-	}{
-		{"no session", question("", "rm a", "0"), rmKey},
-		{"no grant key", question("s1", "rm a", "0"), ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if _, err := l.Raise(bg, tt.rec, tt.key); !errors.Is(err, decisions.ErrInvalid) {
-				t.Errorf("Raise = %v, want ErrInvalid", err)
-			}
-		})
+	a := mustRaise(t, l, question("s1", "rm a", "0"))
+	b := mustRaise(t, l, question("s1", "rm b", "0"))
+	mustAnswer(t, l, b.ID, decisions.Answer{Outcome: decisions.Allow})
+	pending, _ := l.Pending(bg, "s1")
+	all, _ := l.List(bg, "")
+	if !slices.Equal(ids(pending), []string{a.ID}) || !slices.Equal(ids(all), []string{a.ID, b.ID}) {
+		t.Errorf("pending %v, all %v", ids(pending), ids(all))
 	}
 }
-
-// G-10.1: a pending record's JSON says null for outcome and answered_at,
-// and carries exactly the ledger's fields; a settled one fills them in.
-func TestRecordJSON(t *testing.T) {
-	t.Parallel()
-	l := newLedger(t)
-	pending := mustRaise(t, l, decisions.Record{SessionID: "s1", Line: "rm a", Place: "0"}, rmKey)
-
-	var fields map[string]any
-	if err := json.Unmarshal([]byte(mustJSON(t, pending)), &fields); err != nil {
-		t.Fatal(err)
-	}
-	wantKeys := []string{"agent_id", "answered_at", "answered_by", "argv", "command", "created_at",
-		"cwd", "id", "line", "note", "outcome", "paths", "place", "policy", "reason", "rule",
-		"scope", "session_id"}
-	var keys []string
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	if !slices.Equal(keys, wantKeys) {
-		t.Errorf("pending record keys = %v, want %v", keys, wantKeys)
-	}
-	for _, k := range []string{"outcome", "answered_at"} {
-		if v, ok := fields[k]; !ok || v != nil {
-			t.Errorf("pending %s = %#v, want null", k, v)
-		}
-	}
-	for _, k := range []string{"argv", "paths"} {
-		if _, ok := fields[k].([]any); !ok {
-			t.Errorf("pending %s = %#v, want an array even when empty", k, fields[k])
-		}
-	}
-
-	settled := mustAnswer(t, l, pending.ID, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session, Note: "ok", By: "cli"})
-	var back decisions.Record
-	if err := json.Unmarshal([]byte(mustJSON(t, settled)), &back); err != nil {
-		t.Fatal(err)
-	}
-	if back.Outcome != "allow" || back.Scope != "session" || back.Note != "ok" || back.AnsweredBy != "cli" ||
-		!back.AnsweredAt.Equal(settled.AnsweredAt) || back.AnsweredAt.IsZero() {
-		t.Errorf("settled record round trip = %+v, want allow/session/ok/cli with answered_at", back)
-	}
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func storeClock() store.Option { return store.WithClock(tickingClock()) }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"gatehouse/core/decisions"
-	"gatehouse/store"
+	"gatehouse/store/sqlite"
 	"gatehouse/store/storetest"
 )
 
@@ -25,7 +25,7 @@ func TestAnswerFromKilledProcessReleasesWaiterAndSurvives(t *testing.T) {
 	t.Parallel()
 	db := storetest.MustOpen(t)
 	l := decisions.New(db)
-	asked := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
+	asked := mustRaise(t, l, question("s1", "rm a", "0"))
 	ch := startWait(t, bg, l, asked.ID)
 
 	child := exec.Command(os.Args[0], "-test.run=^TestHelperAnswerThenDie$", "-test.count=1")
@@ -67,7 +67,7 @@ func TestAnswerFromKilledProcessReleasesWaiterAndSurvives(t *testing.T) {
 	if rec, err := reopened.Get(bg, asked.ID); err != nil || rec.Outcome != decisions.Allow {
 		t.Errorf("after kill -9, reopened ledger has %+v, %v; want the answer kept", rec, err)
 	}
-	if _, ok, _ := reopened.FindGrant(bg, "s1", "rm a", "0", rmKey); !ok {
+	if _, ok, _ := reopened.FindGrant(bg, questionOf(asked)); !ok {
 		t.Error("after kill -9, the answer's grant is missing")
 	}
 }
@@ -78,7 +78,7 @@ func TestHelperAnswerThenDie(t *testing.T) {
 	if path == "" {
 		t.Skip("runs only as the helper process of TestAnswerFromKilledProcessReleasesWaiterAndSurvives")
 	}
-	db, err := store.Open(path)
+	db, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

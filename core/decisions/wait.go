@@ -5,13 +5,9 @@ import (
 	"time"
 )
 
-// How often the poller looks at PRAGMA data_version. A waiting line must
-// hear of another process's answer within 100 ms (G-10.3); a host that only
-// watches events can afford to hear later.
-const (
-	waitPollInterval  = 25 * time.Millisecond
-	watchPollInterval = 100 * time.Millisecond
-)
+// retryPause is how long the watcher rests after the store failed to look
+// for changes, before it looks again.
+const retryPause = 100 * time.Millisecond
 
 // subscriberBuffer is how many events a subscriber may fall behind before
 // its oldest undelivered events are dropped.
@@ -23,8 +19,8 @@ type subscriber struct{ ch chan Event }
 
 // Wait blocks until the ask is answered and returns the settled record. An
 // answer given through this Ledger releases it at once; an answer another
-// process (or another Ledger on the same file) writes releases it within
-// about 25 ms, when the poller sees the file change. An answered ask
+// process (or another handle on the same ledger) writes releases it as
+// soon as the store's WaitForChange sees it (within 100 ms, G-10.3). An answered ask
 // returns at once. When ctx ends first, Wait returns the ask as it stands
 // (pending) with ctx's error; the ask stays pending (G-10.4).
 //
@@ -97,34 +93,39 @@ func (l *Ledger) listen(ctx context.Context, add func()) {
 	l.mu.Lock()
 	wasIdle := l.idle()
 	add()
-	start := !l.polling
-	l.polling = true
+	var watch context.Context
+	if l.stopPoll == nil {
+		watch, l.stopPoll = context.WithCancel(context.Background())
+	}
 	l.mu.Unlock()
 
 	if wasIdle {
 		// On failure the position stays behind: listeners may hear old
 		// changes again, never miss new ones.
-		var rev int64
-		if err := l.db.QueryRowContext(ctx, `SELECT coalesce(max(rev), 0) FROM asks`).Scan(&rev); err == nil {
+		if rev, err := l.store.Revision(ctx); err == nil {
 			l.lastRev = rev
 		}
 	}
-	if start {
-		go l.poll()
+	if watch != nil {
+		go l.watch(watch)
 	}
 }
 
-// unlisten removes a listener (remove runs under mu). The poller notices
-// the ledger went idle and stops by itself.
+// unlisten removes a listener (remove runs under mu); the last one out
+// stops the watcher.
 func (l *Ledger) unlisten(remove func()) {
 	l.mu.Lock()
 	remove()
+	if l.idle() && l.stopPoll != nil {
+		l.stopPoll()
+		l.stopPoll = nil
+	}
 	l.mu.Unlock()
 }
 
 // changed runs after this Ledger commits a change to an ask, so its own
 // listeners hear of it before the writer returns rather than at the next
-// poll. Nobody listening means nothing to do.
+// look. Nobody listening means nothing to do.
 func (l *Ledger) changed(ctx context.Context) {
 	l.mu.Lock()
 	idle := l.idle()
@@ -136,70 +137,51 @@ func (l *Ledger) changed(ctx context.Context) {
 	}
 }
 
-// poll watches the file for commits from other connections while anyone
-// listens: one cheap PRAGMA per interval, a scan only when it moved. It
-// exits when the ledger goes idle.
-func (l *Ledger) poll() {
-	ctx := context.Background()
-	var last int64
-	seen := false
-	timer := time.NewTimer(waitPollInterval)
-	defer timer.Stop()
+// watch follows commits from other handles and processes while anyone
+// listens: the store's WaitForChange sleeps between its cheap looks, and a
+// scan runs only when something moved. The first wait returns at once, so
+// changes made before the watcher started are scanned too. It ends when
+// the last listener leaves (ctx).
+func (l *Ledger) watch(ctx context.Context) {
+	var mark uint64
 	for {
-		<-timer.C
-		l.mu.Lock()
-		if l.idle() {
-			l.polling = false
-			l.mu.Unlock()
+		next, err := l.store.WaitForChange(ctx, mark)
+		if ctx.Err() != nil {
 			return
 		}
-		interval := watchPollInterval
-		if len(l.waiters) > 0 {
-			interval = waitPollInterval
-		}
-		l.mu.Unlock()
-
-		if v, err := l.db.DataVersion(ctx); err == nil {
-			// The first reading has nothing to compare with: scan once
-			// to cover changes made before the poller started.
-			if !seen || v != last {
-				l.scan(ctx)
+		if err != nil {
+			// The store failed to look: try again after a pause rather
+			// than spin on a broken handle.
+			select {
+			case <-time.After(retryPause):
+			case <-ctx.Done():
+				return
 			}
-			last, seen = v, true
+			continue
 		}
-		timer.Reset(interval)
+		mark = next
+		l.scan(ctx)
 	}
 }
 
-// scan turns every ask row changed since the last scan into an event and
-// releases the lines waiting on asks now answered. rev orders the changes
+// scan turns every ask changed since the last scan into an event and
+// releases the lines waiting on asks now answered. Revs order the changes
 // the way they were committed, whichever process wrote them.
 func (l *Ledger) scan(ctx context.Context) {
 	l.scanMu.Lock()
 	defer l.scanMu.Unlock()
 
-	rows, err := l.db.QueryContext(ctx, `SELECT rev, `+askColumns+` FROM asks
-		WHERE rev > ? ORDER BY rev`, l.lastRev)
-	if err != nil {
-		return // the next poll tries again from the same position
+	changes, _ := l.store.ChangesSince(ctx, l.lastRev)
+	// On an error, keep what was read; the rest waits for the next scan.
+	if len(changes) == 0 {
+		return
 	}
-	var changes []Record
-	last := l.lastRev
-	for rows.Next() {
-		var rev int64
-		rec, err := readRecord(rows, &rev)
-		if err != nil {
-			break // keep what was read; the rest waits for the next scan
-		}
-		changes = append(changes, rec)
-		last = rev
-	}
-	rows.Close()
-	l.lastRev = last
+	l.lastRev = changes[len(changes)-1].Rev
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, rec := range changes {
+	for _, c := range changes {
+		rec := c.Record
 		ev := Event{Kind: EventAsk, Record: rec}
 		switch {
 		case !rec.Pending():

@@ -16,7 +16,7 @@ func TestPollerRunsOnlyWhileSomeoneListens(t *testing.T) {
 	polling := func() bool {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		return l.polling
+		return l.stopPoll != nil
 	}
 	eventually := func(want bool) {
 		t.Helper()
@@ -30,7 +30,7 @@ func TestPollerRunsOnlyWhileSomeoneListens(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	asked, err := l.Raise(ctx, Record{SessionID: "s1", Line: "rm a", Place: "0"}, "k")
+	asked, err := l.Raise(ctx, Record{SessionID: "s1", Line: "rm a", Place: "0", Rules: []AskRule{{Key: "k"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func released(t *testing.T, ch <-chan waited, within time.Duration) waited {
 func TestWaitReleasedByInProcessAnswer(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
-	asked := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
+	asked := mustRaise(t, l, question("s1", "rm a", "0"))
 	first := startWait(t, bg, l, asked.ID)
 	second := startWait(t, bg, l, asked.ID)
 
@@ -81,7 +81,7 @@ func TestWaitReleasedByAnswerFromAnotherHandle(t *testing.T) {
 
 	var lags []time.Duration
 	for round := range 8 {
-		asked := mustRaise(t, waiting, question("s1", "rm a", string(rune('0'+round))), rmKey)
+		asked := mustRaise(t, waiting, question("s1", "rm a", string(rune('0'+round))))
 		ch := startWait(t, bg, waiting, asked.ID)
 		mustAnswer(t, answering, asked.ID, decisions.Answer{Outcome: decisions.Deny, Note: "no"})
 		answeredAt := time.Now()
@@ -104,7 +104,7 @@ func TestWaitReleasedByAnswerFromAnotherHandle(t *testing.T) {
 func TestWaitHonoursContext(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
-	asked := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
+	asked := mustRaise(t, l, question("s1", "rm a", "0"))
 	ctx, cancel := context.WithCancel(bg)
 	ch := startWait(t, ctx, l, asked.ID)
 	cancel()
@@ -120,7 +120,7 @@ func TestWaitHonoursContext(t *testing.T) {
 func TestWaitWithoutBlocking(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
-	asked := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
+	asked := mustRaise(t, l, question("s1", "rm a", "0"))
 	mustAnswer(t, l, asked.ID, decisions.Answer{Outcome: decisions.Allow})
 
 	tests := []struct {
@@ -157,12 +157,12 @@ func TestSubscribeSeesChangesHereAndElsewhere(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	events := l.Subscribe(ctx)
 
-	a := mustRaise(t, l, question("s1", "rm a", "0"), rmKey)
-	mustRaise(t, l, question("s1", "rm a", "0"), rmKey) // a retry: no change, no event
+	a := mustRaise(t, l, question("s1", "rm a", "0"))
+	mustRaise(t, l, question("s1", "rm a", "0")) // a retry: no change, no event
 	mustAnswer(t, l, a.ID, decisions.Answer{Outcome: decisions.Allow})
-	b := mustRaise(t, other, question("s2", "rm b", "0"), rmKey)
+	b := mustRaise(t, other, question("s2", "rm b", "0"))
 	mustAnswer(t, other, b.ID, decisions.Answer{Outcome: decisions.Deny})
-	c := mustRaise(t, l, question("s1", "rm c", "0"), rmKey)
+	c := mustRaise(t, l, question("s1", "rm c", "0"))
 	if err := l.Close(bg, c.ID, "cancelled"); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestSlowSubscriberDoesNotBlockAnswers(t *testing.T) {
 	go func() {
 		defer close(done)
 		for i := range 200 { // 400 events against a buffer of 256
-			asked, err := l.Raise(bg, question("s1", "rm a", time.Duration(i).String()), rmKey)
+			asked, err := l.Raise(bg, question("s1", "rm a", time.Duration(i).String()))
 			if err == nil {
 				last, err = l.Answer(bg, asked.ID, decisions.Answer{Outcome: decisions.Allow})
 			}

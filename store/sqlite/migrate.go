@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -56,8 +56,12 @@ func loadMigrations() ([]migration, error) {
 // leaves the schema at a whole version, and two processes opening a fresh
 // file at once apply every migration exactly once (the second waits for the
 // write lock, then finds the version recorded).
-func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.sql.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+func (l *Ledger) migrate(ctx context.Context) error { return l.migrateTo(ctx, 0) }
+
+// migrateTo is migrate stopping after version upTo (0: no stop); tests
+// use it to build a file as an older gatehouse left it.
+func (l *Ledger) migrateTo(ctx context.Context, upTo int) error {
+	if _, err := l.sql.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version    INTEGER PRIMARY KEY,
 		name       TEXT NOT NULL,
 		applied_at TEXT NOT NULL
@@ -69,19 +73,22 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range migrations {
-		if err := db.applyMigration(ctx, m); err != nil {
+		if upTo > 0 && m.version > upTo {
+			break
+		}
+		if err := l.applyMigration(ctx, m); err != nil {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
 	}
 	return nil
 }
 
-func (db *DB) applyMigration(ctx context.Context, m migration) error {
-	tx, err := db.BeginTx(ctx)
+func (l *Ledger) applyMigration(ctx context.Context, m migration) error {
+	tx, err := l.begin(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer tx.rollback()
 	var applied int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_version WHERE version = ?`, m.version).Scan(&applied); err != nil {
 		return err
@@ -93,15 +100,15 @@ func (db *DB) applyMigration(ctx context.Context, m migration) error {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)`,
-		m.version, m.name, FormatTime(tx.Now)); err != nil {
+		m.version, m.name, formatTime(tx.now)); err != nil {
 		return err
 	}
-	return tx.Commit()
+	return tx.commit()
 }
 
 // SchemaVersion is the highest migration version applied to the file.
-func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+func (l *Ledger) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	err := db.sql.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
+	err := l.sql.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_version`).Scan(&v)
 	return v, err
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package store_test
+package sqlite_test
 
 // Crash consistency of the ledger file (G-10.1, issue 9): a child process
 // raises and answers 1,000 asks and spends the once-grants the answers
@@ -24,8 +24,8 @@ import (
 	"testing"
 	"time"
 
-	"gatehouse/core/decisions"
 	"gatehouse/store"
+	"gatehouse/store/sqlite"
 )
 
 const (
@@ -82,7 +82,7 @@ func TestCrashConsistency(t *testing.T) {
 		t.Fatalf("the child never finished in %d rounds", rounds)
 	}
 
-	db, err := store.Open(path)
+	db, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,14 +157,14 @@ func crashRound(t *testing.T, path string, acks *crashAcks, afterAcks int, after
 
 // crashVerify reopens what the children left and checks it against every
 // acknowledgement. It returns how many acknowledged writes are missing.
-func crashVerify(t *testing.T, db *store.DB, acks *crashAcks) (lost int) {
+func crashVerify(t *testing.T, db store.Ledger, acks *crashAcks) (lost int) {
 	t.Helper()
 	ctx := context.Background()
-	records, err := decisions.New(db).List(ctx, crashSession)
+	records, err := db.ListAsks(ctx, crashSession, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]decisions.Record{}
+	byID := map[string]store.Record{}
 	perLine := map[string]int{}
 	for _, r := range records {
 		byID[r.ID] = r
@@ -187,7 +187,7 @@ func crashVerify(t *testing.T, db *store.DB, acks *crashAcks) (lost int) {
 	for id, n := range acks.answered {
 		r, ok := byID[id]
 		switch {
-		case !ok || r.Outcome != decisions.Allow || r.Scope != decisions.Once:
+		case !ok || r.Outcome != store.Allow || r.Scope != store.Once:
 			t.Errorf("acknowledged answer of %s is missing: %+v", id, r)
 			lost++
 		case n != 1:
@@ -195,33 +195,24 @@ func crashVerify(t *testing.T, db *store.DB, acks *crashAcks) (lost int) {
 		}
 	}
 	for _, r := range records {
-		if r.Outcome != decisions.Allow {
+		if r.Outcome != store.Allow {
 			t.Errorf("ask %s (%s) was never answered", r.ID, r.Line)
 		}
 	}
 
 	// Grants: one per answered ask, each spent once, none left available.
-	rows, err := db.QueryContext(ctx, `SELECT id, coalesce(ask_id, ''), kind, state FROM grants WHERE session_id = ?`, crashSession)
+	grants, err := db.ListGrants(ctx, crashSession)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
 	perAsk := map[string]int{}
 	state := map[string]string{}
-	for rows.Next() {
-		var id int64
-		var askID, kind, st string
-		if err := rows.Scan(&id, &askID, &kind, &st); err != nil {
-			t.Fatal(err)
+	for _, g := range grants {
+		perAsk[g.AskID]++
+		state[fmt.Sprint(g.ID)] = map[bool]string{true: "spent", false: "available"}[g.Spent]
+		if g.Kind != store.GrantOnce {
+			t.Errorf("grant %d of ask %s is %q, want a once-grant", g.ID, g.AskID, g.Kind)
 		}
-		perAsk[askID]++
-		state[fmt.Sprint(id)] = st
-		if kind != decisions.GrantOnce {
-			t.Errorf("grant %d of ask %s is %q, want a once-grant", id, askID, kind)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	for askID, n := range perAsk {
 		if n != 1 {
@@ -259,14 +250,13 @@ func TestCrashChild(t *testing.T) {
 		t.Skip("runs only as the child process of TestCrashConsistency")
 	}
 	ctx := context.Background()
-	db, err := store.Open(path)
+	ledger, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ledger := decisions.New(db)
 	ack := func(format string, args ...any) { os.Stdout.WriteString(fmt.Sprintf(format, args...) + "\n") }
 
-	existing, err := ledger.List(ctx, crashSession)
+	existing, err := ledger.ListAsks(ctx, crashSession, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,15 +269,16 @@ func TestCrashChild(t *testing.T) {
 		if known[line] {
 			continue
 		}
-		rec, err := ledger.Raise(ctx, decisions.Record{SessionID: crashSession, AgentID: "crash", Command: "rm x",
-			Argv: []string{"rm", "x"}, Line: line, Place: "0", Reason: "crash test"}, crashKey(line))
+		rec, _, err := ledger.RaiseAsk(ctx, store.Record{SessionID: crashSession, AgentID: "crash", Command: "rm x",
+			Argv: []string{"rm", "x"}, Line: line, Place: "0", Reason: "crash test",
+			Rules: []store.AskRule{{Reason: "crash test", Key: crashKey(line)}}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ack("raised %s %s", rec.ID, line)
 	}
 
-	pending, err := ledger.Pending(ctx, crashSession)
+	pending, err := ledger.ListAsks(ctx, crashSession, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,11 +289,11 @@ func TestCrashChild(t *testing.T) {
 			defer wg.Done()
 			for k := range pending {
 				rec := pending[(k+w*len(pending)/crashWorkers)%len(pending)]
-				_, err := ledger.Answer(ctx, rec.ID, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "crash"})
+				_, err := ledger.AnswerAsk(ctx, rec.ID, store.Settlement{Outcome: store.Allow, Scope: store.Once, By: "crash", Grant: store.GrantOnce})
 				switch {
 				case err == nil:
 					ack("answered %s", rec.ID)
-				case !errors.Is(err, decisions.ErrAlreadyAnswered):
+				case !errors.Is(err, store.ErrAlreadyAnswered):
 					t.Error(err)
 					return
 				}
@@ -311,7 +302,7 @@ func TestCrashChild(t *testing.T) {
 	}
 	wg.Wait()
 
-	all, err := ledger.List(ctx, crashSession)
+	all, err := ledger.ListAsks(ctx, crashSession, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +313,7 @@ func TestCrashChild(t *testing.T) {
 			// One owner per ask: the spend itself is what must not repeat.
 			for k := w; k < len(all); k += crashWorkers {
 				rec := all[k]
-				g, ok, err := ledger.FindGrant(ctx, crashSession, rec.Line, rec.Place, crashKey(rec.Line))
+				g, ok, err := ledger.FindGrant(ctx, store.Question{SessionID: crashSession, Line: rec.Line, Place: rec.Place})
 				if err != nil {
 					t.Error(err)
 					return
@@ -330,7 +321,7 @@ func TestCrashChild(t *testing.T) {
 				if !ok {
 					continue
 				}
-				if err := ledger.Spend(ctx, g.ID); err != nil {
+				if err := ledger.SpendGrants(ctx, g.ID); err != nil {
 					t.Error(err)
 					return
 				}

@@ -1,22 +1,23 @@
-package store_test
+package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"gatehouse/store"
-	"gatehouse/store/storetest"
 )
 
 // G-10.1: the ledger is SQLite in WAL mode; foreign keys and the busy
 // timeout hold on every pooled connection, not just the first.
 func TestOpenSettings(t *testing.T) {
 	t.Parallel()
-	db := storetest.MustOpen(t)
+	db := mustOpen(t)
 	ctx := context.Background()
 
 	tests := []struct {
@@ -40,7 +41,7 @@ func TestOpenSettings(t *testing.T) {
 				}
 			}()
 			for range 3 {
-				rows, err := db.QueryContext(ctx, "PRAGMA "+tt.pragma)
+				rows, err := db.sql.QueryContext(ctx, "PRAGMA "+tt.pragma)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -62,9 +63,9 @@ func TestOpenSettings(t *testing.T) {
 
 func TestFullSyncOption(t *testing.T) {
 	t.Parallel()
-	db := storetest.MustOpen(t, store.WithFullSync())
+	db := mustOpen(t, WithFullSync())
 	var got int
-	if err := db.QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&got); err != nil {
+	if err := db.sql.QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&got); err != nil {
 		t.Fatal(err)
 	}
 	if got != 2 {
@@ -78,7 +79,7 @@ func TestMigrationsIdempotentOnReopen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ledger.db")
 
-	first, err := store.Open(path)
+	first, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,15 +90,15 @@ func TestMigrationsIdempotentOnReopen(t *testing.T) {
 	if want < 1 {
 		t.Fatalf("schema version after first open = %d, want >= 1", want)
 	}
-	if _, err := first.ExecContext(ctx,
+	if _, err := first.sql.ExecContext(ctx,
 		`INSERT INTO sessions (id, agent_id, created_at) VALUES ('s1', 'agent_a', ?)`,
-		store.FormatTime(time.Now())); err != nil {
+		formatTime(time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	first.Close()
 
 	for range 2 {
-		db, err := store.Open(path)
+		db, err := Open(path)
 		if err != nil {
 			t.Fatalf("reopen: %v", err)
 		}
@@ -106,8 +107,8 @@ func TestMigrationsIdempotentOnReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 		var rows, sessions int
-		db.QueryRowContext(ctx, `SELECT count(*) FROM schema_version`).Scan(&rows)
-		db.QueryRowContext(ctx, `SELECT count(*) FROM sessions`).Scan(&sessions)
+		db.sql.QueryRowContext(ctx, `SELECT count(*) FROM schema_version`).Scan(&rows)
+		db.sql.QueryRowContext(ctx, `SELECT count(*) FROM sessions`).Scan(&sessions)
 		db.Close()
 		if got != want || rows != want {
 			t.Errorf("after reopen: version %d with %d rows, want %d with %d", got, rows, want, want)
@@ -125,7 +126,7 @@ func TestConcurrentFirstOpen(t *testing.T) {
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
-			db, err := store.Open(path)
+			db, err := Open(path)
 			if err == nil {
 				err = db.Close()
 			}
@@ -143,7 +144,7 @@ func TestOpenCreatesDirectory(t *testing.T) {
 	t.Parallel()
 	// Characters that mean something in a URI must still name the file.
 	path := filepath.Join(t.TempDir(), "a b", "c?d#e%f", "ledger.db")
-	storetest.MustOpenFile(t, path)
+	mustOpenFile(t, path)
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("ledger file not created where asked: %v", err)
 	}
@@ -152,7 +153,7 @@ func TestOpenCreatesDirectory(t *testing.T) {
 func TestOpenRefusesMemory(t *testing.T) {
 	t.Parallel()
 	for _, path := range []string{"", ":memory:"} {
-		if db, err := store.Open(path); err == nil {
+		if db, err := Open(path); err == nil {
 			db.Close()
 			t.Errorf("Open(%q) succeeded; the ledger must be a file", path)
 		}
@@ -164,22 +165,22 @@ func TestOpenRefusesMemory(t *testing.T) {
 func TestDataVersionSeesOtherHandles(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	watcher := storetest.MustOpen(t)
-	writer := storetest.MustOpenFile(t, watcher.Path())
+	watcher := mustOpen(t)
+	writer := mustOpenFile(t, watcher.Path())
 
-	before, err := watcher.DataVersion(ctx)
+	_, before, err := watcher.dataVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := watcher.DataVersion(ctx)
+	_, again, _ := watcher.dataVersion(ctx)
 	if again != before {
 		t.Errorf("data_version moved from %d to %d with no write", before, again)
 	}
-	if _, err := writer.ExecContext(ctx,
-		`INSERT INTO sessions (id, created_at) VALUES ('s1', ?)`, store.FormatTime(time.Now())); err != nil {
+	if _, err := writer.sql.ExecContext(ctx,
+		`INSERT INTO sessions (id, created_at) VALUES ('s1', ?)`, formatTime(time.Now())); err != nil {
 		t.Fatal(err)
 	}
-	after, err := watcher.DataVersion(ctx)
+	_, after, err := watcher.dataVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,14 +192,14 @@ func TestDataVersionSeesOtherHandles(t *testing.T) {
 func TestTxUsesClock(t *testing.T) {
 	t.Parallel()
 	pinned := time.Date(2025, 3, 4, 5, 6, 7, 8, time.FixedZone("X", 3600))
-	db := storetest.MustOpen(t, store.WithClock(func() time.Time { return pinned }))
-	tx, err := db.BeginTx(context.Background())
+	db := mustOpen(t, WithClock(func() time.Time { return pinned }))
+	tx, err := db.begin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback()
-	if !tx.Now.Equal(pinned) || tx.Now.Location() != time.UTC {
-		t.Errorf("tx.Now = %v, want %v in UTC", tx.Now, pinned)
+	defer tx.rollback()
+	if !tx.now.Equal(pinned) || tx.now.Location() != time.UTC {
+		t.Errorf("tx.now = %v, want %v in UTC", tx.now, pinned)
 	}
 }
 
@@ -206,16 +207,16 @@ func TestTxUsesClock(t *testing.T) {
 // getting its context error back.
 func TestBeginTxHonoursContext(t *testing.T) {
 	t.Parallel()
-	db := storetest.MustOpen(t)
-	held, err := db.BeginTx(context.Background())
+	db := mustOpen(t)
+	held, err := db.begin(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Rollback()
+	defer held.rollback()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := db.BeginTx(ctx); err == nil {
-		t.Fatal("second BeginTx succeeded while the first held the write slot")
+	if _, err := db.begin(ctx); err == nil {
+		t.Fatal("second begin succeeded while the first held the write slot")
 	}
 }
 
@@ -224,36 +225,87 @@ func TestTimeTextOrdersLikeTime(t *testing.T) {
 	base := time.Date(2025, 1, 1, 0, 0, 5, 0, time.UTC)
 	times := []time.Time{base, base.Add(100 * time.Millisecond), base.Add(time.Second)}
 	for i := 1; i < len(times); i++ {
-		a, b := store.FormatTime(times[i-1]), store.FormatTime(times[i])
+		a, b := formatTime(times[i-1]), formatTime(times[i])
 		if a >= b {
 			t.Errorf("FormatTime(%v) = %q does not sort before %q", times[i-1], a, b)
 		}
-		back, err := store.ParseTime(b)
+		back, err := parseTime(b)
 		if err != nil || !back.Equal(times[i]) {
 			t.Errorf("ParseTime(%q) = %v, %v; want %v", b, back, err, times[i])
 		}
 	}
 }
 
-// DefaultPath: $GATEHOUSE_DB, then $XDG_DATA_HOME, then ~/.local/share.
-// Not parallel: it changes the environment.
-func TestDefaultPath(t *testing.T) {
-	home := t.TempDir()
-	tests := []struct {
-		name, db, xdg, want string
-	}{
-		{"explicit", "/x/ledger.db", "/xdg", "/x/ledger.db"},
-		{"xdg", "", "/xdg", "/xdg/gatehouse/ledger.db"},
-		{"home", "", "", filepath.Join(home, ".local/share/gatehouse/ledger.db")},
+func mustOpen(tb testing.TB, opts ...Option) *Ledger {
+	tb.Helper()
+	return mustOpenFile(tb, filepath.Join(tb.TempDir(), "ledger.db"), opts...)
+}
+
+func mustOpenFile(tb testing.TB, path string, opts ...Option) *Ledger {
+	tb.Helper()
+	l, err := Open(path, opts...)
+	if err != nil {
+		tb.Fatalf("open ledger %s: %v", path, err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("HOME", home)
-			t.Setenv("GATEHOUSE_DB", tt.db)
-			t.Setenv("XDG_DATA_HOME", tt.xdg)
-			if got := store.DefaultPath(); got != tt.want {
-				t.Errorf("DefaultPath() = %q, want %q", got, tt.want)
-			}
-		})
+	tb.Cleanup(func() { l.Close() })
+	return l
+}
+
+// An ask raised by a gatehouse from before rules and facts existed comes
+// back naming its one rule, with its grant key, and a grant it left is
+// still found; the one-open-question rule still holds for it.
+func TestMigrationKeepsOlderAsks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	// Build the file as version 1 left it.
+	v1 := &Ledger{path: path, now: time.Now, sync: "NORMAL", writeSlot: make(chan struct{}, 1)}
+	v1.sql = openRaw(t, path)
+	if err := v1.migrateTo(ctx, 1); err != nil {
+		t.Fatal(err)
 	}
+	now := formatTime(time.Now())
+	for _, stmt := range []string{
+		`INSERT INTO asks (id, session_id, command, argv, paths, reason, rule, policy, line, place, grant_key, created_at, rev)
+		 VALUES ('aaaaaaaaaaaa', 's1', 'rm x', '["rm","x"]', '["/x"]', 'why', 'w.yaml:1:2', 'profile:p', 'rm x', '0', 'k1', '` + now + `', 1)`,
+		`INSERT INTO asks (id, session_id, line, place, grant_key, outcome, scope, created_at, answered_at, rev)
+		 VALUES ('bbbbbbbbbbbb', 's1', 'rm y', '0', 'k2', 'allow', 'once', '` + now + `', '` + now + `', 2)`,
+		`INSERT INTO grants (session_id, kind, grant_key, line, place, ask_id, created_at)
+		 VALUES ('s1', 'once', 'k2', 'rm y', '0', 'bbbbbbbbbbbb', '` + now + `')`,
+	} {
+		if _, err := v1.sql.ExecContext(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v1.sql.Close()
+
+	l := mustOpenFile(t, path)
+	if v, _ := l.SchemaVersion(ctx); v < 2 {
+		t.Fatalf("schema version %d after reopening, want >= 2", v)
+	}
+	rec, err := l.GetAsk(ctx, "aaaaaaaaaaaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.AskRule{{Reason: "why", Rule: "w.yaml:1:2", Policy: "profile:p", Paths: []string{"/x"}, Key: "k1"}}
+	if !reflect.DeepEqual(rec.Rules, want) {
+		t.Errorf("migrated rules = %+v, want %+v", rec.Rules, want)
+	}
+	same, raised, err := l.RaiseAsk(ctx, rec)
+	if err != nil || raised || same.ID != rec.ID {
+		t.Errorf("raising the migrated question again = %s (raised %v, %v), want the pending %s", same.ID, raised, err, rec.ID)
+	}
+	if g, ok, err := l.FindGrant(ctx, store.Question{SessionID: "s1", Line: "rm y", Place: "0"}); err != nil || !ok || g.AskID != "bbbbbbbbbbbb" {
+		t.Errorf("the older grant = %+v, %v, %v; want it found", g, ok, err)
+	}
+}
+
+// openRaw opens a SQLite file with the ledger's settings and no migration.
+func openRaw(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
