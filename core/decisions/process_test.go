@@ -53,13 +53,13 @@ func TestAnswerFromKilledProcessReleasesWaiterAndSurvives(t *testing.T) {
 		t.Fatal("helper process never reported its commit")
 	}
 
-	w := released(t, ch, 2*time.Second)
+	w := released(t, ch)
 	if w.err != nil || w.rec.Outcome != decisions.Allow || w.rec.AnsweredBy != "other-process" {
 		t.Fatalf("Wait = %+v, %v; want the other process's allow", w.rec, w.err)
 	}
 	lag := w.at.Sub(committed)
 	t.Logf("cross-process release: %v after the other process's commit", lag)
-	if lag > 250*time.Millisecond {
+	if lag > 250*time.Millisecond && !raceDetector {
 		t.Errorf("cross-process release took %v, want < 100 ms (250 ms allowed for load)", lag)
 	}
 

@@ -42,7 +42,9 @@ func (l *Ledger) Wait(ctx context.Context, id string) (Record, error) {
 		}
 	})
 
-	rec, err := l.Get(ctx, id)
+	// Read the ask even when ctx has already ended: the caller gets it as
+	// it stands either way.
+	rec, err := l.Get(context.WithoutCancel(ctx), id)
 	if err != nil || !rec.Pending() {
 		return rec, err
 	}

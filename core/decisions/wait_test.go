@@ -3,6 +3,7 @@ package decisions_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -17,30 +18,38 @@ type waited struct {
 	at  time.Time
 }
 
-// startWait runs Wait in the background and checks it is really blocked
-// (still waiting after a moment) before the caller answers.
+// startWait runs Wait in the background and returns once it is registered
+// on the ask, so the caller's answer releases a waiting line rather than
+// being read before the wait began.
 func startWait(t *testing.T, ctx context.Context, l *decisions.Ledger, id string) <-chan waited {
 	t.Helper()
+	before := l.Waiters(id)
 	out := make(chan waited, 1)
 	go func() {
 		rec, err := l.Wait(ctx, id)
 		out <- waited{rec, err, time.Now()}
 	}()
-	select {
-	case w := <-out:
-		t.Fatalf("Wait on a pending ask returned at once: %+v, %v", w.rec, w.err)
-	case <-time.After(50 * time.Millisecond):
+	for l.Waiters(id) == before {
+		select {
+		case w := <-out:
+			t.Fatalf("Wait on a pending ask returned at once: %+v, %v", w.rec, w.err)
+		default:
+			runtime.Gosched()
+		}
 	}
 	return out
 }
 
-func released(t *testing.T, ch <-chan waited, within time.Duration) waited {
+// released returns what the Wait behind ch returned. Its only time limit
+// guards against a hang; how fast the release came is for the callers to
+// judge.
+func released(t *testing.T, ch <-chan waited) waited {
 	t.Helper()
 	select {
 	case w := <-ch:
 		return w
-	case <-time.After(within):
-		t.Fatalf("Wait not released within %v", within)
+	case <-time.After(time.Minute):
+		t.Fatal("Wait not released")
 		return waited{}
 	}
 }
@@ -55,24 +64,23 @@ func TestWaitReleasedByInProcessAnswer(t *testing.T) {
 	second := startWait(t, bg, l, asked.ID)
 
 	mustAnswer(t, l, asked.ID, decisions.Answer{Outcome: decisions.Allow, By: "console"})
-	answeredAt := time.Now()
+	// "At once": Answer hands the record to every waiter before it returns,
+	// rather than leaving them to the poller.
+	if n := l.Waiters(asked.ID); n != 0 {
+		t.Errorf("after Answer returned, %d waiters still wait for the poller", n)
+	}
 	for _, ch := range []<-chan waited{first, second} {
-		w := released(t, ch, time.Second)
+		w := released(t, ch)
 		if w.err != nil || w.rec.Outcome != decisions.Allow || w.rec.AnsweredBy != "console" {
 			t.Errorf("Wait = %+v, %v; want the settled record", w.rec, w.err)
-		}
-		// Answer delivers before it returns, so this is scheduling noise.
-		t.Logf("in-process release: %v after Answer returned", w.at.Sub(answeredAt))
-		if lag := w.at.Sub(answeredAt); lag > 50*time.Millisecond {
-			t.Errorf("in-process release took %v, want at once", lag)
 		}
 	}
 }
 
 // G-10.3: an answer written through another handle on the same file (as
 // another process would) reaches a waiting line within 100 ms. The test
-// allows 250 ms so a loaded machine does not fail it; the log shows the
-// figure.
+// allows 250 ms so a loaded machine does not fail it, and only asserts it
+// without the race detector; the log shows the figure.
 func TestWaitReleasedByAnswerFromAnotherHandle(t *testing.T) {
 	t.Parallel()
 	waiterDB := storetest.MustOpen(t)
@@ -85,7 +93,7 @@ func TestWaitReleasedByAnswerFromAnotherHandle(t *testing.T) {
 		ch := startWait(t, bg, waiting, asked.ID)
 		mustAnswer(t, answering, asked.ID, decisions.Answer{Outcome: decisions.Deny, Note: "no"})
 		answeredAt := time.Now()
-		w := released(t, ch, 2*time.Second)
+		w := released(t, ch)
 		if w.err != nil || w.rec.Outcome != decisions.Deny || w.rec.Note != "no" {
 			t.Fatalf("Wait = %+v, %v; want the deny written by the other handle", w.rec, w.err)
 		}
@@ -94,7 +102,7 @@ func TestWaitReleasedByAnswerFromAnotherHandle(t *testing.T) {
 	slices.Sort(lags)
 	t.Logf("cross-handle release over %d rounds: min %v, median %v, max %v",
 		len(lags), lags[0], lags[len(lags)/2], lags[len(lags)-1])
-	if worst := lags[len(lags)-1]; worst > 250*time.Millisecond {
+	if worst := lags[len(lags)-1]; worst > 250*time.Millisecond && !raceDetector {
 		t.Errorf("slowest cross-handle release %v, want < 100 ms (250 ms allowed for load)", worst)
 	}
 }
@@ -108,7 +116,7 @@ func TestWaitHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	ch := startWait(t, ctx, l, asked.ID)
 	cancel()
-	w := released(t, ch, time.Second)
+	w := released(t, ch)
 	if !errors.Is(w.err, context.Canceled) || w.rec.ID != asked.ID || !w.rec.Pending() {
 		t.Errorf("Wait after cancel = %+v, %v; want the pending ask and context.Canceled", w.rec, w.err)
 	}
@@ -236,11 +244,10 @@ func TestSlowSubscriberDoesNotBlockAnswers(t *testing.T) {
 			}
 		}
 	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("answers blocked behind a subscriber that does not read")
-	}
+	// A writer blocked behind the subscriber would never close done; the
+	// test binary's own time-out reports that. A timer here would only
+	// guess how slow a loaded machine may be.
+	<-done
 	var got []decisions.Event
 	for len(events) > 0 {
 		got = append(got, <-events)

@@ -103,10 +103,17 @@ func guardedSpec(engine, code string, timeout time.Duration) ProfileSpec {
 	return spec
 }
 
-// compileGuarded compiles guardedSpec over policyFS, with open() wired.
+// patientTimeout is the per-call time-out of programs in tests that are not
+// about time-outs. The default 100 ms is wall time: on a machine busy with
+// the race detector and parallel tests a call that does almost nothing can
+// be starved that long, and would deny for a reason the test did not mean.
+const patientTimeout = time.Minute
+
+// compileGuarded compiles guardedSpec over policyFS, with open() wired, and
+// a time-out no test will meet (see patientTimeout).
 func compileGuarded(tb testing.TB, engine, code string, opts ...CompileOption) (*Profile, *vfs.VFS) {
 	tb.Helper()
-	return compileGuardedTimeout(tb, engine, code, 0, opts...)
+	return compileGuardedTimeout(tb, engine, code, patientTimeout, opts...)
 }
 
 func compileGuardedTimeout(tb testing.TB, engine, code string, timeout time.Duration, opts ...CompileOption) (*Profile, *vfs.VFS) {
