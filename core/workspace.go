@@ -49,17 +49,19 @@ type options struct {
 // Option configures a Workspace.
 type Option func(*options)
 
-// WithProfiles adds profiles (G-11.5).
+// WithProfiles adds profiles built in Go (G-11.5). Rules that do not say
+// where they were written cite the line that called WithProfiles (G-1.3).
 func WithProfiles(specs ...gate.ProfileSpec) Option {
+	site := callSite() // here, not in the closure: that runs inside NewWorkspace
 	return func(o *options) {
-		site := callSite()
 		for _, sp := range specs {
 			o.profiles = append(o.profiles, sourced(sp, site))
 		}
 	}
 }
 
-// callSite names the Go code that built a profile, for records (G-1.3).
+// callSite names the caller of the function that calls it, as FILE:LINE,
+// for the records of rules built in Go (G-1.3).
 func callSite() string {
 	_, file, line, ok := runtime.Caller(2)
 	if !ok {
