@@ -523,7 +523,9 @@ func (s *Shell) accessHandler(ctx context.Context, path string, mode interp.Acce
 		return f.Close()
 	case interp.AccessWrite:
 		if info.IsDir() {
-			return nil
+			// Writable when a change inside would pass: the door, the
+			// mount's mode, the profile's narrowing (G-5.1, G-5.2).
+			return v.CheckWrite(path)
 		}
 		f, err := v.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {

@@ -124,6 +124,11 @@ type FS interface {
 	// Resolve returns the absolute cleaned path with every symlink resolved
 	// (like realpath -e), judged by the door as a stat.
 	Resolve(name string) (string, error)
+	// CheckWrite answers access(2)'s W_OK for an existing name, links
+	// followed, without changing anything: the error a change to it would
+	// meet (the door's word on a write, judged as a utimes; EROFS on a
+	// read-only mount or the synthetic tree), or nil (test -w).
+	CheckWrite(name string) error
 }
 
 // MountSpec describes one mount of a workspace.

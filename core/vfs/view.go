@@ -427,6 +427,11 @@ func (v *view) Chtimes(name string, atime, mtime time.Time) error {
 	return v.change(OpUtimes, "utimes", name, func(r *resolved) error { return r.m.b.chtimes(r.rel, atime, mtime) })
 }
 
+// CheckWrite is the judgement of a metadata write with nothing applied.
+func (v *view) CheckWrite(name string) error {
+	return v.change(OpUtimes, "access", name, func(*resolved) error { return nil })
+}
+
 // change runs a metadata write on an existing, link-resolved path.
 func (v *view) change(opName, word, name string, apply func(*resolved) error) error {
 	var r resolved

@@ -411,7 +411,9 @@ func (ev *testEval) unary() bool {
 	case 'u':
 		return m&fs.ModeSetuid != 0
 	case 'w':
-		return m.Perm()&0o222 != 0
+		// A write bit is not enough: a read-only mount or a rule refuses
+		// the write, as access(2) would on a read-only filesystem.
+		return m.Perm()&0o222 != 0 && ev.e.FS.CheckWrite(ev.e.Abs(arg)) == nil
 	case 'x':
 		return m.IsDir() || m.Perm()&0o111 != 0
 	}

@@ -1,0 +1,64 @@
+package core
+
+import (
+	"testing"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/vfs"
+)
+
+// test -w answers whether a write would pass, for directories as for files:
+// a read-only mount (G-5.2), a profile's narrowing of a mount to ro
+// (G-5.1), a shown subtree's ro mode (G-4.7) and a deny (G-6.1b) all say
+// no; a hidden directory does not exist (G-4.5).
+func TestTestWritable(t *testing.T) {
+	t.Parallel()
+	ws, err := NewWorkspace([]vfs.MountSpec{
+		{Prefix: "/w", Files: map[string]string{"f": "x\n", "d/f": "x\n", "denied/f": "x\n", "hidden/f": "x\n", "hidden/shown/f": "x\n"}},
+		{Prefix: "/narrowed", Files: map[string]string{"f": "x\n"}},
+		{Prefix: "/ro", ReadOnly: true, Files: map[string]string{"f": "x\n", "d/f": "x\n"}},
+	}, WithProfiles(gate.ProfileSpec{
+		Name:   "p",
+		Deny:   []gate.Rule{{Reason: "not here", Paths: []string{"/w/denied"}}},
+		Hide:   []gate.PathGroup{{Paths: []string{"/w/hidden"}}},
+		Show:   []gate.ShowEntry{{Path: "/w/hidden/shown", Mode: "ro"}},
+		Mounts: map[string]gate.MountRules{"/narrowed": {ReadOnly: true}},
+	}), WithDefaultProfile("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+
+	yes, no := "yes\n", "no\n"
+	cases := []struct{ name, path, want string }{
+		{"writable directory", "/w/d", yes},
+		{"writable mount point", "/w", yes},
+		{"writable file", "/w/f", yes},
+		{"directory of a read-only mount", "/ro/d", no},
+		{"read-only mount point", "/ro", no},
+		{"file of a read-only mount", "/ro/f", no},
+		{"mount the profile narrows to ro", "/narrowed", no},
+		{"file of a mount narrowed to ro", "/narrowed/f", no},
+		{"directory shown ro", "/w/hidden/shown", no},
+		{"denied directory", "/w/denied", no},
+		{"hidden directory", "/w/hidden", no},
+		{"the synthetic root", "/", no},
+		{"missing directory", "/w/nowhere", no},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := ws.CreateSession("agent")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The builtins, and the coreutils programs that find -exec runs.
+			for _, cmd := range []string{"test -w " + tc.path, "[ -w " + tc.path + " ]", "find " + tc.path + " -maxdepth 0 -exec test -w {} \\; -print 2>/dev/null | grep -q ."} {
+				res := s.Execute(t.Context(), cmd+" && echo yes || echo no")
+				if res.Stdout != tc.want || res.Stderr != "" || res.ExitCode != 0 {
+					t.Errorf("%s: stdout %q stderr %q exit %d, want %q", cmd, res.Stdout, res.Stderr, res.ExitCode, tc.want)
+				}
+			}
+		})
+	}
+}
