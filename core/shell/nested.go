@@ -82,29 +82,17 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	name := argv[0]
 	var script, scriptName string
 	params := []string{}
-	i := 1
-	fromString := false
-	for ; i < len(argv); i++ {
-		a := argv[i]
-		if a == "-c" {
-			fromString = true
-			continue
+	inv := parseBashArgs(argv)
+	if inv.usage != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", name, inv.usage)
+		if inv.invalid {
+			io.WriteString(stderr, bashUsage)
 		}
-		if a == "--" {
-			i++
-			break
-		}
-		if strings.HasPrefix(a, "-") && len(a) > 1 || strings.HasPrefix(a, "+") && len(a) > 1 {
-			if strings.Contains(a, "c") && a[0] == '-' {
-				fromString = true
-			}
-			continue
-		}
-		break
+		return 2, nil
 	}
-	rest := argv[i:]
+	rest := inv.operands
 	switch {
-	case fromString:
+	case inv.fromString:
 		if len(rest) == 0 {
 			fmt.Fprintf(stderr, "%s: -c: option requires an argument\n", name)
 			return 2, nil
@@ -113,7 +101,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		if len(params) > 0 {
 			scriptName, params = params[0], params[1:]
 		}
-	case len(rest) > 0:
+	case len(rest) > 0 && !inv.fromStdin:
 		data, err := s.readFile(ctx, utils.Join(dir, rest[0]))
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %s\n", name, rest[0], errnoText(err))
@@ -125,7 +113,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 			return 0, nil
 		}
 		data, _ := io.ReadAll(stdin)
-		script = string(data)
+		script, params = string(data), rest
 		stdin = strings.NewReader("")
 	}
 	if scriptName == "" {
@@ -146,8 +134,8 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	if err != nil {
 		return 125, err
 	}
-	if len(params) > 0 {
-		interp.Params(append([]string{"--"}, params...)...)(r)
+	if len(params) > 0 || len(inv.setOptions) > 0 {
+		interp.Params(append(append(inv.setOptions, "--"), params...)...)(r)
 	}
 	if stdin == nil {
 		stdin = strings.NewReader("")
@@ -285,10 +273,10 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 				}
 			}
 		}
-	case "help", "enable":
+	case "help":
 		for _, n := range args {
 			if !s.installed(n) || !isShellBuiltin(n) {
-				fmt.Fprintf(hc.Stderr, "bash: %s: no help topics match `%s'.\n", mode, n)
+				fmt.Fprintf(hc.Stderr, "bash: help: no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.\n", n, n, n)
 				status = 1
 				continue
 			}
@@ -299,11 +287,41 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 				fmt.Fprintln(out, n)
 			}
 		}
+	case "enable":
+		status = s.enable(hc, flags, args)
 	}
 	if status != 0 {
 		return interp.ExitStatus(uint8(status))
 	}
 	return nil
+}
+
+// enable answers bash's enable from the tool set: with no names it lists
+// the installed builtins ("enable NAME"); a name must be an installed
+// builtin. Builtins cannot be disabled or loaded here: -n accepts an
+// installed builtin and changes nothing (its utility twin, if any, behaves
+// the same), and -f says dynamic loading is not available.
+func (s *Shell) enable(hc interp.HandlerContext, flags, names []string) int {
+	for _, f := range flags {
+		if strings.ContainsAny(f, "fd") {
+			fmt.Fprintln(hc.Stderr, "bash: enable: dynamic loading not available")
+			return 1
+		}
+	}
+	if len(names) == 0 {
+		for _, n := range s.toolNames(true) {
+			fmt.Fprintf(hc.Stdout, "enable %s\n", n)
+		}
+		return 0
+	}
+	status := 0
+	for _, n := range names {
+		if !s.installed(n) || !isShellBuiltin(n) {
+			fmt.Fprintf(hc.Stderr, "bash: enable: %s: not a shell builtin\n", n)
+			status = 1
+		}
+	}
+	return status
 }
 
 // toolNames lists the installed commands, builtins only when asked.

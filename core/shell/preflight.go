@@ -193,7 +193,7 @@ func (w *walker) nested(argv []string, place string) {
 		w.text(strings.Join(argv[1:], " "), nestedPrefix(place))
 		return
 	case "bash", "sh":
-		if s, ok := dashC(argv); ok {
+		if s, ok := parseBashArgs(argv).script(); ok {
 			w.text(s, nestedPrefix(place))
 		}
 		return
@@ -225,23 +225,6 @@ func (w *walker) text(text, prefix string) {
 	w.depth++
 	w.walk(f, prefix)
 	w.depth--
-}
-
-// dashC finds S in `bash [opts] -c S`.
-func dashC(argv []string) (string, bool) {
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		if a == "-c" || (strings.HasPrefix(a, "-") && strings.Contains(a, "c")) {
-			if i+1 < len(argv) {
-				return argv[i+1], true
-			}
-			return "", false
-		}
-		if !strings.HasPrefix(a, "-") {
-			return "", false
-		}
-	}
-	return "", false
 }
 
 // unwrapStatic returns the command a wrapper runs, where it sits, and
