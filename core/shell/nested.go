@@ -81,7 +81,7 @@ func (s *Shell) readFile(ctx context.Context, path string) ([]byte, error) {
 func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir string, env expand.Environ, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	name := argv[0]
 	var script, scriptName string
-	params := []string{}
+	var params []string
 	inv := parseBashArgs(argv)
 	if inv.usage != "" {
 		fmt.Fprintf(stderr, "%s: %s\n", name, inv.usage)
