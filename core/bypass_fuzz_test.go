@@ -1,6 +1,6 @@
 package core
 
-// FuzzPreflightGate (issue 9): a line → parse → explain (the preflight's
+// FuzzPreflightGate: a line → parse → explain (the preflight's
 // own computation, G-11.1) → run. It lives in package core, not core/shell,
 // because the property needs both doors of a real workspace: the session's
 // Explain and its Execute over one VFS and ledger.

@@ -1,6 +1,6 @@
 package core
 
-// The bypass suite (issue 9): attempts by an agent to get past the gate,
+// The bypass suite: attempts by an agent to get past the gate,
 // grouped by technique, against one deliberately ordinary profile.
 //
 // Each attempt is judged by a twin. An attempt is refused when the agent
@@ -354,7 +354,7 @@ func (b *bypassOutcome) record(technique, line string, refused bool) {
 	}
 }
 
-// TestBypass runs every attempt of every technique (issue 9).
+// TestBypass runs every attempt of every technique.
 func TestBypass(t *testing.T) {
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {

@@ -45,7 +45,7 @@ type MountRules struct {
 	Source   string
 }
 
-// PolicySpec is a profile's policy program (G-8; issue 5).
+// PolicySpec is a profile's policy program (G-8).
 type PolicySpec struct {
 	Engine  string // "starlark" | "javascript"
 	File    string // absolute host path of the program, or ""

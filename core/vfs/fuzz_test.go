@@ -1,6 +1,6 @@
 package vfs_test
 
-// FuzzResolve (issue 9): any path, however spelled (.., //, ., links,
+// FuzzResolve: any path, however spelled (.., //, ., links,
 // loops, links into a hidden region, links out of a host directory), either
 // resolves to a clean path inside the mount table, outside every hidden
 // region, or fails with ENOENT, ELOOP, ENOTDIR or EINVAL; no operation

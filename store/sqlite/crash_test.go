@@ -2,7 +2,7 @@
 
 package sqlite_test
 
-// Crash consistency of the ledger file (G-10.1, issue 9): a child process
+// Crash consistency of the ledger file (G-10.1): a child process
 // raises and answers 1,000 asks and spends the once-grants the answers
 // give, printing an acknowledgement after each commit returns; the parent
 // kills it with SIGKILL at random points, restarts it until it has done

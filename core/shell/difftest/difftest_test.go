@@ -34,7 +34,7 @@ type tally struct {
 }
 
 // TestDifferential runs every case in gatehouse and compares it with what
-// real bash printed (issue 4, G-12.2).
+// real bash printed (G-12.2).
 func TestDifferential(t *testing.T) {
 	suites, err := loadSuites(casesDir)
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package difftest holds gatehouse's differential tests (issue 4, G-12.2):
+// Package difftest holds gatehouse's differential tests (G-12.2):
 // every case in testdata/cases runs in a gatehouse workspace and is compared
 // with what real bash and GNU tools printed for the same line and files,
 // recorded once in testdata/fixtures. See testdata/README.md.

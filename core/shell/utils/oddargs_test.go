@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// secondSetUtilities are the utilities of the second set (issue 4).
+// secondSetUtilities are the utilities of the second set.
 var secondSetUtilities = []string{"sed", "tr", "cut", "tee", "rmdir", "ln", "readlink", "realpath", "stat", "basename",
 	"dirname", "du", "diff", "printf", "echo", "test", "[", "true", "false", "pwd", "seq", "date", "sleep", "base64",
 	"sha256sum", "md5sum", "jq", "tac", "rev", "nl", "paste", "comm", "split", "tree", "file", "man", "yes"}
