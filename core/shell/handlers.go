@@ -18,6 +18,7 @@ import (
 
 	"gatehouse/core/gate"
 	"gatehouse/core/shell/utils"
+	_ "gatehouse/core/shell/utils/awk" // registers awk and gawk
 	"gatehouse/core/vfs"
 )
 

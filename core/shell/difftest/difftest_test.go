@@ -20,6 +20,8 @@ import (
 
 var recordFlag = flag.Bool("record", false, "run every case in real bash and rewrite testdata/fixtures")
 
+var recordOnly = flag.String("record-only", "", "with -record, rewrite only this utility's fixture")
+
 const (
 	casesDir    = "testdata/cases"
 	fixturesDir = "testdata/fixtures"
@@ -118,7 +120,7 @@ func TestDifferential(t *testing.T) {
 func suiteFixture(t *testing.T, suite *Suite, dir string) (recorded map[string]Recorded, ok bool) {
 	t.Helper()
 	fixturePath := filepath.Join(dir, suite.Utility+".json")
-	if *recordFlag {
+	if *recordFlag && (*recordOnly == "" || *recordOnly == suite.Utility) {
 		if err := record(context.Background(), suite, fixturePath); err != nil {
 			t.Fatalf("recording %s: %v", suite.Utility, err)
 		}

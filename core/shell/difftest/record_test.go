@@ -315,6 +315,9 @@ func normalise(o Outcome) Outcome {
 // record runs every case of the suite on the host and writes its fixture.
 func record(ctx context.Context, suite *Suite, path string) error {
 	fx := Fixture{Utility: suite.Utility, Host: hostBash()}
+	if err := checkHostAwk(suite.Utility); err != nil {
+		return err
+	}
 	for _, c := range suite.Cases {
 		if c.Skip != "" {
 			// Never compared, and some (stat's inodes) would churn the
@@ -358,4 +361,20 @@ func loadFixture(path string) (*Fixture, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &fx, nil
+}
+
+// checkHostAwk refuses to record awk cases unless the host's awk is gawk
+// 5.2, the awk gatehouse follows (Debian: update-alternatives --set awk
+// /usr/bin/gawk).
+func checkHostAwk(utility string) error {
+	if utility != "awk" && utility != "gawk" {
+		return nil
+	}
+	cmd := exec.Command("bash", "-c", "awk --version")
+	cmd.Env = hostEnv(os.TempDir())
+	out, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(out), "GNU Awk 5.2") {
+		return fmt.Errorf("recording awk needs the host's awk to be gawk 5.2 (update-alternatives --set awk /usr/bin/gawk)")
+	}
+	return nil
 }

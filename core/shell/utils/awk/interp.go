@@ -1,0 +1,329 @@
+package awk
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"math/rand"
+	"strconv"
+	"sync"
+
+	"gatehouse/core/shell/utils"
+)
+
+// cell is one variable: a scalar, or an array once used as one. An
+// untyped function argument refers to the caller's cell so that using it
+// as an array creates the array in the caller (awk passes arrays by
+// reference).
+type cell struct {
+	v   value
+	arr map[string]*value
+	ref *cell
+}
+
+// ctl is how a statement ended.
+type ctl uint8
+
+const (
+	ctlNone ctl = iota
+	ctlBreak
+	ctlContinue
+	ctlNext
+	ctlNextFile
+	ctlExit
+	ctlReturn
+)
+
+// interp runs one program.
+type interp struct {
+	prog    *program
+	env     *utils.Env
+	ctx     context.Context
+	name    string // the name awk was called by, for messages
+	srcs    *sourceMap
+	globals []cell
+	frame   []cell
+	depth   int
+
+	rec   record
+	input *recordReader // the main input being read, nil between files
+	// argIndex is the next ARGV element to look at.
+	argIndex  int
+	noMoreIn  bool
+	readStdin bool // a file operand was seen, so stdin is not the default
+
+	out     *bufio.Writer
+	stdout  *lockedWriter
+	streams map[string]*outStream
+	readers map[string]*inStream
+
+	ranges   []bool
+	exitCode int
+	ret      value
+	curPos   int // position of the running statement, for messages
+	inEnd    bool
+	inBegin  bool
+	steps    int
+
+	rnd      *rand.Rand
+	seed     float64
+	reCache  map[string]*regex
+	convfmt  string
+	ofmt     string
+	subsep   string
+	memUsed  int64
+	memLimit int64
+
+	stderr   *lockedWriter
+	stdin    *recordReader
+	rs       rsConfig
+	ors      string
+	ofs      string
+	usedFile bool
+	endDone  bool
+	halt     error
+	haltMu   sync.Mutex
+}
+
+// fatal stops the program with gawk's "fatal:" message.
+func (in *interp) fatal(msg string) {
+	panic(&fatalError{msg: msg})
+}
+
+// where is the "cmd. line:N:" prefix with the record context gawk adds.
+func (in *interp) where() string {
+	s := in.name + ": "
+	if in.curPos >= 0 {
+		s += in.srcs.where(in.curPos) + ": "
+	}
+	if in.rec.fnr > 0 {
+		s += "(FILENAME=" + in.filename() + " FNR=" + strconv.Itoa(in.rec.fnr) + ") "
+	}
+	return s
+}
+
+// warn prints a gawk warning on stderr.
+func (in *interp) warn(msg string) {
+	in.out.Flush()
+	io.WriteString(in.stderr, in.where()+"warning: "+msg+"\n")
+}
+
+func (in *interp) filename() string {
+	return in.toStr(in.globals[idxFILENAME].v)
+}
+
+// tick counts work and checks the line's context now and then, so an
+// endless loop stops at the wall time.
+func (in *interp) tick() {
+	in.steps++
+	if in.steps&1023 == 0 {
+		if err := in.ctx.Err(); err != nil {
+			panic(errCancelled{err})
+		}
+	}
+}
+
+// errCancelled carries the context's end out of the interpreter.
+type errCancelled struct{ err error }
+
+// execBlock runs a list of statements.
+func (in *interp) execBlock(b *blockStmt) ctl {
+	for _, s := range b.list {
+		if c := in.exec(s); c != ctlNone {
+			return c
+		}
+	}
+	return ctlNone
+}
+
+// exec runs one statement.
+func (in *interp) exec(s stmt) ctl {
+	switch s := s.(type) {
+	case *exprStmt:
+		in.curPos = s.pos
+		in.eval(s.e)
+	case *printStmt:
+		in.curPos = s.pos
+		in.print(s)
+	case *blockStmt:
+		return in.execBlock(s)
+	case *ifStmt:
+		in.curPos = s.pos
+		if in.cond(s.cond) {
+			return in.exec(s.yes)
+		} else if s.no != nil {
+			return in.exec(s.no)
+		}
+	case *whileStmt:
+		return in.execWhile(s)
+	case *doStmt:
+		return in.execDo(s)
+	case *forStmt:
+		return in.execFor(s)
+	case *forInStmt:
+		return in.execForIn(s)
+	case *nextStmt:
+		in.curPos = s.pos
+		return ctlNext
+	case *nextfileStmt:
+		in.curPos = s.pos
+		return ctlNextFile
+	case *breakStmt:
+		return ctlBreak
+	case *continueStmt:
+		return ctlContinue
+	case *exitStmt:
+		in.curPos = s.pos
+		if s.e != nil {
+			in.exitCode = int(int32(int64(in.eval(s.e).toNum())))
+		}
+		return ctlExit
+	case *returnStmt:
+		in.curPos = s.pos
+		in.ret = value{}
+		if s.e != nil {
+			in.ret = in.evalReturn(s.e)
+		}
+		return ctlReturn
+	case *deleteStmt:
+		in.curPos = s.pos
+		in.execDelete(s)
+	case *switchStmt:
+		return in.execSwitch(s)
+	}
+	return ctlNone
+}
+
+// loopCtl turns a body's ending into the loop's: done says leave the loop.
+func loopCtl(c ctl) (out ctl, done bool) {
+	switch c {
+	case ctlBreak:
+		return ctlNone, true
+	case ctlContinue, ctlNone:
+		return ctlNone, false
+	}
+	return c, true
+}
+
+func (in *interp) execWhile(s *whileStmt) ctl {
+	for {
+		in.curPos = s.pos
+		if !in.cond(s.cond) {
+			return ctlNone
+		}
+		in.tick()
+		if c, done := loopCtl(in.exec(s.body)); done {
+			return c
+		}
+	}
+}
+
+func (in *interp) execDo(s *doStmt) ctl {
+	for {
+		in.tick()
+		if c, done := loopCtl(in.exec(s.body)); done {
+			return c
+		}
+		in.curPos = s.pos
+		if !in.cond(s.cond) {
+			return ctlNone
+		}
+	}
+}
+
+func (in *interp) execFor(s *forStmt) ctl {
+	in.curPos = s.pos
+	if s.init != nil {
+		in.exec(s.init)
+	}
+	for {
+		in.curPos = s.pos
+		if s.cond != nil && !in.cond(s.cond) {
+			return ctlNone
+		}
+		in.tick()
+		if c, done := loopCtl(in.exec(s.body)); done {
+			return c
+		}
+		if s.post != nil {
+			in.exec(s.post)
+		}
+	}
+}
+
+func (in *interp) execForIn(s *forInStmt) ctl {
+	in.curPos = s.pos
+	arr := in.array(s.arr)
+	keys := orderedKeys(arr)
+	for _, k := range keys {
+		if _, ok := arr[k]; !ok {
+			continue // deleted by the body
+		}
+		in.tick()
+		in.assign(s.key, maybe(k))
+		if c, done := loopCtl(in.exec(s.body)); done {
+			return c
+		}
+	}
+	return ctlNone
+}
+
+func (in *interp) execDelete(s *deleteStmt) {
+	arr := in.array(s.arr)
+	if s.subs == nil {
+		for k, v := range arr {
+			in.release(len(k) + len(v.s))
+		}
+		clear(arr)
+		return
+	}
+	k := in.subscript(s.subs)
+	if v, ok := arr[k]; ok {
+		in.release(len(k) + len(v.s))
+		delete(arr, k)
+	}
+}
+
+func (in *interp) execSwitch(s *switchStmt) ctl {
+	in.curPos = s.pos
+	v := in.eval(s.e)
+	matched := false
+	for _, c := range s.cases {
+		if !matched {
+			switch m := c.match.(type) {
+			case nil:
+				matched = true
+			case *regexExpr:
+				matched = m.re.MatchString(in.toStr(v))
+			default:
+				matched = in.compare(v, in.eval(m)) == 0
+			}
+		}
+		if !matched {
+			continue
+		}
+		for _, st := range c.body {
+			switch r := in.exec(st); r {
+			case ctlNone:
+			case ctlBreak:
+				return ctlNone
+			default:
+				return r
+			}
+		}
+	}
+	if !matched {
+		for _, c := range s.cases {
+			_ = c
+		}
+	}
+	return ctlNone
+}
+
+// cond evaluates a condition.
+func (in *interp) cond(e expr) bool {
+	if re, ok := e.(*regexExpr); ok {
+		return re.re.MatchString(in.rec.get0(in))
+	}
+	return in.eval(e).isTrue()
+}
