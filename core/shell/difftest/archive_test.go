@@ -91,9 +91,6 @@ type Case struct {
 	// output follows the host's directory order (grep -r, find and rg
 	// without sorting), which on ext4 is a hash order nothing can match.
 	Unordered bool
-	// Lenient lets a Known line match without failing (the corpus's awk
-	// lines, counted apart while awk is written separately).
-	Lenient bool
 }
 
 // knownClasses are the causes a corpus mismatch may be filed under.

@@ -34,7 +34,6 @@ type recordReader struct {
 	start, end int
 	eof        bool
 	err        error
-	isDir      bool
 }
 
 func newRecordReader(src io.Reader, close func() error) *recordReader {

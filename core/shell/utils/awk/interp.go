@@ -48,9 +48,8 @@ type interp struct {
 	rec   record
 	input *recordReader // the main input being read, nil between files
 	// argIndex is the next ARGV element to look at.
-	argIndex  int
-	noMoreIn  bool
-	readStdin bool // a file operand was seen, so stdin is not the default
+	argIndex int
+	noMoreIn bool
 
 	out     *bufio.Writer
 	stdout  *lockedWriter

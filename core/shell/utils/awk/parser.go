@@ -57,7 +57,6 @@ type parser struct {
 	loops      int
 	inFunc     bool
 	rule       string // "BEGIN", "END", "BEGINFILE", "ENDFILE" or ""
-	errs       []*syntaxError
 	calls      []*callExpr
 }
 
@@ -248,9 +247,6 @@ func (p *parser) block() *blockStmt {
 	p.advance()
 	return b
 }
-
-// line is the 1-based line of a program position within its source.
-func (p *parser) line(pos int) int { return p.srcs.line(pos) }
 
 // varRef resolves a name to a local or global slot.
 func (p *parser) varRef(name string) *varExpr {

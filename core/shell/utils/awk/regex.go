@@ -191,24 +191,8 @@ func (r *regex) submatches(s string) []int {
 	return r.re.FindStringSubmatchIndex(s)
 }
 
-// numGroups is the number of parenthesised groups.
-func (r *regex) numGroups() int {
-	if r.isLit {
-		return 0
-	}
-	return r.re.NumSubexp()
-}
-
-// translateERE rewrites a POSIX ERE with gawk's extensions in RE2 syntax.
+// ereTranslator rewrites a POSIX ERE with gawk's extensions in RE2 syntax.
 // gawk reads escapes inside bracket expressions too (`[\]\/]`).
-func translateERE(src string) (string, error) {
-	t := &ereTranslator{src: src}
-	if err := t.run(); err != nil {
-		return "", err
-	}
-	return t.out.String(), nil
-}
-
 type ereTranslator struct {
 	src       string
 	pos       int
@@ -523,7 +507,7 @@ var validClass = map[string]bool{
 
 // classRune spells a member literally inside an RE2 class.
 func classRune(r rune) string {
-	if r < 0x80 && strings.IndexRune(`\[]^-`, r) >= 0 {
+	if r < 0x80 && strings.ContainsRune(`\[]^-`, r) {
 		return `\` + string(r)
 	}
 	if r < 0x20 || r == 0x7f {
