@@ -7,6 +7,7 @@
 //	ghbench tree     -n N -root DIR         write the tree under DIR
 //	ghbench compare  -n N -root DIR ...     run the lines, print the table
 //	ghbench sessions -sessions 1000 ...     memory, throughput, lost answers
+//	ghbench hostmount -root DIR -gatehouse BIN   host mounts, whole processes, against GNU
 //	go test -bench ... | ghbench micro      medians and G-14 verdicts
 package main
 
@@ -30,6 +31,8 @@ func main() {
 		err = sessionsCommand(args)
 	case "micro":
 		err = microCommand(args)
+	case "hostmount":
+		err = hostmountCommand(args)
 	default:
 		usage()
 	}
@@ -45,6 +48,7 @@ func usage() {
   compare   run the comparison lines in gatehouse, GNU bash and just-bash
   sessions  1,000 concurrent sessions: idle memory, lines/s, lost answers
   micro     read go test -bench output on stdin; print medians and budgets
+  hostmount host mounts against GNU on the same tree, whole processes
 Run "ghbench SUBCOMMAND -h" for its flags.`)
 	os.Exit(2)
 }
