@@ -251,6 +251,12 @@ func build(cfg Config, o options) (*Workspace, error) {
 		ws.store, ws.ownStore = l, true
 	}
 	ws.ledger = decisions.New(ws.store)
+	// The ledger, its token and the document are never reachable through
+	// a host mount, even one that contains them (G-5.6).
+	if err := fsys.Conceal(ownHostFiles(ws.ledger.Path(), cfg.Path)...); err != nil {
+		ws.Close()
+		return nil, err
+	}
 	return ws, nil
 }
 

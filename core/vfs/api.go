@@ -131,6 +131,15 @@ type FS interface {
 	CheckWrite(name string) error
 }
 
+// OListedRegular is an OpenFile flag for a read-only open: the caller
+// read the name's type as a regular file in the directory listing it just
+// made (grep -r over the entries it walks). A host mount then skips the
+// lstat that keeps it from ever opening a FIFO or a device, and checks the
+// type of what it opened instead: an entry a host process replaced by a
+// special file meanwhile still fails like an unreadable file. Other
+// backends ignore it.
+const OListedRegular = 1 << 30
+
 // MountSpec describes one mount of a workspace.
 type MountSpec struct {
 	Prefix   string            // absolute, cleaned: "/runbook"

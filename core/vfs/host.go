@@ -1,244 +1,364 @@
 package vfs
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
-	"sort"
-	"syscall"
+	"strings"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// hostFS is a mount over a real directory. Every access goes through an
-// os.Root, so no name, however spelled and whatever links it meets, reaches
-// outside the directory; the View resolves links itself before calling, so
-// the Root's own link following only matters in a race.
+// hostFS is a mount over a real directory, resolved race-free (G-5.6).
+//
+// It holds one O_PATH descriptor for the directory, taken when the mount
+// is made, and resolves every path from it afresh: each lookup and open is
+// a single openat2 with RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS and
+// RESOLVE_NO_MAGICLINKS, so the kernel follows no symlink and never leaves
+// the directory, whatever a host process renames or relinks meanwhile.
+// When openat2 meets a link (ELOOP), a component walk finds it with
+// openat(O_PATH|O_NOFOLLOW) one name at a time, reads the link and hands
+// it to the View, which judges it against the rules and resolves it
+// itself; the kernel never follows a link for gatehouse, and no string is
+// walked again after it was judged. Without openat2 (old kernels, seccomp
+// filters: ENOSYS, EPERM) the component walk does every lookup; it is as
+// safe, only slower. os.Root is not used: it follows links inside its
+// root, so a link flipped between the door's check and the open would
+// lead to a path the door never saw.
+//
+// No directory descriptor outlives the operation that opened it: a host
+// `mv` of a remembered directory out of the root would otherwise make
+// later lookups below it escape.
+//
+// FIFOs, sockets and device nodes are never opened: they fail as an
+// unreadable file does (EACCES), found with an O_PATH probe or an lstat
+// first so that a writer blocked on a FIFO is never woken. Gatehouse's own
+// files (see Conceal) and links that would lead outside the directory are
+// concealed: ENOENT, never listed, never created over.
 type hostFS struct {
-	root *os.Root
+	root   int    // O_PATH|O_DIRECTORY descriptor of the host directory
+	rootID devIno // its identity, the parent of every top-level name
 	// spellings are the host directory as given and with its own symlinks
 	// resolved: an absolute link target inside either maps into the mount.
 	spellings []string
+	// beneath is set while openat2 works here; cleared for good on the
+	// first ENOSYS or EPERM from the probe, when the component walk
+	// does every lookup.
+	beneath atomic.Bool
+	own     *ownFiles // gatehouse's own files, shared by the VFS's mounts
 }
 
-func newHostFS(dir string) (*hostFS, error) {
+// resolveBeneath is how every openat2 of a host mount resolves a path.
+const resolveBeneath = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
+
+// newHostFS opens the host directory. Its own path is the operator's
+// configuration and may contain links; everything below it is resolved
+// beneath the descriptor.
+func newHostFS(dir string, own *ownFiles) (*hostFS, error) {
 	dir = filepath.Clean(dir)
-	st, err := os.Stat(dir)
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		if err == unix.ENOTDIR {
+			return nil, fmt.Errorf("host directory %s is not a directory", dir)
+		}
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("host directory %s is not a directory", dir)
+	var st unix.Stat_t
+	if err := fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: dir, Err: err}
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	h := &hostFS{root: root, spellings: []string{filepath.ToSlash(dir)}}
+	h := &hostFS{root: fd, rootID: identity(&st), spellings: []string{filepath.ToSlash(dir)}, own: own}
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
 		h.spellings = append(h.spellings, filepath.ToSlash(real))
 	}
+	h.beneath.Store(openat2Works(fd))
 	return h, nil
 }
 
-// hostName is rel as os.Root spells it.
-func hostName(rel string) string {
-	if rel == "" {
-		return "."
+// openat2Works probes the kernel once per mount.
+func openat2Works(root int) bool {
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: resolveBeneath}
+	fd, err := unix.Openat2(root, ".", &how)
+	if err != nil {
+		return false
 	}
-	return rel
+	unix.Close(fd)
+	return true
 }
 
-// hostErr reduces an os error to the errno the View reports. os.Root's own
-// "path escapes from parent" has no errno: for the caller, a name that
-// would leave the mount does not exist (G-5.6).
-func hostErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return errno
-	}
-	if errors.Is(err, fs.ErrClosed) {
-		return fs.ErrClosed
-	}
-	return ENOENT
-}
+func (h *hostFS) close() error { return unix.Close(h.root) }
 
-func hostInfo(fi fs.FileInfo) fileInfo {
-	return fileInfo{size: fi.Size(), mode: fi.Mode(), modTime: fi.ModTime()}
-}
+// useComponentWalk makes every lookup take the component walk, as on a
+// kernel without openat2 (tests run the suites both ways).
+func (h *hostFS) useComponentWalk() { h.beneath.Store(false) }
 
-// walk lstats every prefix of rel, so a link anywhere on the way is seen
-// and handed back to the View instead of being followed by the host.
-func (h *hostFS) walk(rel string, follow bool) walkResult {
-	if rel == "" {
-		fi, err := h.root.Lstat(".")
-		if err != nil {
-			return walkResult{missing: hostErr(err)}
+// openBeneath opens rel ("" is the root itself) below the root without
+// following any symlink: a link on the way or at the end is ELOOP, except
+// that O_PATH opens a final link itself. flags get O_NOFOLLOW and
+// O_CLOEXEC; perm is used with O_CREAT.
+func (h *hostFS) openBeneath(rel string, flags int, perm uint32) (int, error) {
+	name := rel
+	if name == "" {
+		name = "."
+	}
+	flags |= unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if h.beneath.Load() {
+		how := unix.OpenHow{Flags: uint64(flags), Resolve: resolveBeneath}
+		if flags&(unix.O_CREAT|unix.O_TMPFILE) != 0 {
+			how.Mode = uint64(perm)
 		}
-		return walkResult{info: hostInfo(fi).named(""), exists: true, parentOK: true}
-	}
-	var fi fs.FileInfo
-	for start := 0; ; {
-		next := start + indexOrLen(rel[start:], '/')
-		last := next == len(rel)
-		var err error
-		fi, err = h.root.Lstat(rel[:next])
-		if err != nil {
-			errno := hostErr(err)
-			return walkResult{missing: errno, parentOK: last && errno == ENOENT}
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 && (!last || follow) {
-			target, err := h.root.Readlink(rel[:next])
-			if err != nil {
-				return walkResult{missing: hostErr(err)}
+		for tries := 0; ; tries++ {
+			fd, err := unix.Openat2(h.root, name, &how)
+			switch {
+			case err == nil:
+				return fd, nil
+			case err == unix.EINTR, err == unix.EAGAIN && tries < 16:
+				continue // EAGAIN: a rename elsewhere raced the lookup
+			case err == unix.EXDEV:
+				return -1, ENOENT // the kernel saw the path leave the root
+			case err != unix.ENOSYS && err != unix.EPERM && err != unix.EAGAIN:
+				return -1, err
 			}
-			return walkResult{linkEnd: next, target: filepath.ToSlash(target), parentOK: true}
-		}
-		if last {
-			break
-		}
-		if !fi.IsDir() {
-			return walkResult{missing: ENOTDIR}
-		}
-		start = next + 1
-	}
-	return walkResult{info: hostInfo(fi).named(fi.Name()), exists: true, parentOK: true}
-}
-
-func indexOrLen(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
+			break // the component walk gives the real answer
 		}
 	}
-	return len(s)
+	return h.openComponents(rel, flags, perm)
 }
 
-func (h *hostFS) readDir(rel string) ([]fs.DirEntry, error) {
-	dir, err := h.root.Open(hostName(rel))
-	if err != nil {
-		return nil, hostErr(err)
+// openComponents is openBeneath one name at a time with openat, for
+// kernels without openat2: every directory on the way is opened O_PATH
+// with O_NOFOLLOW and checked to be a directory, and never ".." is walked.
+func (h *hostFS) openComponents(rel string, flags int, perm uint32) (int, error) {
+	if rel == "" {
+		return openat(h.root, ".", flags, perm)
 	}
-	defer dir.Close()
-	raw, err := dir.ReadDir(-1)
-	if err != nil {
-		return nil, hostErr(err)
+	dir := h.root
+	defer func() {
+		if dir != h.root {
+			unix.Close(dir)
+		}
+	}()
+	for {
+		slash := strings.IndexByte(rel, '/')
+		if slash < 0 {
+			return openat(dir, rel, flags, perm)
+		}
+		fd, err := openat(dir, rel[:slash], unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, err
+		}
+		var st unix.Stat_t
+		if err := fstat(fd, &st); err != nil {
+			unix.Close(fd)
+			return -1, err
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+		case unix.S_IFLNK:
+			unix.Close(fd)
+			return -1, ELOOP
+		default:
+			unix.Close(fd)
+			return -1, ENOTDIR
+		}
+		if dir != h.root {
+			unix.Close(dir)
+		}
+		dir, rel = fd, rel[slash+1:]
 	}
-	backing := make([]hostDirEntry, len(raw))
-	out := make([]fs.DirEntry, len(raw))
-	for i, e := range raw {
-		backing[i] = hostDirEntry{h: h, rel: path.Join(rel, e.Name()), name: e.Name(), typ: e.Type()}
-		out[i] = &backing[i]
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out, nil
 }
 
-// hostDirEntry takes its lstat through the Root when asked, as os.ReadDir
-// entries do, so listing a large directory costs no per-entry syscall.
-type hostDirEntry struct {
-	h    *hostFS
-	rel  string
-	name string
-	typ  fs.FileMode
+func openat(dir int, name string, flags int, perm uint32) (int, error) {
+	for {
+		fd, err := unix.Openat(dir, name, flags, perm)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
 }
 
-func (e *hostDirEntry) Name() string      { return e.name }
-func (e *hostDirEntry) IsDir() bool       { return e.typ.IsDir() }
-func (e *hostDirEntry) Type() fs.FileMode { return e.typ }
-func (e *hostDirEntry) String() string    { return fs.FormatDirEntry(e) }
-func (e *hostDirEntry) Info() (fs.FileInfo, error) {
-	fi, err := e.h.root.Lstat(e.rel)
-	if err != nil {
-		return nil, pathErr("lstat", e.name, hostErr(err))
+// splitRel splits a relative path into its parent ("" for the root) and
+// last name.
+func splitRel(rel string) (dir, name string) {
+	i := strings.LastIndexByte(rel, '/')
+	if i < 0 {
+		return "", rel
 	}
-	return hostInfo(fi).named(e.name), nil
+	return rel[:i], rel[i+1:]
 }
 
-func (h *hostFS) openFile(rel string, flag int, perm fs.FileMode, name string) (File, error) {
-	f, err := h.root.OpenFile(hostName(rel), flag, perm)
-	if err != nil {
-		return nil, hostErr(err)
+// hostErr reduces an error of this backend to the errno the View reports.
+func hostErr(err error) error {
+	if err == unix.EXDEV {
+		return ENOENT
 	}
-	return &hostFile{f: f, name: name}, nil
+	return err
+}
+
+// atParent opens rel's parent directory beneath the root and calls do
+// with its descriptor and rel's last name; the descriptor lives only for
+// the call.
+func (h *hostFS) atParent(rel string, do func(dir int, name string) error) error {
+	parent, name := splitRel(rel)
+	dir, err := h.openBeneath(parent, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if err != nil {
+		return hostErr(err)
+	}
+	defer unix.Close(dir)
+	return hostErr(do(dir, name))
 }
 
 func (h *hostFS) mkdir(rel string, perm fs.FileMode) error {
-	return hostErr(h.root.Mkdir(rel, perm))
+	return h.atParent(rel, func(dir int, name string) error {
+		if h.ownNameIn(dir, name) {
+			return EACCES
+		}
+		err := ignoringEINTR(func() error { return unix.Mkdirat(dir, name, uint32(perm.Perm()&^umask)) })
+		if err == unix.EEXIST && h.concealedIn(dir, name) {
+			return EACCES
+		}
+		return err
+	})
 }
 
-func (h *hostFS) remove(rel string) error { return hostErr(h.root.Remove(rel)) }
+// remove unlinks a file or link, or removes an empty directory. A
+// directory that holds gatehouse's own files looks empty but is refused.
+func (h *hostFS) remove(rel string) error {
+	return h.atParent(rel, func(dir int, name string) error {
+		if h.concealedIn(dir, name) {
+			return ENOENT
+		}
+		err := ignoringEINTR(func() error { return unix.Unlinkat(dir, name, 0) })
+		if err == unix.EISDIR {
+			err = ignoringEINTR(func() error { return unix.Unlinkat(dir, name, unix.AT_REMOVEDIR) })
+			if (err == unix.ENOTEMPTY || err == unix.EEXIST) && h.ownAncestorIn(dir, name) {
+				return EACCES
+			}
+		}
+		return err
+	})
+}
 
 func (h *hostFS) rename(oldRel, newRel string) error {
-	return hostErr(h.root.Rename(oldRel, newRel))
+	return h.atParent(oldRel, func(oldDir int, oldName string) error {
+		if h.concealedIn(oldDir, oldName) {
+			return ENOENT
+		}
+		if h.ownAncestorIn(oldDir, oldName) {
+			return EACCES // moving it would move the ledger from under gatehouse
+		}
+		return h.atParent(newRel, func(newDir int, newName string) error {
+			if h.ownNameIn(newDir, newName) || h.concealedIn(newDir, newName) {
+				return EACCES // never replace an own file or a concealed link
+			}
+			return ignoringEINTR(func() error { return unix.Renameat(oldDir, oldName, newDir, newName) })
+		})
+	})
 }
 
 func (h *hostFS) symlink(target, rel string) error {
-	return hostErr(h.root.Symlink(filepath.FromSlash(target), rel))
+	return h.atParent(rel, func(dir int, name string) error {
+		if h.ownNameIn(dir, name) {
+			return EACCES
+		}
+		err := ignoringEINTR(func() error { return unix.Symlinkat(filepath.FromSlash(target), dir, name) })
+		if err == unix.EEXIST && h.concealedIn(dir, name) {
+			return EACCES
+		}
+		return err
+	})
 }
 
 func (h *hostFS) readlink(rel string) (string, error) {
-	target, err := h.root.Readlink(rel)
-	return filepath.ToSlash(target), hostErr(err)
+	fd, err := h.openBeneath(rel, unix.O_PATH, 0)
+	if err != nil {
+		return "", hostErr(err)
+	}
+	defer unix.Close(fd)
+	target, err := readlinkFD(fd, "")
+	return filepath.ToSlash(target), err
 }
 
+// chmod changes an entry's mode through an O_PATH descriptor of the entry
+// itself, so a link swapped in after the View resolved the path is never
+// followed: fchmodat2(AT_EMPTY_PATH), or on older kernels the descriptor's
+// /proc/self/fd name, which names that very inode.
 func (h *hostFS) chmod(rel string, mode fs.FileMode) error {
-	return hostErr(h.root.Chmod(hostName(rel), mode))
-}
-
-func (h *hostFS) chtimes(rel string, atime, mtime time.Time) error {
-	return hostErr(h.root.Chtimes(hostName(rel), atime, mtime))
-}
-
-// hostFile is an open host file whose errors name the VFS path, never the
-// host path behind it.
-type hostFile struct {
-	f    *os.File
-	name string
-}
-
-func (f *hostFile) fix(op string, err error) error {
-	if err == nil || err == io.EOF {
+	fd, err := h.openBeneath(rel, unix.O_PATH, 0)
+	if err != nil {
+		return hostErr(err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := fstat(fd, &st); err != nil {
 		return err
 	}
-	return pathErr(op, f.name, hostErr(err))
-}
-
-func (f *hostFile) Read(p []byte) (int, error) {
-	n, err := f.f.Read(p)
-	return n, f.fix("read", err)
-}
-
-func (f *hostFile) ReadAt(p []byte, off int64) (int, error) {
-	n, err := f.f.ReadAt(p, off)
-	return n, f.fix("read", err)
-}
-
-func (f *hostFile) Write(p []byte) (int, error) {
-	n, err := f.f.Write(p)
-	return n, f.fix("write", err)
-}
-
-func (f *hostFile) Seek(offset int64, whence int) (int64, error) {
-	n, err := f.f.Seek(offset, whence)
-	return n, f.fix("seek", err)
-}
-
-// Truncate changes the file's size, as ftruncate(2).
-func (f *hostFile) Truncate(size int64) error { return f.fix("truncate", f.f.Truncate(size)) }
-
-func (f *hostFile) Stat() (fs.FileInfo, error) {
-	fi, err := f.f.Stat()
-	if err != nil {
-		return nil, f.fix("stat", err)
+	if h.concealed(fd, &st, rel, nil) {
+		return ENOENT
 	}
-	return hostInfo(fi).named(path.Base(f.name)), nil
+	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return ELOOP // the path changed after the View resolved it
+	}
+	bits := uint32(mode.Perm())
+	if mode&fs.ModeSetuid != 0 {
+		bits |= unix.S_ISUID
+	}
+	if mode&fs.ModeSetgid != 0 {
+		bits |= unix.S_ISGID
+	}
+	if mode&fs.ModeSticky != 0 {
+		bits |= unix.S_ISVTX
+	}
+	err = ignoringEINTR(func() error { return unix.Fchmodat(fd, "", bits, unix.AT_EMPTY_PATH) })
+	if err == unix.EOPNOTSUPP || err == unix.ENOSYS || err == unix.EINVAL {
+		err = ignoringEINTR(func() error {
+			return unix.Fchmodat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", fd), bits, 0)
+		})
+	}
+	return err
 }
 
-func (f *hostFile) Close() error { return f.fix("close", f.f.Close()) }
+// chtimes sets the times of the entry itself (utimensat with
+// AT_SYMLINK_NOFOLLOW on its parent's descriptor); a zero time is left
+// unchanged.
+func (h *hostFS) chtimes(rel string, atime, mtime time.Time) error {
+	return h.atParent(rel, func(dir int, name string) error {
+		if h.concealedIn(dir, name) {
+			return ENOENT
+		}
+		ts := []unix.Timespec{timespec(atime), timespec(mtime)}
+		if rel == "" {
+			return ignoringEINTR(func() error { return unix.UtimesNanoAt(h.root, ".", ts, 0) })
+		}
+		return ignoringEINTR(func() error { return unix.UtimesNanoAt(dir, name, ts, unix.AT_SYMLINK_NOFOLLOW) })
+	})
+}
+
+func timespec(t time.Time) unix.Timespec {
+	if t.IsZero() {
+		return unix.Timespec{Nsec: unix.UTIME_OMIT}
+	}
+	return unix.NsecToTimespec(t.UnixNano())
+}
+
+// readlinkFD reads the link name under dir ("" for the O_PATH descriptor
+// of the link itself), growing the buffer for long targets.
+func readlinkFD(dir int, name string) (string, error) {
+	for size := 256; ; size *= 2 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(dir, name, buf)
+		if err == unix.EINTR {
+			size /= 2
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+}

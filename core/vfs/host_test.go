@@ -55,162 +55,255 @@ func hostTree(t *testing.T) (repo, outside string) {
 }
 
 func TestHostMountReadsAndWrites_G5_6(t *testing.T) {
-	t.Parallel()
-	repo, _ := hostTree(t)
-	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
 
-	if got, err := readAll(fsys, "/repo/src/main.go"); got != "package main\n" || err != nil {
-		t.Fatalf("cat = %q, %v", got, err)
-	}
-	if got := names(fsys, "/repo"); got != "README.md abs-etc abs-in abs-in-dir abs-out abs-out-dir rel-in rel-out src" {
-		t.Fatalf("ls /repo = %q", got)
-	}
-	if err := writeAll(fsys, "/repo/notes.txt", "written\n"); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "written\n" {
-		t.Fatalf("host file holds %q", b)
-	}
-	steps := []func() error{
-		func() error { return fsys.Mkdir("/repo/build", 0o755) },
-		func() error { return fsys.Rename("/repo/notes.txt", "/repo/build/notes.txt") },
-		func() error { return fsys.Chmod("/repo/build/notes.txt", 0o600) },
-	}
-	for i, step := range steps {
-		if err := step(); err != nil {
-			t.Fatalf("step %d: %v", i, err)
+		if got, err := readAll(fsys, "/repo/src/main.go"); got != "package main\n" || err != nil {
+			t.Fatalf("cat = %q, %v", got, err)
 		}
-	}
-	if fi, err := os.Stat(filepath.Join(repo, "build/notes.txt")); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("host after mkdir, mv, chmod: %v, %v", fi, err)
-	}
-	if err := fsys.Remove("/repo/build"); errnoOf(err) != syscall.ENOTEMPTY {
-		t.Fatalf("rmdir of a full host dir = %v", err)
-	}
-	entries, _ := fsys.ReadDir("/repo/build")
-	if fi, err := entries[0].Info(); err != nil || fi.Name() != "notes.txt" || fi.Size() != 8 {
-		t.Fatalf("entry info = %v, %v", fi, err)
-	}
+		// Links that would lead outside the directory are not listed (G-5.6).
+		if got := names(fsys, "/repo"); got != "README.md abs-in abs-in-dir rel-in src" {
+			t.Fatalf("ls /repo = %q", got)
+		}
+		if err := writeAll(fsys, "/repo/notes.txt", "written\n"); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(repo, "notes.txt")); string(b) != "written\n" {
+			t.Fatalf("host file holds %q", b)
+		}
+		steps := []func() error{
+			func() error { return fsys.Mkdir("/repo/build", 0o755) },
+			func() error { return fsys.Rename("/repo/notes.txt", "/repo/build/notes.txt") },
+			func() error { return fsys.Chmod("/repo/build/notes.txt", 0o600) },
+		}
+		for i, step := range steps {
+			if err := step(); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		if fi, err := os.Stat(filepath.Join(repo, "build/notes.txt")); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("host after mkdir, mv, chmod: %v, %v", fi, err)
+		}
+		if err := fsys.Remove("/repo/build"); errnoOf(err) != syscall.ENOTEMPTY {
+			t.Fatalf("rmdir of a full host dir = %v", err)
+		}
+		entries, _ := fsys.ReadDir("/repo/build")
+		if fi, err := entries[0].Info(); err != nil || fi.Name() != "notes.txt" || fi.Size() != 8 {
+			t.Fatalf("entry info = %v, %v", fi, err)
+		}
+	})
 }
 
 func TestHostMountReadOnly_G5_2(t *testing.T) {
-	t.Parallel()
-	repo, _ := hostTree(t)
-	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo, ReadOnly: true}).View(OpenDoor)
-	if err := writeAll(fsys, "/repo/x", ""); errnoOf(err) != syscall.EROFS {
-		t.Fatalf("touch on a ro host mount = %v", err)
-	}
-	if err := fsys.Remove("/repo/README.md"); errnoOf(err) != syscall.EROFS {
-		t.Fatalf("rm on a ro host mount = %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(repo, "README.md")); err != nil {
-		t.Fatal("the host file was removed")
-	}
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo, ReadOnly: true}).View(OpenDoor)
+		if err := writeAll(fsys, "/repo/x", ""); errnoOf(err) != syscall.EROFS {
+			t.Fatalf("touch on a ro host mount = %v", err)
+		}
+		if err := fsys.Remove("/repo/README.md"); errnoOf(err) != syscall.EROFS {
+			t.Fatalf("rm on a ro host mount = %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(repo, "README.md")); err != nil {
+			t.Fatal("the host file was removed")
+		}
+	})
 }
 
 // G-5.6: links never lead outside the mount's root.
 func TestHostLinksStayInside_G5_6(t *testing.T) {
-	t.Parallel()
-	repo, _ := hostTree(t)
-	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
-	tests := []struct {
-		path  string
-		want  string
-		errno syscall.Errno
-	}{
-		{path: "/repo/abs-in", want: "host readme\n"},
-		{path: "/repo/abs-in-dir/main.go", want: "package main\n"},
-		{path: "/repo/rel-in", want: "package main\n"},
-		{path: "/repo/src/pkg/up", want: "host readme\n"},
-		{path: "/repo/src/pkg/to-top/README.md", want: "host readme\n"},
-		{path: "/repo/abs-out", errno: syscall.ENOENT},
-		{path: "/repo/abs-out-dir/secret.txt", errno: syscall.ENOENT},
-		{path: "/repo/rel-out", errno: syscall.ENOENT},
-		{path: "/repo/src/rel-out/secret.txt", errno: syscall.ENOENT},
-		{path: "/repo/abs-etc", errno: syscall.ENOENT},
-		{path: "/repo/../repo/src/../rel-out", errno: syscall.ENOENT},
-		{path: "/repo/src/sneaky", errno: syscall.ENOENT},
-	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			t.Parallel()
-			got, err := readAll(fsys, tt.path)
-			if got != tt.want || errnoOf(err) != tt.errno {
-				t.Fatalf("cat %s = %q, %v; want %q, %v", tt.path, got, err, tt.want, tt.errno)
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+		tests := []struct {
+			path  string
+			want  string
+			errno syscall.Errno
+		}{
+			{path: "/repo/abs-in", want: "host readme\n"},
+			{path: "/repo/abs-in-dir/main.go", want: "package main\n"},
+			{path: "/repo/rel-in", want: "package main\n"},
+			{path: "/repo/src/pkg/up", want: "host readme\n"},
+			{path: "/repo/src/pkg/to-top/README.md", want: "host readme\n"},
+			{path: "/repo/abs-out", errno: syscall.ENOENT},
+			{path: "/repo/abs-out-dir/secret.txt", errno: syscall.ENOENT},
+			{path: "/repo/rel-out", errno: syscall.ENOENT},
+			{path: "/repo/src/rel-out/secret.txt", errno: syscall.ENOENT},
+			{path: "/repo/abs-etc", errno: syscall.ENOENT},
+			{path: "/repo/../repo/src/../rel-out", errno: syscall.ENOENT},
+			{path: "/repo/src/sneaky", errno: syscall.ENOENT},
+		}
+		for _, tt := range tests {
+			t.Run(tt.path, func(t *testing.T) {
+				t.Parallel()
+				got, err := readAll(fsys, tt.path)
+				if got != tt.want || errnoOf(err) != tt.errno {
+					t.Fatalf("cat %s = %q, %v; want %q, %v", tt.path, got, err, tt.want, tt.errno)
+				}
+				if err != nil && strings.Contains(err.Error(), filepath.Dir(repo)) {
+					t.Fatalf("error %q shows a host path", err)
+				}
+			})
+		}
+		if real, err := fsys.Resolve("/repo/abs-in-dir"); err != nil || real != "/repo/src" {
+			t.Fatalf("realpath of an absolute host link = %q, %v; want the VFS path", real, err)
+		}
+		if target, _ := fsys.Readlink("/repo/abs-in"); target != "/repo/README.md" {
+			t.Fatalf("readlink of an absolute host link = %q; want the VFS path", target)
+		}
+		// A link that would leave the mount does not exist for the agent at
+		// all: not followed, not read, not even lstat'ed (G-5.6).
+		for _, p := range []string{"/repo/abs-out", "/repo/rel-out", "/repo/src/sneaky", "/repo/abs-etc"} {
+			if _, err := fsys.Lstat(p); errnoOf(err) != syscall.ENOENT {
+				t.Fatalf("lstat %s = %v, want ENOENT", p, err)
 			}
-			if err != nil && strings.Contains(err.Error(), filepath.Dir(repo)) {
-				t.Fatalf("error %q shows a host path", err)
-			}
-		})
-	}
-	if real, err := fsys.Resolve("/repo/abs-in-dir"); err != nil || real != "/repo/src" {
-		t.Fatalf("realpath of an absolute host link = %q, %v; want the VFS path", real, err)
-	}
-	if target, _ := fsys.Readlink("/repo/abs-in"); target != "/repo/README.md" {
-		t.Fatalf("readlink of an absolute host link = %q; want the VFS path", target)
-	}
-	if _, err := fsys.Lstat("/repo/abs-out"); err != nil {
-		t.Fatalf("the escaping link itself should still lstat: %v", err)
-	}
+		}
+	})
 }
 
 // Links made through the VFS on a host mount work on the host too.
 func TestHostSymlinkCreation_G5_6(t *testing.T) {
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+		tests := []struct {
+			target, link string
+			hostTarget   string
+			errno        syscall.Errno
+		}{
+			{target: "/repo/README.md", link: "/repo/src/pkg/readme", hostTarget: "../../README.md"},
+			{target: "/repo/src", link: "/repo/srclink", hostTarget: "src"},
+			{target: "main.go", link: "/repo/src/m", hostTarget: "main.go"},
+			{target: "/tmp/elsewhere", link: "/repo/tmp", errno: syscall.EXDEV},
+		}
+		for _, tt := range tests {
+			t.Run(tt.link, func(t *testing.T) {
+				t.Parallel()
+				err := fsys.Symlink(tt.target, tt.link)
+				if errnoOf(err) != tt.errno {
+					t.Fatalf("ln -s %s %s = %v, want %v", tt.target, tt.link, err, tt.errno)
+				}
+				if err != nil {
+					return
+				}
+				onHost, err := os.Readlink(filepath.Join(repo, strings.TrimPrefix(tt.link, "/repo/")))
+				if err != nil || onHost != tt.hostTarget {
+					t.Fatalf("host link holds %q, %v; want %q", onHost, err, tt.hostTarget)
+				}
+				if _, err := fsys.Stat(tt.link); err != nil {
+					t.Fatalf("the new link does not resolve: %v", err)
+				}
+			})
+		}
+	})
+}
+
+func TestHostErrorsNameVFSPaths(t *testing.T) {
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+		f, err := fsys.Open("/repo/src")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		_, err = io.ReadAll(f)
+		var pe *fs.PathError
+		if errnoOf(err) != syscall.EISDIR || !asPathError(err, &pe) || pe.Path != "/repo/src" {
+			t.Fatalf("read of a host directory = %v; want EISDIR naming /repo/src", err)
+		}
+		if fi, err := f.Stat(); err != nil || fi.Name() != "src" {
+			t.Fatalf("stat of the open dir = %v, %v", fi, err)
+		}
+	})
+}
+
+// bothResolvers runs a host-mount test with openat2 and with the component
+// walk that stands in for it on kernels without openat2 (G-5.6).
+func bothResolvers(t *testing.T, test func(t *testing.T, walk bool)) {
 	t.Parallel()
-	repo, _ := hostTree(t)
-	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
-	tests := []struct {
-		target, link string
-		hostTarget   string
-		errno        syscall.Errno
-	}{
-		{target: "/repo/README.md", link: "/repo/src/pkg/readme", hostTarget: "../../README.md"},
-		{target: "/repo/src", link: "/repo/srclink", hostTarget: "src"},
-		{target: "main.go", link: "/repo/src/m", hostTarget: "main.go"},
-		{target: "/tmp/elsewhere", link: "/repo/tmp", errno: syscall.EXDEV},
-	}
-	for _, tt := range tests {
-		t.Run(tt.link, func(t *testing.T) {
+	for _, walk := range []bool{false, true} {
+		name := "openat2"
+		if walk {
+			name = "component-walk"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			err := fsys.Symlink(tt.target, tt.link)
-			if errnoOf(err) != tt.errno {
-				t.Fatalf("ln -s %s %s = %v, want %v", tt.target, tt.link, err, tt.errno)
-			}
-			if err != nil {
-				return
-			}
-			onHost, err := os.Readlink(filepath.Join(repo, strings.TrimPrefix(tt.link, "/repo/")))
-			if err != nil || onHost != tt.hostTarget {
-				t.Fatalf("host link holds %q, %v; want %q", onHost, err, tt.hostTarget)
-			}
-			if _, err := fsys.Stat(tt.link); err != nil {
-				t.Fatalf("the new link does not resolve: %v", err)
-			}
+			test(t, walk)
 		})
 	}
 }
 
-func TestHostErrorsNameVFSPaths(t *testing.T) {
-	t.Parallel()
-	repo, _ := hostTree(t)
-	fsys := mustVFS(t, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
-	f, err := fsys.Open("/repo/src")
-	if err != nil {
-		t.Fatal(err)
+// hostVFS builds a VFS whose host mounts resolve with the component walk
+// alone when walk is set.
+func hostVFS(t testing.TB, walk bool, specs ...MountSpec) *VFS {
+	t.Helper()
+	v := mustVFS(t, specs...)
+	if walk {
+		for _, m := range v.mounts {
+			if h, ok := m.b.(*hostFS); ok {
+				h.useComponentWalk()
+			}
+		}
 	}
-	defer f.Close()
-	_, err = io.ReadAll(f)
-	var pe *fs.PathError
-	if errnoOf(err) != syscall.EISDIR || !asPathError(err, &pe) || pe.Path != "/repo/src" {
-		t.Fatalf("read of a host directory = %v; want EISDIR naming /repo/src", err)
-	}
-	if fi, err := f.Stat(); err != nil || fi.Name() != "src" {
-		t.Fatalf("stat of the open dir = %v, %v", fi, err)
-	}
+	return v
 }
 
 func asPathError(err error, target **fs.PathError) bool {
 	pe, ok := err.(*fs.PathError)
 	*target = pe
 	return ok
+}
+
+// G-5.6, gate-integrity class 15: a host link that would lead outside the
+// directory does not exist for the agent: not listed, ENOENT for every
+// lookup, and a name that cannot be created over (EACCES, as a hidden name
+// is, G-4.11), so the agent neither reaches nor removes nor learns of it.
+// A link the agent makes that would climb out is refused (EXDEV).
+func TestHostEscapingLinksAreConcealed_G5_6(t *testing.T) {
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo}).View(OpenDoor)
+		tests := []struct {
+			name string
+			do   func() error
+			want syscall.Errno
+		}{
+			{"ln -s over it", func() error { return fsys.Symlink("README.md", "/repo/abs-out") }, syscall.EACCES},
+			{"mkdir over it", func() error { return fsys.Mkdir("/repo/rel-out", 0o755) }, syscall.EACCES},
+			{"write through it", func() error { return writeAll(fsys, "/repo/abs-out", "x") }, syscall.EACCES},
+			{"append through it", func() error {
+				_, err := fsys.OpenFile("/repo/rel-out", os.O_WRONLY|os.O_APPEND, 0)
+				return err
+			}, syscall.ENOENT},
+			{"create it", func() error {
+				_, err := fsys.OpenFile("/repo/abs-etc", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+				return err
+			}, syscall.EACCES},
+			{"mv onto it", func() error { return fsys.Rename("/repo/README.md", "/repo/abs-out-dir") }, syscall.EACCES},
+			{"mv it", func() error { return fsys.Rename("/repo/src/sneaky", "/repo/sneaky2") }, syscall.ENOENT},
+			{"rm it", func() error { return fsys.Remove("/repo/abs-out") }, syscall.ENOENT},
+			{"readlink it", func() error { _, err := fsys.Readlink("/repo/rel-out"); return err }, syscall.ENOENT},
+			{"chmod through it", func() error { return fsys.Chmod("/repo/abs-out", 0o600) }, syscall.ENOENT},
+			{"make a climbing link", func() error { return fsys.Symlink("../../x", "/repo/src/climb") }, syscall.EXDEV},
+			{"make a link that climbs and comes back", func() error { return fsys.Symlink("../repo/README.md", "/repo/back") }, syscall.EXDEV},
+		}
+		for _, tt := range tests {
+			if err := tt.do(); errnoOf(err) != tt.want {
+				t.Fatalf("%s = %v, want %v", tt.name, err, tt.want)
+			}
+		}
+		for link, target := range map[string]string{"abs-out": filepath.Dir(repo) + "/outside/secret.txt", "rel-out": "../outside/secret.txt"} {
+			if got, err := os.Readlink(filepath.Join(repo, link)); err != nil || got != target {
+				t.Fatalf("host link %s = %q, %v; the agent changed it", link, got, err)
+			}
+		}
+		if got := names(fsys, "/repo/src"); got != "main.go pkg" {
+			t.Fatalf("ls src = %q; escaping links must not be listed", got)
+		}
+		if got := names(fsys, "/repo/src/pkg"); got != "doc.go to-top up" {
+			t.Fatalf("ls src/pkg = %q; links that stay inside are listed", got)
+		}
+	})
 }

@@ -21,6 +21,9 @@ type VFS struct {
 	born      time.Time
 	// synthInfo describes every synthetic directory (name unset).
 	synthInfo *fileInfo
+	// own is gatehouse's own host files, concealed by every host mount
+	// (see Conceal).
+	own ownFiles
 }
 
 // Option configures New.
@@ -54,6 +57,26 @@ type backend interface {
 	readlink(rel string) (string, error)
 	chmod(rel string, mode fs.FileMode) error
 	chtimes(rel string, atime, mtime time.Time) error
+}
+
+// directReader is a backend that can open an existing entry for reading
+// in one step, without the walk before it: only when the path holds no
+// link and the entry is a regular file or directory, which is then the
+// path the View judges. The View judges it before a byte is read (G-6.1).
+// ok is false whenever the general path (walk, judge, open) must answer;
+// that path gives the exact error, so none is returned here.
+type directReader interface {
+	// openRead opens a file or directory; listedRegular is
+	// OListedRegular's promise that the entry is a regular file.
+	openRead(rel, name string, listedRegular bool) (f File, ok bool)
+	openDir(rel string) (d dirLister, ok bool)
+}
+
+// dirLister is a directory opened by a directReader: list reads it once,
+// close releases it.
+type dirLister interface {
+	list() ([]fs.DirEntry, error)
+	close()
 }
 
 // walkResult is what a backend found for one path.
@@ -168,7 +191,7 @@ func (v *VFS) newMount(s MountSpec) (*mount, error) {
 		if !filepath.IsAbs(s.HostDir) {
 			return nil, fmt.Errorf("vfs: mount %s: host directory %q is not absolute", s.Prefix, s.HostDir)
 		}
-		h, err := newHostFS(s.HostDir)
+		h, err := newHostFS(s.HostDir, &v.own)
 		if err != nil {
 			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
 		}
@@ -211,7 +234,7 @@ func (v *VFS) Close() error {
 	var errs []error
 	for _, m := range v.mounts {
 		if h, ok := m.b.(*hostFS); ok {
-			errs = append(errs, h.root.Close())
+			errs = append(errs, h.close())
 		}
 	}
 	return errors.Join(errs...)

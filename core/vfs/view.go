@@ -3,6 +3,7 @@ package vfs
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"strings"
 	"time"
 )
@@ -153,6 +154,9 @@ func (v *view) Resolve(name string) (string, error) {
 // ReadDir lists a directory, then drops every entry the door hides
 // (G-4.5). Entries the door refuses otherwise stay listed (G-6.1b).
 func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
+	if entries, done, err := v.readDirDirect(name); done {
+		return entries, err
+	}
 	var r resolved
 	err := v.lookup(&r, Op{Name: OpReadDir}, name, true)
 	if err != nil {
@@ -170,20 +174,57 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 	} else if entries, err = r.m.b.readDir(r.rel); err != nil {
 		return nil, pathErr("open", name, err)
 	}
+	return v.dropHidden(r.path, r.m, entries), nil
+}
+
+// readDirDirect lists a directory of a backend that opens it in one step
+// (a host mount): open, judge, read. done is false when the general path
+// must answer.
+func (v *view) readDirDirect(name string) (entries []fs.DirEntry, done bool, err error) {
+	clean, err := cleanAbs(name)
+	if err != nil {
+		return nil, false, nil
+	}
+	m, rel := v.vfs.locate(clean)
+	if m == nil {
+		return nil, false, nil
+	}
+	dr, ok := m.b.(directReader)
+	if !ok {
+		return nil, false, nil
+	}
+	d, ok := dr.openDir(rel)
+	if !ok {
+		return nil, false, nil
+	}
+	defer d.close()
+	if err := v.judge(Op{Name: OpReadDir, Path: clean, Prefix: m.prefix}); err != nil {
+		return nil, true, pathErr("open", name, err)
+	}
+	if entries, err = d.list(); err != nil {
+		return nil, true, pathErr("open", name, err)
+	}
+	return v.dropHidden(clean, m, entries), true, nil
+}
+
+// dropHidden removes from a listing of dir (held by mount m, nil for the
+// synthetic tree) every entry the door hides (G-4.5). Entries the door
+// refuses otherwise stay listed (G-6.1b).
+func (v *view) dropHidden(dir string, m *mount, entries []fs.DirEntry) []fs.DirEntry {
 	hidden := func(name string) bool {
-		child := joinPath(r.path, name)
-		prefix := r.prefix()
-		if r.synthetic() {
-			if m := v.vfs.mountAt(child); m != nil {
-				prefix = m.prefix
-			}
+		child := joinPath(dir, name)
+		prefix := ""
+		if m != nil {
+			prefix = m.prefix
+		} else if cm := v.vfs.mountAt(child); cm != nil {
+			prefix = cm.prefix
 		}
 		return errors.Is(v.door.CheckOp(Op{Name: OpStat, Path: child, Prefix: prefix, Listing: true}), ErrHidden)
 	}
-	if ld, ok := v.door.(ListingDoor); ok && !r.synthetic() {
+	if ld, ok := v.door.(ListingDoor); ok && m != nil {
 		// One question for the directory instead of one per entry (G-14).
-		if hidden = ld.Hider(r.path); hidden == nil {
-			return entries, nil
+		if hidden = ld.Hider(dir); hidden == nil {
+			return entries
 		}
 	}
 	kept := entries[:0]
@@ -193,7 +234,7 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 		}
 	}
 	clear(entries[len(kept):]) // let dropped entries be collected
-	return kept, nil
+	return kept
 }
 
 // syntheticEntries lists a synthetic directory: its mount roots (with the
@@ -219,6 +260,12 @@ func (v *view) Open(name string) (File, error) { return v.OpenFile(name, 0, 0) }
 // dangling link too), O_CREATE|O_EXCL fails on any existing name, links
 // included, and a directory opens for reading only.
 func (v *view) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
+	if flag&^OListedRegular == os.O_RDONLY {
+		if f, done, err := v.openDirect(name, flag&OListedRegular != 0); done {
+			return f, err
+		}
+	}
+	flag &^= OListedRegular
 	create := flag&createFlag != 0
 	exclusive := create && flag&exclFlag != 0
 	write := flag&writeFlags != 0
@@ -246,6 +293,36 @@ func (v *view) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 		return nil, pathErr("open", name, err)
 	}
 	return f, nil
+}
+
+// openDirect opens a file for reading on a backend that does it in one
+// step (a host mount): open, judge, and only then may a byte be read. A
+// read-only open of a regular file or directory has no effect the door
+// could have prevented, so opening first changes nothing but the syscalls
+// it saves; writes, creations and truncations always take the general
+// path, judged before they happen. done is false when the general path
+// must answer.
+func (v *view) openDirect(name string, listedRegular bool) (f File, done bool, err error) {
+	clean, err := cleanAbs(name)
+	if err != nil {
+		return nil, false, nil
+	}
+	m, rel := v.vfs.locate(clean)
+	if m == nil {
+		return nil, false, nil
+	}
+	dr, ok := m.b.(directReader)
+	if !ok {
+		return nil, false, nil
+	}
+	if f, ok = dr.openRead(rel, name, listedRegular); !ok {
+		return nil, false, nil
+	}
+	if err := v.judge(Op{Name: OpOpen, Path: clean, Prefix: m.prefix}); err != nil {
+		f.Close()
+		return nil, true, pathErr("open", name, err)
+	}
+	return f, true, nil
 }
 
 // writable reports why a resolved, existing or creatable path cannot be
@@ -343,8 +420,9 @@ func (v *view) Rename(oldname, newname string) error {
 // Symlink creates linkname pointing at target; only the link's path is
 // judged, since nothing is opened through target. On a host mount an
 // absolute target inside the same mount is written as a relative host link
-// (so it works on the host too); an absolute target anywhere else could not
-// be followed there, so it is EXDEV.
+// (so it works on the host too); an absolute target anywhere else, or a
+// relative one that climbs above the host directory, could not be followed
+// there, so it is EXDEV.
 func (v *view) Symlink(target, linkname string) error {
 	var r resolved
 	err := v.lookup(&r, Op{Name: OpSymlink, Write: true, Create: true}, linkname, false)
@@ -368,6 +446,12 @@ func (v *view) Symlink(target, linkname string) error {
 				break
 			}
 			stored = relativePath(dirName(r.path), dest)
+		} else if r.m.confineTo != nil && climbsOut(strings.Count(r.rel, "/"), target) {
+			// A relative target that climbs above the host directory
+			// would lead outside it on the host: such a link is never
+			// followed nor listed (G-5.6), so it is not made either.
+			err = EXDEV
+			break
 		}
 		err = r.m.b.symlink(stored, r.rel)
 	}

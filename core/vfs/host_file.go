@@ -1,0 +1,237 @@
+package vfs
+
+import (
+	"io"
+	"io/fs"
+	"path"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// hostFile is an open host file held as a raw descriptor. An os.File would
+// register every descriptor with the runtime's poller (two F_GETFL, two
+// F_SETFL and a failing epoll_ctl per file for regular files, which the
+// poller cannot wait on anyway); a host mount opens only regular files and
+// directories, whose reads never block on a peer, so plain read(2) is what
+// they need (issue 18's per-file syscalls). Errors name the VFS path, never
+// the host path behind it.
+//
+// A hostFile is safe for concurrent use: a mutex orders Close after any
+// call in progress, so a descriptor number is never used once closed and
+// perhaps reused by another open.
+type hostFile struct {
+	mu   sync.Mutex
+	fd   int // -1 once closed
+	name string
+	// opened is the file's lstat taken when it was opened; Stat answers
+	// from it until the file is written through this handle, as a tool
+	// that fstats once after open would see.
+	opened  fileInfo
+	written bool
+	cleanup runtime.Cleanup
+}
+
+// newHostFile wraps an open descriptor. The cleanup closes a descriptor
+// that a caller forgot to Close, as os.File's finalizer would.
+func newHostFile(fd int, name string, st *unix.Stat_t) *hostFile {
+	f := &hostFile{fd: fd, name: name, opened: infoFromStat(st)}
+	f.cleanup = runtime.AddCleanup(f, closeFD, fd)
+	return f
+}
+
+func closeFD(fd int) { unix.Close(fd) }
+
+// fail wraps an errno as the caller's path error.
+func (f *hostFile) fail(op string, err error) error {
+	return pathErr(op, f.name, err)
+}
+
+// closed is the error of any call after Close.
+func (f *hostFile) closed(op string) error { return f.fail(op, fs.ErrClosed) }
+
+func (f *hostFile) Read(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return 0, f.closed("read")
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, err := readFD(f.fd, p)
+	switch {
+	case err != nil:
+		return 0, f.fail("read", err)
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// ReadAt reads from a fixed offset without moving the file offset.
+func (f *hostFile) ReadAt(p []byte, off int64) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return 0, f.closed("read")
+	}
+	if off < 0 {
+		return 0, f.fail("read", EINVAL)
+	}
+	done := 0
+	for done < len(p) {
+		n, err := unix.Pread(f.fd, p[done:], off+int64(done))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return done, f.fail("read", err)
+		}
+		if n == 0 {
+			return done, io.EOF
+		}
+		done += n
+	}
+	return done, nil
+}
+
+func (f *hostFile) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return 0, f.closed("write")
+	}
+	f.written = true
+	done := 0
+	for done < len(p) {
+		n, err := unix.Write(f.fd, p[done:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return done, f.fail("write", err)
+		}
+		done += n
+	}
+	return done, nil
+}
+
+func (f *hostFile) Seek(offset int64, whence int) (int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return 0, f.closed("seek")
+	}
+	n, err := unix.Seek(f.fd, offset, whence)
+	if err != nil {
+		return 0, f.fail("seek", err)
+	}
+	return n, nil
+}
+
+// Truncate changes the file's size, as ftruncate(2).
+func (f *hostFile) Truncate(size int64) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return f.closed("truncate")
+	}
+	f.written = true
+	if err := ignoringEINTR(func() error { return unix.Ftruncate(f.fd, size) }); err != nil {
+		return f.fail("truncate", err)
+	}
+	return nil
+}
+
+// Stat describes the open file; the name is the VFS path's last element.
+func (f *hostFile) Stat() (fs.FileInfo, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return nil, f.closed("stat")
+	}
+	if f.written {
+		var st unix.Stat_t
+		if err := fstat(f.fd, &st); err != nil {
+			return nil, f.fail("stat", err)
+		}
+		f.opened = infoFromStat(&st)
+		f.written = false
+	}
+	return f.opened.named(path.Base(f.name)), nil
+}
+
+func (f *hostFile) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fd < 0 {
+		return f.closed("close")
+	}
+	f.cleanup.Stop()
+	err := unix.Close(f.fd)
+	f.fd = -1
+	if err != nil && err != unix.EINTR {
+		return f.fail("close", err)
+	}
+	return nil
+}
+
+// readFD is read(2), retried when a signal interrupts it.
+func readFD(fd int, p []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, p)
+		if err != unix.EINTR {
+			return max(n, 0), err
+		}
+	}
+}
+
+// fstat is fstat(2), retried when a signal interrupts it.
+func fstat(fd int, st *unix.Stat_t) error {
+	return ignoringEINTR(func() error { return unix.Fstat(fd, st) })
+}
+
+func ignoringEINTR(call func() error) error {
+	for {
+		if err := call(); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// infoFromStat turns a host lstat into the VFS's metadata. A directory's
+// size is reported as ext4's 4096 whatever the host says: tmpfs counts its
+// entries in a directory's size, which would tell an agent how many
+// entries a listing left out (hidden ones, gatehouse's own files).
+func infoFromStat(st *unix.Stat_t) fileInfo {
+	fi := fileInfo{size: st.Size, mode: fs.FileMode(st.Mode & 0o777),
+		modTime: time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		fi.mode |= fs.ModeDir
+		fi.size = dirSize
+	case unix.S_IFLNK:
+		fi.mode |= fs.ModeSymlink
+	case unix.S_IFIFO:
+		fi.mode |= fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		fi.mode |= fs.ModeSocket
+	case unix.S_IFCHR:
+		fi.mode |= fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		fi.mode |= fs.ModeDevice
+	}
+	if st.Mode&unix.S_ISUID != 0 {
+		fi.mode |= fs.ModeSetuid
+	}
+	if st.Mode&unix.S_ISGID != 0 {
+		fi.mode |= fs.ModeSetgid
+	}
+	if st.Mode&unix.S_ISVTX != 0 {
+		fi.mode |= fs.ModeSticky
+	}
+	return fi
+}
