@@ -90,13 +90,8 @@ func (p *findParser) primary(tok string) findNode {
 		}
 		xtype := tok == "-xtype"
 		node = findPred(func(r *findRun, f *findFile) bool {
-			var info fs.FileInfo
-			if xtype != (r.follow == "-L") {
-				info = f.stat(r)
-			} else {
-				info = f.lstat(r)
-			}
-			return info != nil && want[fileTypeLetter(info.Mode())]
+			typ, ok := f.fileType(r, xtype != (r.follow == "-L"))
+			return ok && want[fileTypeLetter(typ)]
 		})
 	case "-maxdepth", "-mindepth":
 		v, ok := p.arg(tok)

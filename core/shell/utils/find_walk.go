@@ -82,6 +82,27 @@ func (f *findFile) stat(r *findRun) fs.FileInfo {
 	return f.statInfo
 }
 
+// fileType is the file's type, of the link itself or (follow) of what it
+// leads to. The type the directory entry recorded answers without a stat
+// whenever it is not a link to follow, as GNU find answers -type from
+// d_type: on a host mount that is the difference between no syscall per
+// file and three.
+func (f *findFile) fileType(r *findRun, follow bool) (fs.FileMode, bool) {
+	if f.entry != nil || f.lstatDone {
+		if f.typ&fs.ModeSymlink == 0 || !follow {
+			return f.typ, true
+		}
+	}
+	info := f.lstat(r)
+	if follow {
+		info = f.stat(r)
+	}
+	if info == nil {
+		return 0, false
+	}
+	return info.Mode().Type(), true
+}
+
 // info is the metadata tests use: the link itself unless -L (or -H for a
 // start point) follows it.
 func (f *findFile) info(r *findRun) fs.FileInfo {

@@ -2,8 +2,11 @@ package utils
 
 import (
 	"io/fs"
+	"os"
 	"strconv"
 	"strings"
+
+	"gatehouse/core/vfs"
 )
 
 const grepHelp = `Usage: grep [OPTION]... PATTERNS [FILE]...
@@ -472,7 +475,7 @@ func (g *grepper) operand(op string, implicit bool) {
 	if !g.included(op, true) {
 		return
 	}
-	g.searchFile(p, op, g.showNames)
+	g.searchFile(p, op, g.showNames, false)
 }
 
 // walk searches a directory tree; shown is the prefix names are printed
@@ -525,7 +528,10 @@ func (g *grepper) walk(dir, shown string) {
 		if !g.included(name, false) {
 			continue
 		}
-		g.searchFile(child, childShown, g.showNames || g.namesForRecursion)
+		// The listing said what this entry is: a host mount may then open
+		// it without a look first (a link followed by -R may be anything).
+		listed := ent.Type().IsRegular()
+		g.searchFile(child, childShown, g.showNames || g.namesForRecursion, listed)
 	}
 }
 
@@ -575,8 +581,14 @@ func (g *grepper) fileError(name string, err error) {
 }
 
 // searchFile opens and searches one file.
-func (g *grepper) searchFile(p, shown string, showName bool) {
-	f, err := g.t.env.FS.Open(p)
+// searchFile searches one file; listedRegular says the directory listing
+// the walk just read recorded it as a regular file.
+func (g *grepper) searchFile(p, shown string, showName, listedRegular bool) {
+	flag := os.O_RDONLY
+	if listedRegular {
+		flag |= vfs.OListedRegular
+	}
+	f, err := g.t.env.FS.OpenFile(p, flag, 0)
 	if err != nil {
 		g.fileError(shown, err)
 		return

@@ -1,0 +1,92 @@
+package utils
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"sync/atomic"
+	"testing"
+
+	"gatehouse/core/vfs"
+)
+
+// costFS counts what a recursive utility asks of the filesystem beyond
+// its listings: each entry's Info and Lstat/Stat, and how files are opened.
+// On a host mount each of those is a syscall or three per file (issue 18).
+type costFS struct {
+	vfs.FS
+	infos, stats, listedOpens, plainOpens atomic.Int64
+}
+
+type costEntry struct {
+	fs.DirEntry
+	c *costFS
+}
+
+func (e costEntry) Info() (fs.FileInfo, error) {
+	e.c.infos.Add(1)
+	return e.DirEntry.Info()
+}
+
+func (c *costFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := c.FS.ReadDir(name)
+	for i, e := range entries {
+		entries[i] = costEntry{e, c}
+	}
+	return entries, err
+}
+
+func (c *costFS) Stat(name string) (fs.FileInfo, error) {
+	c.stats.Add(1)
+	return c.FS.Stat(name)
+}
+
+func (c *costFS) Lstat(name string) (fs.FileInfo, error) {
+	c.stats.Add(1)
+	return c.FS.Lstat(name)
+}
+
+func (c *costFS) Open(name string) (vfs.File, error) { return c.OpenFile(name, os.O_RDONLY, 0) }
+
+func (c *costFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
+	if flag&vfs.OListedRegular != 0 {
+		c.listedOpens.Add(1)
+	} else {
+		c.plainOpens.Add(1)
+	}
+	return c.FS.OpenFile(name, flag, perm)
+}
+
+// find -type answers from the type the listing recorded, as GNU find does
+// from d_type, and grep -r opens each regular file it listed with the
+// listing's word (vfs.OListedRegular), so a host mount skips its lstat:
+// no per-file metadata call in either walk.
+func TestRecursiveWalksAskNoMetadataPerFile(t *testing.T) {
+	t.Parallel()
+	c := utilCase{files: map[string]string{
+		"/w/a/1.txt": "TODO\n", "/w/a/2.txt": "x\n", "/w/a/b/3.txt": "TODO\n", "/w/c.txt": "y\n",
+	}}
+	for _, tt := range []struct {
+		args       []string
+		want       string
+		wantListed int64
+	}{
+		{[]string{"find", ".", "-type", "f"}, "./a/1.txt\n./a/2.txt\n./a/b/3.txt\n./c.txt\n", 0},
+		{[]string{"find", ".", "-type", "d"}, ".\n./a\n./a/b\n", 0},
+		{[]string{"grep", "-rl", "TODO"}, "a/1.txt\na/b/3.txt\n", 4},
+	} {
+		cost := &costFS{FS: newTestFS(t, c)}
+		var out, errb bytes.Buffer
+		e := testEnv(t, utilCase{args: tt.args}, cost, &out, &errb, nil)
+		if _, err := Lookup(tt.args[0]).Run(e); err != nil || out.String() != tt.want || errb.Len() > 0 {
+			t.Fatalf("%v = %q, %q, %v; want %q", tt.args, out.String(), errb.String(), err, tt.want)
+		}
+		if n := cost.infos.Load() + cost.stats.Load(); n > 1 {
+			t.Errorf("%v took %d Info/Stat calls; the entries' types answer (the start point's lstat aside)", tt.args, n)
+		}
+		if cost.listedOpens.Load() != tt.wantListed || cost.plainOpens.Load() != 0 {
+			t.Errorf("%v opened %d files with the listing's word and %d without; want %d and 0",
+				tt.args, cost.listedOpens.Load(), cost.plainOpens.Load(), tt.wantListed)
+		}
+	}
+}
