@@ -30,8 +30,8 @@ const (
 // RegexOptions tunes the translation.
 type RegexOptions struct {
 	Dialect RegexDialect
-	// CEscapes reads \n and \t as newline and tab (sed); grep reads them
-	// as the letters.
+	// CEscapes reads \n \t \r \f \v \a as the control characters they
+	// name (sed); grep reads them as the letters.
 	CEscapes bool
 }
 
@@ -223,10 +223,10 @@ func (t *regexTranslator) escape() error {
 		t.anchor(`\A`)
 	case c == '\'':
 		t.anchor(`\z`)
-	case t.opts.CEscapes && c == 'n':
-		t.atom([]byte(`\n`))
-	case t.opts.CEscapes && c == 't':
-		t.atom([]byte(`\t`))
+	case t.opts.CEscapes && strings.IndexByte("ntrfva", c) >= 0:
+		// GNU sed's C escapes: newline, tab, carriage return, form feed,
+		// vertical tab, bell.
+		t.atom([]byte{'\\', c})
 	default:
 		t.pos -= 1
 		r, size := utf8.DecodeRuneInString(t.src[t.pos:])
