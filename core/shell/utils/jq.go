@@ -347,6 +347,11 @@ func runJq(e *Env) (int, error) {
 		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")
 		return t.end(3)
 	}
+	query, err = jqOrderedQuery(query, cfg.orders)
+	if err != nil {
+		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")
+		return t.end(3)
+	}
 	named := map[string]any{}
 	for k, v := range cfg.named {
 		named[k] = v
@@ -367,6 +372,7 @@ func runJq(e *Env) (int, error) {
 		gojq.WithModuleLoader(jqNoModules{}),
 		gojq.WithInputIter(inputs),
 		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any { return inputs.filename() }),
+		gojq.WithFunction(jqOrderedKeysFunc, 0, 0, func(v any, _ []any) any { return jqOrderedKeys(v, cfg.orders) }),
 	)
 	if err != nil {
 		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")
@@ -437,8 +443,7 @@ func jqProcess(t *tool, cfg *jqConfig, code *gojq.Code, inputs *jqInputs, values
 			}
 			if err, isErr := v.(error); isErr {
 				t.rawStderr(err.Error() + "\n")
-				status = 2
-				continue
+				break
 			}
 			if cfg.rawInput {
 				rawAll.WriteString(v.(string))
@@ -448,7 +453,7 @@ func jqProcess(t *tool, cfg *jqConfig, code *gojq.Code, inputs *jqInputs, values
 		}
 		if cfg.rawInput {
 			runOne(rawAll.String())
-		} else if status == 0 || len(all) > 0 {
+		} else if !inputs.badJSON {
 			runOne(all)
 		}
 	} else {
@@ -459,16 +464,20 @@ func jqProcess(t *tool, cfg *jqConfig, code *gojq.Code, inputs *jqInputs, values
 			}
 			if err, isErr := v.(error); isErr {
 				t.rawStderr(err.Error() + "\n")
-				status = 2
-				continue
+				break
 			}
 			if !runOne(v) {
 				break
 			}
 		}
 	}
-	if inputs.failed && status == 0 {
-		status = 2
+	// As jq 1.6: an unreadable file wins over everything (2), then input
+	// that did not parse (4, and nothing after it was read).
+	switch {
+	case inputs.failed:
+		return 2
+	case inputs.badJSON:
+		return 4
 	}
 	if cfg.exitStatus && status == 0 {
 		switch {

@@ -8,8 +8,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,7 +29,9 @@ type jqInputs struct {
 	lines  []string // -R: the remaining lines of the current file
 	line   int      // lines consumed, for error positions
 	loaded bool
-	failed bool
+	failed bool // a file could not be read
+	// badJSON says an input did not parse: jq 1.6 reads nothing after it.
+	badJSON bool
 }
 
 func newJqInputs(t *tool, cfg *jqConfig) *jqInputs {
@@ -119,7 +119,7 @@ func (in *jqInputs) Next() (any, bool) {
 			}
 			in.dec = nil
 			if err != io.EOF {
-				in.failed = true
+				in.badJSON = true
 				return jqParseError(in.data, err), true
 			}
 		}
@@ -186,63 +186,6 @@ func jqDecodeAll(s string, orders *jqKeyOrders) ([]any, error) {
 		}
 		values = append(values, v)
 	}
-}
-
-// jqKeyOrders remembers the key order of the objects read from input.
-// gojq holds objects as Go maps, which forget it; an object that reaches
-// the output unchanged (the same map) prints in input order as jq does,
-// while objects the filter built print with sorted keys. The table keeps
-// the maps alive, so an address is never reused while it is in the table.
-type jqKeyOrders struct {
-	byMap     map[uintptr]jqOrderedObject
-	permanent map[uintptr]jqOrderedObject // $ARGS and --argjson values
-}
-
-type jqOrderedObject struct {
-	obj  map[string]any
-	keys []string
-}
-
-func newJqKeyOrders() *jqKeyOrders {
-	return &jqKeyOrders{byMap: map[uintptr]jqOrderedObject{}, permanent: map[uintptr]jqOrderedObject{}}
-}
-
-func (o *jqKeyOrders) record(obj map[string]any, keys []string) {
-	o.byMap[reflect.ValueOf(obj).Pointer()] = jqOrderedObject{obj, keys}
-}
-
-// keep makes the orders recorded so far survive reset.
-func (o *jqKeyOrders) keep() {
-	for k, v := range o.byMap {
-		o.permanent[k] = v
-	}
-}
-
-// reset forgets the objects of finished inputs, so a long stream does
-// not keep every input alive.
-func (o *jqKeyOrders) reset() {
-	if len(o.byMap) == len(o.permanent) {
-		return
-	}
-	o.byMap = make(map[uintptr]jqOrderedObject, len(o.permanent))
-	for k, v := range o.permanent {
-		o.byMap[k] = v
-	}
-}
-
-// keysOf returns obj's keys in input order when known, else sorted.
-func (o *jqKeyOrders) keysOf(obj map[string]any, sorted bool) []string {
-	if o != nil && !sorted {
-		if rec, ok := o.byMap[reflect.ValueOf(obj).Pointer()]; ok && len(rec.keys) == len(obj) {
-			return rec.keys
-		}
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // jqDecoder reads JSON values token by token, recording key order.
