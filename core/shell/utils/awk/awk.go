@@ -244,6 +244,15 @@ func Run(e *utils.Env) (status int, err error) {
 	if stderr == nil {
 		stderr = io.Discard
 	}
+	defer func() {
+		// The interpreter recovers its own failures; this catches the
+		// rest (reading sources, parsing), so no input takes the line
+		// down with a Go panic.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "%s: fatal: internal error: %v\n", name, r)
+			status, err = 2, nil
+		}
+	}()
 	c, uerr, stop := parseCommandLine(e.Args)
 	switch {
 	case stop == "help":

@@ -125,10 +125,10 @@ func (in *interp) length(a []expr) value {
 	if v, ok := a[0].(*varExpr); ok {
 		c := in.cellOf(v)
 		if c.arr != nil {
-			return num(float64(len(c.arr)))
+			return num(float64(c.arr.len()))
 		}
 		if c.ref != nil && c.ref.arr != nil {
-			return num(float64(len(c.ref.arr)))
+			return num(float64(c.ref.arr.len()))
 		}
 	}
 	return num(float64(len(in.evalStr(a[0]))))
@@ -192,13 +192,11 @@ func (in *interp) split(a []expr) value {
 		}
 	}
 	arr := in.array(target)
-	for k := range arr {
-		delete(arr, k)
-	}
+	arr.clear()
 	parts := sp.split(s, nil)
 	for i, p := range parts {
 		v := maybe(p)
-		arr[strconv.Itoa(i+1)] = &v
+		arr.set(strconv.Itoa(i+1), &v)
 		in.grow(len(p) + 48)
 	}
 	if len(a) == 4 {
@@ -214,7 +212,7 @@ func (in *interp) fillSeps(e expr, s string, parts []string) {
 		in.fatal("split: fourth argument is not an array")
 	}
 	seps := in.array(v)
-	clear(seps)
+	seps.clear()
 	pos := 0
 	for i, p := range parts {
 		at := strings.Index(s[pos:], p)
@@ -222,14 +220,12 @@ func (in *interp) fillSeps(e expr, s string, parts []string) {
 			break
 		}
 		if at > 0 || i > 0 {
-			sep := maybe(s[pos : pos+at])
-			seps[strconv.Itoa(i)] = &sep
+			seps.put(strconv.Itoa(i), maybe(s[pos:pos+at]))
 		}
 		pos += at + len(p)
 	}
 	if pos < len(s) {
-		sep := maybe(s[pos:])
-		seps[strconv.Itoa(len(parts))] = &sep
+		seps.put(strconv.Itoa(len(parts)), maybe(s[pos:]))
 	}
 }
 
@@ -346,14 +342,14 @@ func expandGensub(b *strings.Builder, repl, s string, m []int) {
 func (in *interp) match(a []expr) value {
 	s := in.evalStr(a[0])
 	re := in.regexOf(a[1])
-	var arr map[string]*value
+	var arr *array
 	if len(a) == 3 {
 		v, ok := a[2].(*varExpr)
 		if !ok {
 			in.fatal("match: third argument is not an array")
 		}
 		arr = in.array(v)
-		clear(arr)
+		arr.clear()
 	}
 	m := re.submatches(s)
 	if m == nil {
@@ -369,12 +365,9 @@ func (in *interp) match(a []expr) value {
 				continue
 			}
 			k := strconv.Itoa(g)
-			text := maybe(s[m[2*g]:m[2*g+1]])
-			start := num(float64(m[2*g] + 1))
-			length := num(float64(m[2*g+1] - m[2*g]))
-			arr[k] = &text
-			arr[k+in.subsep+"start"] = &start
-			arr[k+in.subsep+"length"] = &length
+			arr.put(k, maybe(s[m[2*g]:m[2*g+1]]))
+			arr.put(k+in.subsep+"start", num(float64(m[2*g]+1)))
+			arr.put(k+in.subsep+"length", num(float64(m[2*g+1]-m[2*g])))
 		}
 	}
 	return num(float64(m[0] + 1))
@@ -509,8 +502,8 @@ func (in *interp) asort(a []expr, indices bool) value {
 		in.fatal("asort: first argument not an array")
 	}
 	arr := in.array(src)
-	vals := make([]value, 0, len(arr))
-	for k, v := range arr {
+	vals := make([]value, 0, arr.len())
+	for k, v := range arr.m {
 		if indices {
 			vals = append(vals, maybe(k))
 		} else {
@@ -526,10 +519,9 @@ func (in *interp) asort(a []expr, indices bool) value {
 		}
 		dst = in.array(d)
 	}
-	clear(dst)
+	dst.clear()
 	for i, v := range vals {
-		nv := v
-		dst[strconv.Itoa(i+1)] = &nv
+		dst.put(strconv.Itoa(i+1), v)
 	}
 	return num(float64(len(vals)))
 }

@@ -24,11 +24,11 @@ func (in *interp) eval(e expr) value {
 	case *indexExpr:
 		arr := in.array(e.arr)
 		k := in.subscript(e.subs)
-		if v, ok := arr[k]; ok {
+		if v, ok := arr.get(k); ok {
 			return *v
 		}
-		in.grow(len(k) + 16)
-		arr[k] = &value{}
+		in.grow(len(k) + 48)
+		arr.set(k, &value{})
 		return value{}
 	case *assignExpr:
 		return in.evalAssign(e)
@@ -57,7 +57,7 @@ func (in *interp) eval(e expr) value {
 	case *incDecExpr:
 		return in.incDec(e)
 	case *inExpr:
-		_, ok := in.array(e.arr)[in.subscript(e.subs)]
+		_, ok := in.array(e.arr).get(in.subscript(e.subs))
 		return boolean(ok)
 	case *parenExpr:
 		return in.eval(e.e)
@@ -94,7 +94,7 @@ func (in *interp) readVar(v *varExpr) value {
 }
 
 // array returns the array a variable names, creating it on first use.
-func (in *interp) array(v *varExpr) map[string]*value {
+func (in *interp) array(v *varExpr) *array {
 	c := in.cellOf(v)
 	if c.arr != nil {
 		return c.arr
@@ -111,12 +111,12 @@ func (in *interp) array(v *varExpr) map[string]*value {
 			if r.v.k != kUninit {
 				in.fatal("attempt to use scalar `" + v.name + "' as an array")
 			}
-			r.arr = map[string]*value{}
+			r.arr = newArray()
 		}
 		c.arr, c.ref = r.arr, nil
 		return c.arr
 	}
-	c.arr = map[string]*value{}
+	c.arr = newArray()
 	return c.arr
 }
 
@@ -324,14 +324,14 @@ func (in *interp) assign(lhs expr, v value) {
 	case *indexExpr:
 		arr := in.array(l.arr)
 		k := in.subscript(l.subs)
-		if old, ok := arr[k]; ok {
+		if old, ok := arr.get(k); ok {
 			in.grow(len(v.s) - len(old.s))
 			*old = v
 			return
 		}
 		in.grow(len(k) + len(v.s) + 48)
 		nv := v
-		arr[k] = &nv
+		arr.set(k, &nv)
 	case *parenExpr:
 		in.assign(l.e, v)
 	}
@@ -342,11 +342,11 @@ func (in *interp) incDec(e *incDecExpr) value {
 	if ix, ok := e.lhs.(*indexExpr); ok {
 		arr := in.array(ix.arr)
 		k := in.subscript(ix.subs)
-		p, found := arr[k]
+		p, found := arr.get(k)
 		if !found {
 			in.grow(len(k) + 48)
 			p = &value{}
-			arr[k] = p
+			arr.set(k, p)
 		}
 		old := p.toNum()
 		n := old + 1

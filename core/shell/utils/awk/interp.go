@@ -17,7 +17,7 @@ import (
 // reference).
 type cell struct {
 	v   value
-	arr map[string]*value
+	arr *array
 	ref *cell
 }
 
@@ -252,12 +252,8 @@ func (in *interp) execFor(s *forStmt) ctl {
 
 func (in *interp) execForIn(s *forInStmt) ctl {
 	in.curPos = s.pos
-	arr := in.array(s.arr)
-	keys := orderedKeys(arr)
-	for _, k := range keys {
-		if _, ok := arr[k]; !ok {
-			continue // deleted by the body
-		}
+	// gawk walks a snapshot: elements deleted by the body are still visited.
+	for _, k := range in.array(s.arr).keys() {
 		in.tick()
 		in.assign(s.key, maybe(k))
 		if c, done := loopCtl(in.exec(s.body)); done {
@@ -270,16 +266,16 @@ func (in *interp) execForIn(s *forInStmt) ctl {
 func (in *interp) execDelete(s *deleteStmt) {
 	arr := in.array(s.arr)
 	if s.subs == nil {
-		for k, v := range arr {
-			in.release(len(k) + len(v.s))
+		for k, v := range arr.m {
+			in.release(len(k) + len(v.s) + 48)
 		}
-		clear(arr)
+		arr.clear()
 		return
 	}
 	k := in.subscript(s.subs)
-	if v, ok := arr[k]; ok {
-		in.release(len(k) + len(v.s))
-		delete(arr, k)
+	if v, ok := arr.get(k); ok {
+		in.release(len(k) + len(v.s) + 48)
+		arr.remove(k)
 	}
 }
 

@@ -212,7 +212,7 @@ func (in *interp) openNext() bool {
 		}
 		i := in.argIndex
 		in.argIndex++
-		v, ok := in.argvArray()[strconv.Itoa(i)]
+		v, ok := in.argvArray().get(strconv.Itoa(i))
 		if !ok {
 			continue
 		}
@@ -232,7 +232,7 @@ func (in *interp) openNext() bool {
 	return false
 }
 
-func (in *interp) argvArray() map[string]*value {
+func (in *interp) argvArray() *array {
 	return in.array(&varExpr{scope: global, idx: idxARGV, name: "ARGV"})
 }
 

@@ -57,27 +57,23 @@ func (in *interp) setup(c *config) {
 	g[idxIGNORECASE].v = num(0)
 	in.rs = rsConfig{mode: rsChar, c: '\n'}
 	in.rec.sp = splitter{mode: fsSpace}
-	env := map[string]*value{}
+	env := newArray()
 	for _, kv := range in.env.Environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
-			val := maybe(v)
-			env[k] = &val
+			env.put(k, maybe(v))
 		}
 	}
 	g[idxENVIRON].arr = env
-	argv := map[string]*value{}
-	v0 := str(in.name)
-	argv["0"] = &v0
+	argv := newArray()
+	argv.put("0", str(in.name))
 	for i, op := range c.operands {
-		v := maybe(op)
-		argv[strconv.Itoa(i+1)] = &v
+		argv.put(strconv.Itoa(i+1), maybe(op))
 	}
 	g[idxARGV].arr = argv
 	g[idxARGC].v = num(float64(len(c.operands) + 1))
-	proc := map[string]*value{}
-	for k, v := range map[string]string{"version": "5.2.1", "api_major": "3", "api_minor": "2", "FS": "FS", "strftime": "%a %b %e %H:%M:%S %Z %Y"} {
-		val := str(v)
-		proc[k] = &val
+	proc := newArray()
+	for _, kv := range [][2]string{{"version", "5.2.1"}, {"api_major", "3"}, {"api_minor", "2"}, {"FS", "FS"}, {"strftime", "%a %b %e %H:%M:%S %Z %Y"}} {
+		proc.put(kv[0], str(kv[1]))
 	}
 	g[idxPROCINFO].arr = proc
 	in.argIndex = 1
