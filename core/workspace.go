@@ -30,6 +30,22 @@ type Result = shell.Result
 // Explanation is the dry-run word on one command (G-11.1).
 type Explanation = shell.Explanation
 
+// Outcome is what an Explanation says of its command (G-11.1).
+type Outcome = gate.Outcome
+
+// The outcomes of an explanation (G-11.1), so that doors read them without
+// the gate: the command would run, be refused, ask, not be found, meet a
+// hidden operand, run on a standing grant, or is spelled at run time.
+const (
+	OutcomeRun      = gate.Run
+	OutcomeDeny     = gate.Deny
+	OutcomeAsk      = gate.Ask
+	OutcomeNotFound = gate.NotFound
+	OutcomeHidden   = gate.Hidden
+	OutcomeGranted  = gate.Granted
+	OutcomeDynamic  = gate.Dynamic
+)
+
 // AskHandler answers an ask while the line waits (G-10.4).
 type AskHandler func(ctx context.Context, rec decisions.Record) (decisions.Answer, error)
 
@@ -289,7 +305,10 @@ func (ws *Workspace) profileNames() string {
 // Decisions is the ledger (G-10.2).
 func (ws *Workspace) Decisions() *decisions.Ledger { return ws.ledger }
 
-// VFS is the workspace's mount table.
+// VFS is the workspace's mount table, for Go embedders and tests that seed
+// or inspect files beside the gate (a View with no door passes everything).
+// Doors never use it: an agent's files are reached through a Session,
+// whose file operations are judged (G-11.6).
 func (ws *Workspace) VFS() *vfs.VFS { return ws.fs }
 
 // Config is the workspace as data.
@@ -305,7 +324,15 @@ func (ws *Workspace) ProfileNames() []string {
 	return names
 }
 
-// Profile compiles... returns a compiled profile by name.
+// HasProfile reports whether the workspace defines a profile of that name.
+func (ws *Workspace) HasProfile(name string) bool {
+	_, ok := ws.profiles[name]
+	return ok
+}
+
+// Profile returns the compiled profile of that name, for Go embedders and
+// demos that judge with the gate directly (demo policy). Doors do not: they
+// reach the gate only through a Session.
 func (ws *Workspace) Profile(name string) (*gate.Profile, bool) {
 	p, ok := ws.profiles[name]
 	return p, ok

@@ -131,6 +131,11 @@ type Command struct {
 	// consulted on it: they would judge words the command will not have, and
 	// the execution gate asks them again with the real argv (G-9.4).
 	Partial bool
+	// FileOp marks a file operation of the Session API (read_file,
+	// write_file, …; G-11.6) rather than a command the shell runs: the tool
+	// set and allow refinement are about commands and do not apply to it;
+	// rules, path entries and policies do.
+	FileOp bool
 }
 
 // SessionInfo names the session a command or environment write belongs to,

@@ -21,7 +21,9 @@ const (
 // operands are resolved (wrappers are unwrapped by the shell). The order is
 // G-3.1 and G-4.10:
 //
-//  1. a word missing from the tool set is NotFound, with no refusal record;
+//  1. a word missing from the tool set is NotFound, with no refusal record
+//     (a file operation of the Session API is no command, and skips this
+//     step and step 3);
 //  2. a command-axis deny (profile rules, then the rules of every mount the
 //     command works in, by cwd or by operand, G-5.3) refuses the command;
 //  3. allow refinement refuses an argv no allow pattern covers;
@@ -52,7 +54,7 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 	if len(argv) == 0 {
 		return Verdict{Outcome: Run}
 	}
-	if !p.Installed(argv[0]) {
+	if !cmd.FileOp && !p.Installed(argv[0]) {
 		return Verdict{Outcome: NotFound}
 	}
 
@@ -70,7 +72,7 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			return commandVerdict(Deny, r.refusal)
 		}
 	}
-	if p.refine && p.allow.first(argv) == nil {
+	if p.refine && !cmd.FileOp && p.allow.first(argv) == nil {
 		return commandVerdict(Deny, Refusal{Kind: string(VerbDeny), Reason: NotInAllowList,
 			Policy: AllowPolicy, Scope: ScopeCommand, Rule: p.allowRule})
 	}

@@ -185,10 +185,12 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		}
 	}
 	name := argv[0]
-	if !s.installed(name) {
+	fileOp := isFileOp(ctx)
+	if !fileOp && !s.installed(name) {
 		return admission{exit: 127, stderr: name + ": command not found\n"}
 	}
 	cmd := s.command(ls.lineText(), argv, dir, extra)
+	cmd.FileOp = fileOp
 	v := s.cfg.Profile.Judge(cmd)
 	switch v.Outcome {
 	case gate.NotFound:
