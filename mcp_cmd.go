@@ -76,7 +76,7 @@ func sessionProfile(ws *core.Workspace, profile string) (string, error) {
 	if profile == "" {
 		return "unrestricted (no -p and no default profile)", nil
 	}
-	if _, ok := ws.Profile(profile); !ok {
+	if !ws.HasProfile(profile) {
 		return "", fmt.Errorf("unknown profile %q (known profiles: %v)", profile, ws.ProfileNames())
 	}
 	return profile, nil

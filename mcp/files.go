@@ -4,30 +4,34 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path"
 	"strings"
-	"syscall"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"gatehouse/core"
-	"gatehouse/core/gate"
-	"gatehouse/core/vfs"
 )
 
-// maxReadBytes bounds what read_file returns in one call; a larger file is
-// cut with a note saying so (the agent can page with the bash tool).
-const maxReadBytes = 1 << 20
+// The file tools are the Session's file operations (G-11.6): judged by the
+// same gate, grants, asks and op door as the shell's utilities, without
+// needing cat, tee or ls in the profile's tool set. This file only decodes
+// arguments and words results.
 
 type readFileInput struct {
-	Path string `json:"path" jsonschema:"the file to read, absolute or relative to your session's current directory"`
+	Path   string `json:"path" jsonschema:"the file to read, absolute or relative to your session's current directory"`
+	Offset int    `json:"offset,omitempty" jsonschema:"the number of the first line to return, from 1 (default 1)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"how many lines to return at most (default 2000)"`
 }
 
 type writeFileInput struct {
 	Path    string `json:"path" jsonschema:"the file to write, absolute or relative to your session's current directory; it is created or replaced"`
 	Content string `json:"content" jsonschema:"the file's new content"`
+}
+
+type editFileInput struct {
+	Path       string `json:"path" jsonschema:"the file to edit, absolute or relative to your session's current directory"`
+	OldString  string `json:"old_string" jsonschema:"the exact text to replace; it must occur exactly once unless replace_all is set"`
+	NewString  string `json:"new_string" jsonschema:"the text to put in its place"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence of old_string"`
 }
 
 type listDirInput struct {
@@ -37,15 +41,22 @@ type listDirInput struct {
 func (s *Server) addFileTools() {
 	no := false
 	sdk.AddTool(s.sdk, &sdk.Tool{
-		Name:        "read_file",
-		Description: "Read a file of your session's filesystem. Paths you may not see do not exist; a refused read says why.",
+		Name: "read_file",
+		Description: "Read lines of a file of your session's filesystem, numbered from 1 (like cat -n). " +
+			"Use offset and limit to page through a long file. Paths you may not see do not exist; a refused read says why.",
 		Annotations: &sdk.ToolAnnotations{Title: "Read a file", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
 	}, s.readFile)
 	sdk.AddTool(s.sdk, &sdk.Tool{
 		Name:        "write_file",
-		Description: "Create or replace a file of your session's filesystem with the given content. A refused write says why.",
+		Description: "Create or replace a file of your session's filesystem with the given content. A refused write says why; one that needs approval waits for it.",
 		Annotations: &sdk.ToolAnnotations{Title: "Write a file", OpenWorldHint: &no},
 	}, s.writeFile)
+	sdk.AddTool(s.sdk, &sdk.Tool{
+		Name: "edit_file",
+		Description: "Replace an exact string in a file of your session's filesystem. old_string must occur exactly once " +
+			"(give more surrounding text to make it unique) unless replace_all is set. A refused edit says why.",
+		Annotations: &sdk.ToolAnnotations{Title: "Edit a file", OpenWorldHint: &no},
+	}, s.editFile)
 	sdk.AddTool(s.sdk, &sdk.Tool{
 		Name:        "list_dir",
 		Description: "List a directory of your session's filesystem, one entry per line; directories end with /.",
@@ -53,78 +64,25 @@ func (s *Server) addFileTools() {
 	}, s.listDir)
 }
 
-// fileOp is one file tool call about to touch the filesystem: the session's
-// view through its profile's op door, and the path resolved against the
-// session's cwd.
-type fileOp struct {
-	fs   vfs.FS
-	path string
-}
-
-// admitFileOp judges a file tool as the shell command it stands for (cat,
-// tee, ls), so the tool set, command rules, command-scoped path rules and
-// policies apply to the tools exactly as to the shell, and then opens the
-// op door for the command. A tool never raises an ask: a question about a
-// file is put by running the command through bash, where the call can wait
-// for the answer.
-func (s *Server) admitFileOp(sess *core.Session, tool, stands string, name string, write bool) (fileOp, error) {
-	if name == "" {
-		name = "."
-	}
-	abs := name
-	if !strings.HasPrefix(abs, "/") {
-		abs = path.Join(sess.Cwd(), name)
-	}
-	abs = path.Clean(abs)
-	prof, ok := s.ws.Profile(sess.ProfileName())
-	if !ok {
-		// Unrestricted session (G-2.2): only the mounts' modes apply.
-		return fileOp{fs: s.ws.VFS().View(vfs.OpenDoor), path: abs}, nil
-	}
-	cmd := gate.Command{
-		Argv: []string{stands, name}, Cwd: sess.Cwd(), Line: stands + " " + name,
-		Operands: []gate.Operand{{Arg: name, Path: abs, Write: write}},
-		Session:  gate.SessionInfo{ID: sess.ID(), AgentID: sess.AgentID(), Profile: sess.ProfileName()},
-	}
-	v := prof.Judge(cmd)
-	switch v.Outcome {
-	case gate.NotFound:
-		return fileOp{}, fmt.Errorf("%s: not available: this session has no %s command", tool, stands)
-	case gate.Deny:
-		if v.Refusal.Scope == gate.ScopeOperand {
-			return fileOp{}, fmt.Errorf("%s: %s: %s", tool, name, v.Refusal.Reason)
-		}
-		return fileOp{}, fmt.Errorf("%s: Permission denied (%s)", tool, orNoReason(v.Refusal.Reason))
-	case gate.Ask:
-		return fileOp{}, fmt.Errorf("%s: %s: requires approval: %s; run `%s %s` with the bash tool to ask for it",
-			tool, name, orNoReason(v.Refusal.Reason), stands, name)
-	}
-	return fileOp{fs: s.ws.VFS().View(prof.Door(&gate.OpScope{Command: &cmd})), path: abs}, nil
-}
-
 func (s *Server) readFile(ctx context.Context, req *sdk.CallToolRequest, in readFileInput) (*sdk.CallToolResult, any, error) {
 	sess, err := s.session(req.Session)
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.admitFileOp(sess, "read_file", "cat", in.Path, false)
+	stop := s.reportWaiting(ctx, req, sess)
+	text, err := sess.ReadFile(ctx, in.Path, core.FileWindow{Offset: max(in.Offset-1, 0), Limit: in.Limit})
+	stop()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fileError(err)
 	}
-	f, err := op.fs.Open(op.path)
-	if err != nil {
-		return nil, nil, fileError("read_file", in.Path, err)
+	out := text.Numbered()
+	if last := text.First + len(text.Lines) - 1; len(text.Lines) > 0 && last < text.Total {
+		out += fmt.Sprintf("[lines %d-%d of %d; read on with offset %d]\n", text.First, last, text.Total, last+1)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxReadBytes+1))
-	if err != nil {
-		return nil, nil, fileError("read_file", in.Path, err)
+	if text.Total == 0 {
+		out = "(empty file)\n"
 	}
-	text := string(data)
-	if len(data) > maxReadBytes {
-		text = string(data[:maxReadBytes]) + fmt.Sprintf("\n[read_file: cut at %d bytes; read the rest with the bash tool]\n", maxReadBytes)
-	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, nil, nil
 }
 
 func (s *Server) writeFile(ctx context.Context, req *sdk.CallToolRequest, in writeFileInput) (*sdk.CallToolResult, any, error) {
@@ -132,22 +90,28 @@ func (s *Server) writeFile(ctx context.Context, req *sdk.CallToolRequest, in wri
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.admitFileOp(sess, "write_file", "tee", in.Path, true)
+	stop := s.reportWaiting(ctx, req, sess)
+	done, err := sess.WriteFile(ctx, in.Path, in.Content)
+	stop()
+	if err != nil {
+		return nil, nil, fileError(err)
+	}
+	text := fmt.Sprintf("wrote %d bytes to %s\n", done.Bytes, done.Path)
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+}
+
+func (s *Server) editFile(ctx context.Context, req *sdk.CallToolRequest, in editFileInput) (*sdk.CallToolResult, any, error) {
+	sess, err := s.session(req.Session)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := op.fs.OpenFile(op.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	stop := s.reportWaiting(ctx, req, sess)
+	done, err := sess.EditFile(ctx, in.Path, core.Edit{Old: in.OldString, New: in.NewString, All: in.ReplaceAll})
+	stop()
 	if err != nil {
-		return nil, nil, fileError("write_file", in.Path, err)
+		return nil, nil, fileError(err)
 	}
-	_, werr := io.WriteString(f, in.Content)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return nil, nil, fileError("write_file", in.Path, werr)
-	}
-	text := fmt.Sprintf("wrote %d bytes to %s\n", len(in.Content), op.path)
+	text := fmt.Sprintf("replaced %d occurrence(s) in %s, the first at line %d\n", done.Replacements, done.Path, done.Line)
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
 }
 
@@ -158,19 +122,17 @@ func (s *Server) listDir(ctx context.Context, req *sdk.CallToolRequest, in listD
 	if err != nil {
 		return nil, nil, err
 	}
-	op, err := s.admitFileOp(sess, "list_dir", "ls", in.Path, false)
+	stop := s.reportWaiting(ctx, req, sess)
+	entries, err := sess.ListDir(ctx, in.Path)
+	stop()
 	if err != nil {
-		return nil, nil, err
-	}
-	entries, err := op.fs.ReadDir(op.path)
-	if err != nil {
-		return nil, nil, fileError("list_dir", orDot(in.Path), err)
+		return nil, nil, fileError(err)
 	}
 	var b strings.Builder
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() {
+		name := e.Name
+		if e.Dir {
 			name += "/"
 		}
 		names = append(names, name)
@@ -180,35 +142,20 @@ func (s *Server) listDir(ctx context.Context, req *sdk.CallToolRequest, in listD
 		b.WriteString("(empty directory)\n")
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}},
-		map[string]any{"path": op.path, "entries": names}, nil
+		map[string]any{"entries": names}, nil
 }
 
-// fileError renders a filesystem error in the GNU voice the shell uses: a
-// hidden path is exactly as missing as a missing one, a refusal says its
-// reason.
-func fileError(tool, name string, err error) error {
-	var refused *vfs.RefusedError
-	if errors.As(err, &refused) {
-		return fmt.Errorf("%s: %s: %s", tool, name, refused.Reason)
+// fileError words a failed file operation for the agent: the operation's
+// own stderr (the shell's voice), and for a question still waiting for a
+// human the G-7.4 line, as bash's result gives it.
+func fileError(err error) error {
+	var fe *core.FileError
+	if !errors.As(err, &fe) {
+		return err
 	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		text := errno.Error()
-		return fmt.Errorf("%s: %s: %s", tool, name, strings.ToUpper(text[:1])+text[1:])
+	text := strings.TrimSuffix(fe.Stderr, "\n")
+	if fe.Pending() {
+		text += fmt.Sprintf("\nrequires approval: %s (ask %s)", fe.Refusal.Reason, fe.Refusal.AskID)
 	}
-	return fmt.Errorf("%s: %s: %v", tool, name, err)
-}
-
-func orNoReason(reason string) string {
-	if reason == "" {
-		return "no reason given"
-	}
-	return reason
-}
-
-func orDot(name string) string {
-	if name == "" {
-		return "."
-	}
-	return name
+	return errors.New(text)
 }

@@ -9,7 +9,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"gatehouse/core"
-	"gatehouse/core/gate"
 )
 
 type bashInput struct {
@@ -106,7 +105,7 @@ func explainText(exps []core.Explanation) string {
 			fmt.Fprintf(&b, " (%s)", e.Reason)
 		}
 		b.WriteByte('\n')
-		if e.Outcome != gate.Run && e.Outcome != gate.Granted && e.Outcome != gate.Dynamic {
+		if e.Outcome != core.OutcomeRun && e.Outcome != core.OutcomeGranted && e.Outcome != core.OutcomeDynamic {
 			if e.Stderr != "" {
 				b.WriteString("  stderr: " + strings.TrimSuffix(e.Stderr, "\n") + "\n")
 			}

@@ -123,7 +123,7 @@ func TestScriptedExchange(t *testing.T) {
 	for _, tool := range list["result"].(map[string]any)["tools"].([]any) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
-	if got := strings.Join(names, ","); got != "bash,explain,list_dir,read_file,write_file" {
+	if got := strings.Join(names, ","); got != "bash,edit_file,explain,list_dir,read_file,write_file" {
 		t.Errorf("tools: %s", got)
 	}
 

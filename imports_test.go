@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// doors are the packages through which agents and hosts reach a
+// workspace: the CLI (this package), the console, REST and MCP.
+var doors = []string{".", "./tui", "./rest", "./mcp"}
+
+// gatePackages are what a door must not import: every door speaks to the
+// core Session API (and core/decisions' records), so one gate decides
+// everything and no door judges anything itself.
+var gatePackages = regexp.MustCompile(`^gatehouse/core/(gate|vfs|shell)(/|$)`)
+
+// bypassCalls are the Workspace methods for embedders that reach past the
+// Session API (the raw mount table, a compiled profile).
+var bypassCalls = regexp.MustCompile(`\.VFS\(\)|\b(ws|w|workspace)\.Profile\(`)
+
+// TestDoorsSpeakOnlyTheSessionAPI fails when a door imports the gate, the
+// VFS or the shell directly, or calls the Workspace methods that reach past
+// the Session API. Test files are free to (they build fixtures).
+func TestDoorsSpeakOnlyTheSessionAPI(t *testing.T) {
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}} {{join .Imports \" \"}} | {{join .GoFiles \" \"}}"}, doors...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dirs := map[string]string{"gatehouse": ".", "gatehouse/tui": "tui", "gatehouse/rest": "rest", "gatehouse/mcp": "mcp"}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		imports, files, _ := strings.Cut(line, " | ")
+		fields := strings.Fields(imports)
+		pkg := fields[0]
+		seen++
+		for _, imp := range fields[1:] {
+			if gatePackages.MatchString(imp) {
+				t.Errorf("door %s imports %s; it must reach files and the gate through core.Session", pkg, imp)
+			}
+		}
+		for _, f := range strings.Fields(files) {
+			src, err := os.ReadFile(filepath.Join(dirs[pkg], f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range bypassCalls.FindAllString(string(src), -1) {
+				t.Errorf("door %s (%s) calls %s; doors use the Session API", pkg, f, m)
+			}
+		}
+	}
+	if seen != len(doors) {
+		t.Fatalf("go list described %d packages, want %d:\n%s", seen, len(doors), out)
+	}
+}
