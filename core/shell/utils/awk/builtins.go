@@ -439,12 +439,7 @@ func strtonum(v value) float64 {
 	if v.k == kNum {
 		return v.n
 	}
-	s := strings.TrimLeft(v.s, " \t\n")
-	neg := false
-	t := s
-	if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+") {
-		neg, t = t[0] == '-', t[1:]
-	}
+	s, t := v.s, v.s
 	var n float64
 	switch {
 	case len(t) > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X'):
@@ -457,9 +452,6 @@ func strtonum(v value) float64 {
 		}
 	default:
 		return strToNum(s)
-	}
-	if neg {
-		return -n
 	}
 	return n
 }
@@ -476,9 +468,6 @@ func (in *interp) typeOf(e expr) string {
 			}
 			return "untyped"
 		}
-	}
-	if _, ok := e.(*regexExpr); ok {
-		return "regexp"
 	}
 	v := in.eval(e)
 	switch v.k {

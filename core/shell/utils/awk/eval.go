@@ -225,15 +225,24 @@ func (in *interp) evalBinary(e *binaryExpr) value {
 	return num(in.arith(e.op, l, r))
 }
 
+// cNaN gives a NaN made by an invalid operation the sign glibc gives it
+// (gawk prints "-nan"); NaNs read from input keep theirs.
+func cNaN(result, l, r float64) float64 {
+	if math.IsNaN(result) && !math.IsNaN(l) && !math.IsNaN(r) {
+		return math.Copysign(math.NaN(), -1)
+	}
+	return result
+}
+
 // arith applies an arithmetic operator (also for op-assignments).
 func (in *interp) arith(op tok, l, r float64) float64 {
 	switch op {
 	case tAdd, tAddAssign:
-		return l + r
+		return cNaN(l+r, l, r)
 	case tSub, tSubAssign:
-		return l - r
+		return cNaN(l-r, l, r)
 	case tMul, tMulAssign:
-		return l * r
+		return cNaN(l*r, l, r)
 	case tDiv, tDivAssign:
 		if r == 0 {
 			in.fatal("division by zero attempted")
@@ -243,9 +252,9 @@ func (in *interp) arith(op tok, l, r float64) float64 {
 		if r == 0 {
 			in.fatal("division by zero attempted in `%'")
 		}
-		return math.Mod(l, r)
+		return cNaN(math.Mod(l, r), l, r)
 	case tPow, tPowAssign:
-		return power(l, r)
+		return cNaN(power(l, r), l, r)
 	}
 	return 0
 }

@@ -160,6 +160,8 @@ func (in *interp) convert(s fmtSpec, v value) string {
 			str = string([]byte{byte(int64(v.toNum()))})
 		} else if t := in.toStr(v); t != "" {
 			str = t[:1]
+		} else {
+			str = "\x00" // gawk prints the string's terminating NUL
 		}
 		return pad(str, s.width, s.minus, false, 0)
 	}

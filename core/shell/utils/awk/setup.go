@@ -34,6 +34,7 @@ func newInterp(e *utils.Env, name string, prog *program, srcs *sourceMap, stderr
 		convfmt:  "%.6g", ofmt: "%.6g", subsep: "\x1c", ofs: " ", ors: "\n",
 	}
 	in.out = bufio.NewWriterSize(in.stdout, 64*1024)
+	in.seed = 1 // gawk's srand() returns 1 before any seed was set
 	in.reseed()
 	return in
 }
@@ -216,19 +217,29 @@ func (in *interp) checkOutput() {
 // getline reads a record into $0 or a variable; it returns 1, 0 at the
 // end, or -1 when the source cannot be read.
 func (in *interp) getline(g *getlineExpr) value {
+	// The variable's subscript or field number is evaluated before the
+	// read, even when nothing is read (`getline a[++n] < f`).
+	lhs := in.resolveLvalue(g.lhs)
 	if g.mode == getPlain {
 		line, ok := in.nextRecord()
 		if !ok {
 			return num(0)
 		}
-		if g.lhs == nil {
+		if lhs == nil {
 			in.rec.set0(line)
 		} else {
-			in.assign(g.lhs, maybe(line))
+			in.assign(lhs, maybe(line))
 		}
 		return num(1)
 	}
 	name := in.evalStr(g.src)
+	if name == "" {
+		op := "<"
+		if g.mode == getCmd {
+			op = "|"
+		}
+		in.fatal("expression for `" + op + "' redirection has null string value")
+	}
 	s := in.getlineSource(g.mode, name)
 	if s.failed {
 		return num(-1)
@@ -241,15 +252,24 @@ func (in *interp) getline(g *getlineExpr) value {
 		return num(0)
 	}
 	in.globals[idxRT].v = str(rt)
-	if g.mode == getCmd {
-		in.rec.nr++
-	}
-	if g.lhs == nil {
+	if lhs == nil {
 		in.rec.set0(line)
 	} else {
-		in.assign(g.lhs, maybe(line))
+		in.assign(lhs, maybe(line))
 	}
 	return num(1)
+}
+
+// resolveLvalue evaluates the subscripts or field number of an lvalue
+// now, returning an equivalent lvalue with constant parts.
+func (in *interp) resolveLvalue(e expr) expr {
+	switch l := e.(type) {
+	case *indexExpr:
+		return &indexExpr{arr: l.arr, subs: []expr{&strExpr{str(in.subscript(l.subs))}}}
+	case *fieldExpr:
+		return &fieldExpr{index: l.index, fixed: in.fieldIndex(l)}
+	}
+	return e
 }
 
 // grow accounts memory kept in arrays; release returns it.
