@@ -100,6 +100,17 @@ type Runner struct {
 	// accessHandler is a function responsible for checking file access. It must be non-nil.
 	accessHandler AccessHandlerFunc
 
+	// varHandler is called before each variable write. It may be nil.
+	varHandler VarHandlerFunc
+
+	// varWriter names the builtin writing variables, for [VarWrite.By];
+	// varRefusals counts the writes varHandler refused, so that statements
+	// can tell a refused write happened; varBookkeeping turns varHandler off
+	// for the interpreter's own writes.
+	varWriter      string
+	varRefusals    int
+	varBookkeeping bool
+
 	stdin  stdinFile // e.g. the read end of a pipe
 	stdout io.Writer
 	stderr io.Writer
@@ -887,6 +898,7 @@ func (r *Runner) Reset() {
 		readDirHandler: r.readDirHandler,
 		statHandler:    r.statHandler,
 		accessHandler:  r.accessHandler,
+		varHandler:     r.varHandler,
 
 		// These can be set by functions like [Dir] or [Params], but
 		// builtins can overwrite them; reset the fields to whatever the
@@ -922,6 +934,7 @@ func (r *Runner) Reset() {
 	}
 	// TODO(v4): Use the supplied Env directly if it implements enough methods.
 	r.writeEnv = &overlayEnviron{parent: r.Env}
+	r.varBookkeeping = true
 	if !r.writeEnv.Get("HOME").IsSet() {
 		home, _ := os.UserHomeDir()
 		r.setVarString("HOME", home)
@@ -953,6 +966,7 @@ func (r *Runner) Reset() {
 	r.setVarString("PWD", r.Dir)
 	r.setVarString("IFS", " \t\n")
 	r.setVarString("OPTIND", "1")
+	r.varBookkeeping = false
 
 	r.dirStack = append(r.dirStack, r.Dir)
 
@@ -1079,6 +1093,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		readDirHandler: r.readDirHandler,
 		statHandler:    r.statHandler,
 		accessHandler:  r.accessHandler,
+		varHandler:     r.varHandler,
 		stdin:          r.stdin,
 		stdout:         r.stdout,
 		stderr:         r.stderr,

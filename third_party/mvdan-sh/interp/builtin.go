@@ -151,6 +151,9 @@ func (hc HandlerContext) Builtin(ctx context.Context, args []string) error {
 }
 
 func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args []string) (exit exitStatus) {
+	if r.varHandler != nil && writesVars(name) {
+		defer r.varWriterScope(name, &exit)()
+	}
 	failf := func(code uint8, format string, args ...any) exitStatus {
 		r.errf(format, args...)
 		exit.code = code
@@ -260,20 +263,48 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			r.out("\n")
 		}
 	case "printf":
+		// printf -v NAME assigns the output to NAME instead of printing it.
+		const printfUsage = "printf: usage: printf [-v var] format [arguments]\n"
+		var varName string
+		var varIndex syntax.ArithmExpr
+		if len(args) > 0 && args[0] == "-v" {
+			if len(args) < 2 {
+				return failf(2, "printf: -v: option requires an argument\n"+printfUsage)
+			}
+			varName, args = args[1], args[2:]
+			if name, sub, ok := cutElemSubscript(varName); ok {
+				expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
+				if err != nil || expr == nil {
+					return failf(1, "printf: `%s': not a valid identifier\n", varName)
+				}
+				varName, varIndex = name, expr
+			} else if !syntax.ValidName(varName) {
+				return failf(2, "printf: `%s': not a valid identifier\n", varName)
+			}
+		}
 		if len(args) == 0 {
-			return failf(2, "usage: printf format [arguments]\n")
+			return failf(2, printfUsage)
 		}
 		format, args := args[0], args[1:]
+		var assigned strings.Builder
 		for {
 			s, n, err := expand.Format(r.ecfg, format, args)
 			if err != nil {
 				return failf(1, "%v\n", err)
 			}
-			r.out(s)
+			if varName != "" {
+				assigned.WriteString(s)
+			} else {
+				r.out(s)
+			}
 			args = args[n:]
 			if n == 0 || len(args) == 0 {
 				break
 			}
+		}
+		if varName != "" {
+			vr := expand.Variable{Set: true, Kind: expand.String, Str: assigned.String()}
+			r.setVarWithIndex(r.lookupVar(varName), varName, varIndex, vr)
 		}
 	case "break", "continue":
 		if !r.inLoop {
@@ -1125,8 +1156,10 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		return 1
 	}
 	r.Dir = apath
+	r.varBookkeeping = true
 	r.setVarString("OLDPWD", r.envGet("PWD"))
 	r.setVarString("PWD", apath)
+	r.varBookkeeping = false
 	return 0
 }
 

@@ -44,6 +44,7 @@ const (
 	handlerKindReadDir             // [ReadDirHandlerFunc2]
 	handlerKindStat                // [StatHandlerFunc]
 	handlerKindAccess              // [AccessHandlerFunc]
+	handlerKindVar                 // [VarHandlerFunc]
 )
 
 // HandlerContext is the data passed to all the handler functions via [context.WithValue].

@@ -204,9 +204,10 @@ func (r *Runner) expandErr(err error) {
 		// Make the error type reflect that.
 		r.exit.code = 1
 		r.exit.exiting = true
-	case errors.Is(err, errReadOnly):
+	case errors.Is(err, errReadOnly), isVarRefused(err):
 		// Like in bash, assigning to a read-only variable fails
 		// the command at hand without exiting the shell.
+		// A write the var handler refused fails the same way.
 		r.exit.code = 1
 	}
 }
@@ -430,8 +431,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
+				refusals := r.varRefusals
 				name, vr := r.assignVal(name, prev, as, "")
 				r.setVarWithIndex(prev, name, as.Index, vr)
+				if r.varRefusals != refusals {
+					// A refused write ends the statement, as a
+					// read-only one does in bash.
+					r.exit.code = 1
+					return
+				}
 
 				if !tracingEnabled {
 					continue
@@ -463,6 +471,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		var restores []restoreVar
 
+		refusals := r.varRefusals
 		for _, as := range cm.Assigns {
 			name := as.Name.Value
 			prev := r.lookupVar(name)
@@ -475,18 +484,28 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// Inline command vars are always exported.
 			vr.Exported = true
 
-			restores = append(restores, restoreVar{name, prev})
-
 			r.setVar(name, vr)
+			if r.varRefusals != refusals {
+				break
+			}
+			restores = append(restores, restoreVar{name, prev})
 		}
 
-		trace.call(fields[0], fields[1:]...)
-		trace.newLineFlush()
+		if r.varRefusals == refusals {
+			trace.call(fields[0], fields[1:]...)
+			trace.newLineFlush()
 
-		r.call(ctx, cm.Args[0].Pos(), fields)
+			r.call(ctx, cm.Args[0].Pos(), fields)
+		} else {
+			// A refused write keeps the command from running.
+			r.exit.code = 1
+		}
+		// Restoring is bookkeeping, not a write the handler judges.
+		r.varBookkeeping = true
 		for _, restore := range restores {
 			r.setVar(restore.name, restore.vr)
 		}
+		r.varBookkeeping = false
 	case *syntax.BinaryCmd:
 		switch cm.Op {
 		case syntax.AndStmt, syntax.OrStmt:
@@ -592,12 +611,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 
 					reply := string(line)
+					refusals := r.varRefusals
 					r.setVarString(shellReplyVar, reply)
 
 					if c, _ := strconv.Atoi(reply); c > 0 && c <= len(items) {
 						r.setVarString(name, items[c-1])
 					} else {
 						r.setVarString(name, "")
+					}
+					if r.varRefusals != refusals {
+						r.exit.code = 1 // a refused write ends the loop
+						break
 					}
 
 					// execute commands until break or return is encountered
@@ -609,7 +633,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			for _, field := range items {
+				refusals := r.varRefusals
 				r.setVarString(name, field)
+				if r.varRefusals != refusals {
+					r.exit.code = 1 // a refused write ends the loop
+					break
+				}
 				trace.stringf("for %s in", y.Name.Value)
 				if inToken {
 					for _, item := range y.Items {
@@ -655,10 +684,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			trace.newLineFlush()
 		}
 		var val int
+		oldWriter, refusals := r.varWriter, r.varRefusals
+		r.varWriter = "let"
 		for _, expr := range cm.Exprs {
 			val = r.arithm(expr)
 		}
-		r.exit.oneIf(val == 0)
+		r.varWriter = oldWriter
+		if r.varRefusals != refusals {
+			r.exit.code = 1
+		} else {
+			r.exit.oneIf(val == 0)
+		}
 	case *syntax.CaseClause:
 		trace.string("case ")
 		trace.expr(cm.Word)
@@ -816,7 +852,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					vr.ReadOnly = true
 				}
 			}
+			oldWriter := r.varWriter
+			r.varWriter = cm.Variant.Value
 			r.setVar(name, vr)
+			r.varWriter = oldWriter
 		}
 	case *syntax.TimeClause:
 		start := time.Now()

@@ -226,6 +226,11 @@ func (r *Runner) envGet(name string) string {
 }
 
 func (r *Runner) delVar(name string) {
+	if err := r.checkVarWrite(name, expand.Variable{}); err != nil {
+		r.errf("%v\n", err)
+		r.exit.code = 1
+		return
+	}
 	if err := r.writeEnv.Set(name, expand.Variable{}); err != nil {
 		r.errf("%s: %v\n", name, err)
 		r.exit.code = 1
@@ -255,6 +260,9 @@ const randomMax = 32768
 func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	if r.opts[optAllExport] {
 		vr.Exported = true
+	}
+	if err := r.checkVarWrite(name, vr); err != nil {
+		return err
 	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
@@ -323,7 +331,11 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		r.setVar(name, prev)
 		return
 	}
+	refusals := r.varRefusals
 	k := r.arithm(index)
+	if r.varRefusals != refusals {
+		return // the subscript's own write was refused
+	}
 	if k < 0 {
 		// Negative indices count from one past the maximum index.
 		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
