@@ -202,3 +202,36 @@ var bypassIntrospection = bypassTechnique{name: "introspection", cases: []bypass
 	hiddenCase("wc -l < <(ls -a /vault)"),
 	hiddenCase("declare -p PWD OLDPWD"),
 }}
+
+// bypassAssignments reads the hidden variable through every form that
+// writes a variable: the operator's value never enters the session, so no
+// assignment can copy it anywhere the agent reads (G-5.5, G-8.1).
+var bypassAssignments = bypassTechnique{name: "every assignment form", cases: []bypassCase{
+	varCase(`printf -v x %s "$AWS_SECRET_ACCESS_KEY"; echo "$x"`),
+	varCase(`printf -v 'a[1]' %s "$AWS_SECRET_ACCESS_KEY"; echo "${a[@]}"`),
+	varCase(`mapfile -t a <<< "$AWS_SECRET_ACCESS_KEY"; echo "${a[0]}"`),
+	varCase(`readarray a <<< "$AWS_SECRET_ACCESS_KEY"; declare -p a`),
+	varCase(`for v in "$AWS_SECRET_ACCESS_KEY"; do echo "$v"; done`),
+	varCase(`select v in "$AWS_SECRET_ACCESS_KEY"; do echo "$v"; break; done <<< 1`),
+	varCase(`: ${x:=$AWS_SECRET_ACCESS_KEY}; echo "$x"`),
+	varCase(`declare x="$AWS_SECRET_ACCESS_KEY"; declare -p x`),
+	varCase(`typeset -a a=("$AWS_SECRET_ACCESS_KEY"); declare -p a`),
+	varCase(`declare -A m=([k]="$AWS_SECRET_ACCESS_KEY"); echo "${m[k]}"`),
+	varCase(`f() { local x=$AWS_SECRET_ACCESS_KEY; echo "$x"; }; f`),
+	varCase(`export x=$AWS_SECRET_ACCESS_KEY; printenv x`),
+	varCase(`x=$AWS_SECRET_ACCESS_KEY printenv x`),
+	varCase(`readonly x=$AWS_SECRET_ACCESS_KEY; readonly -p`),
+	varCase(`let x=AWS_SECRET_ACCESS_KEY; echo "$x"`),
+	varCase(`echo $(( AWS_SECRET_ACCESS_KEY ))`),
+	varCase(`a[0]=$AWS_SECRET_ACCESS_KEY; echo "${a[@]}"`),
+	varCase(`getopts x: o -x "$AWS_SECRET_ACCESS_KEY"; echo "$OPTARG"`),
+	varCase(`read -r x <<< "$AWS_SECRET_ACCESS_KEY"; echo "$x"`),
+	varCase(`eval "x=\$AWS_SECRET_ACCESS_KEY"; echo "$x"`),
+	varCase(`bash -c 'declare -p AWS_SECRET_ACCESS_KEY; echo "$AWS_SECRET_ACCESS_KEY"'`),
+	varCase(`declare -n r; r=AWS_SECRET_ACCESS_KEY; echo "$r"`),
+	varCase(`export AWS_SECRET_ACCESS_KEY; printenv AWS_SECRET_ACCESS_KEY; declare -p AWS_SECRET_ACCESS_KEY`),
+	varCase(`declare -x AWS_SECRET_ACCESS_KEY; env | grep AWS`),
+	varCase(`AWS_SECRET_ACCESS_KEY+=x; echo "$AWS_SECRET_ACCESS_KEY"`),
+	varCase(`[[ $AWS_SECRET_ACCESS_KEY =~ (.*) ]]; echo "${BASH_REMATCH[@]}"`),
+	varCase(`echo "$AWS_SECRET_ACCESS_KEY" | { read x; echo "$x"; }`),
+}}

@@ -148,7 +148,7 @@ var bypassTechniques = []bypassTechnique{
 	bypassQuoting, bypassAliases, bypassTraps, bypassHooks, bypassFileSubstitution,
 	bypassReadBuiltins, bypassGlobs, bypassLaundering, bypassFileReaders,
 	bypassBackgroundJobs, bypassLookalikeFunctions, bypassIntrospection,
-	bypassScriptsAndPath, bypassExecReplacing, bypassMissingBuiltins, bypassHostEscapes,
+	bypassScriptsAndPath, bypassExecReplacing, bypassMissingBuiltins, bypassHostEscapes, bypassAssignments,
 }
 
 // bypassWorld says what differs between a world and its twin.

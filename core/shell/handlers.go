@@ -32,6 +32,7 @@ const (
 	cmdLookup = "__gh_lookup" // __gh_lookup MODE NAMES... (type / command -v)
 	cmdPwd    = "__gh_pwd"    // __gh_pwd (pwd -P)
 	cmdUtil   = "__gh_util"   // __gh_util NAME ARGS... (a utility in a builtin's place)
+	cmdPrintV = "__gh_printv" // __gh_printv NAME FORMAT ARGS... (printf -v NAME)
 	internalP = "__gh_"
 )
 
@@ -112,13 +113,6 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 	if !a.run {
 		return s.refusedCall(ctx, a)
 	}
-	if names, verb := builtinEnvWrites(args); len(names) > 0 {
-		for _, n := range names {
-			if msg, code := s.judgeEnvWrite(ctx, ls, hc.Dir, name, n, "", verb); code != 0 {
-				return refuseArgs(code, msg), nil
-			}
-		}
-	}
 	switch name {
 	case "eval":
 		return append([]string{cmdEval, place}, args[1:]...), nil
@@ -131,9 +125,13 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 		return append([]string{cmdLookup, name}, args[1:]...), nil
 	case "printf":
 		// The interpreter's printf lacks precision and %e/%f/%g; the
-		// utility has them. Only `printf -v VAR` needs the shell's own.
+		// utility has them. `printf -v VAR` formats with the utility and
+		// assigns through the interpreter, so the write passes pre_session.
 		if len(args) < 2 || args[1] != "-v" {
 			return append([]string{cmdUtil}, args...), nil
+		}
+		if len(args) >= 4 {
+			return append([]string{cmdPrintV}, args[2:]...), nil
 		}
 	case "pwd":
 		for _, a := range args[1:] {
@@ -231,6 +229,8 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return s.lookup(hc, args[1], args[2:])
 	case cmdPwd:
 		return s.pwdPhysical(ctx, hc)
+	case cmdPrintV:
+		return s.printfVar(ctx, hc, ls, args[1], args[2:])
 	case cmdUtil:
 		code, err := s.runCommand(withPlace(ctx, placeAt(fr.prefix, hc.Pos.Offset())), ls, args[1:], hc.Dir, hc.Env, nil, hc.Stdin, hc.Stdout, hc.Stderr)
 		if err != nil {

@@ -150,13 +150,8 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 	name := argv[0]
 	if w.s.isTreeInternal(name) {
 		// The guard before a declaration: judge its keyword as a command.
-		if name == w.s.envCheckName() && !partial && len(argv) >= 3 && argv[2] != "" {
-			decl := []string{argv[2]}
-			for _, e := range argv[3:] {
-				if !strings.Contains(e, envSep) {
-					decl = append(decl, e)
-				}
-			}
+		if name == w.s.envCheckName() && !partial && len(argv) >= 3 {
+			decl := argv[2:]
 			w.cmds = append(w.cmds, staticCmd{place: prefix + argv[1], argv: decl, spelled: strings.Join(decl, " "), dir: w.dir})
 		}
 		return

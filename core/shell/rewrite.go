@@ -27,10 +27,6 @@ func (s *Shell) needsRewrite(f *syntax.File) bool {
 			}
 		case *syntax.DeclClause, *syntax.LetClause:
 			found = true
-		case *syntax.CallExpr:
-			if len(n.Assigns) > 0 && s.cfg.Profile.JudgesEnvWrites() {
-				found = true
-			}
 		}
 		return !found
 	})

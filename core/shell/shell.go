@@ -173,7 +173,7 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.R
 			env = append(env, id+"=1000")
 		}
 	}
-	return interp.New(
+	opts := []interp.RunnerOption{
 		interp.Env(expand.ListEnviron(env...)),
 		setDir,
 		interp.Interactive(interactive),
@@ -184,7 +184,12 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.R
 		interp.ReadDirHandler2(s.readDirHandler),
 		interp.StatHandler(s.statHandler),
 		interp.AccessHandler(s.accessHandler),
-	)
+	}
+	if s.cfg.Profile.JudgesEnvWrites() {
+		// Every variable write passes pre_session (G-8.1).
+		opts = append(opts, interp.VarHandler(s.varWrite))
+	}
+	return interp.New(opts...)
 }
 
 type internalKey struct{}
