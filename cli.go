@@ -267,10 +267,23 @@ func cmdListAsks(args []string, stdout, stderr io.Writer) int {
 		if !r.Pending() {
 			status = r.Outcome + " " + r.Scope
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.CreatedAt)), r.SessionID, r.AgentID, status, r.Command, r.Reason)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.CreatedAt)), r.SessionID, r.AgentID, status, r.Command, reasonsOf(r))
 	}
 	tw.Flush()
 	return 0
+}
+
+// reasonsOf is every rule's reason a record names, in order (G-4.10): an
+// answer settles all of them.
+func reasonsOf(r decisions.Record) string {
+	if len(r.Rules) < 2 {
+		return r.Reason
+	}
+	reasons := make([]string, len(r.Rules))
+	for i, rule := range r.Rules {
+		reasons[i] = rule.Reason
+	}
+	return strings.Join(reasons, "; ")
 }
 
 func age(d time.Duration) string {

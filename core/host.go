@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"gatehouse/core/decisions"
-	"gatehouse/core/gate"
 	"gatehouse/core/shell"
 	"gatehouse/store"
 )
@@ -33,12 +32,12 @@ func claimant() string {
 	return "pid " + strconv.Itoa(os.Getpid()) + " claim " + store.NewID()
 }
 
-// find looks for a standing answer to q: a once grant or refusal given for
-// exactly this question, else a session grant of its rule. With claim, a
-// once grant or refusal is claimed in the ledger in one atomic step, so
-// that no other line, in this process or another, can use it (G-9.7).
+// find looks for a once grant or refusal given for exactly q: its session,
+// line, place and facts (G-9.5). With claim, it is claimed in the ledger in
+// one atomic step, so that no other line, in this process or another, can
+// use it (G-9.7).
 func (h *ledgerHost) find(ctx context.Context, q shell.Question, claim bool) (shell.Claim, bool) {
-	lq := decisions.Question{SessionID: q.SessionID, Line: q.Line, Place: q.Place}
+	lq := decisions.Question{SessionID: q.SessionID, Line: q.Line, Place: q.Place, Facts: q.Facts}
 	var g decisions.Grant
 	var ok bool
 	var err error
@@ -49,24 +48,27 @@ func (h *ledgerHost) find(ctx context.Context, q shell.Question, claim bool) (sh
 	} else {
 		g, ok, err = h.ws.ledger.FindGrant(ctx, lq)
 	}
+	if err != nil || !ok {
+		return shell.Claim{}, false
+	}
+	c := shell.Claim{Standing: shell.Allowed, AskID: g.AskID}
+	if g.Kind == decisions.GrantDeny {
+		c.Standing = shell.Refused
+	}
+	if claim {
+		c.Token = claimToken{grant: g.ID, claimant: name}
+	}
+	return c, true
+}
+
+// Settled returns the rules' keys an allow for session settles (G-9.5). A
+// ledger that cannot say settles nothing: the command asks.
+func (h *ledgerHost) Settled(ctx context.Context, sessionID string, keys []string) []string {
+	held, err := h.ws.ledger.SessionGrants(ctx, sessionID, keys)
 	if err != nil {
-		return shell.Claim{}, false
+		return nil
 	}
-	if ok {
-		c := shell.Claim{Standing: shell.Allowed, AskID: g.AskID}
-		if g.Kind == decisions.GrantDeny {
-			c.Standing = shell.Refused
-		}
-		if claim {
-			c.Token = claimToken{grant: g.ID, claimant: name}
-		}
-		return c, true
-	}
-	held, err := h.ws.ledger.SessionGrants(ctx, q.SessionID, []string{q.GrantKey})
-	if err != nil || len(held) == 0 {
-		return shell.Claim{}, false
-	}
-	return shell.Claim{Standing: shell.Allowed}, true // never spent, never exclusive
+	return held
 }
 
 func (h *ledgerHost) Lookup(ctx context.Context, q shell.Question) (shell.Claim, bool) {
@@ -81,7 +83,17 @@ func (h *ledgerHost) Inline(ctx context.Context) bool {
 	return h.ws.opts.onAsk != nil && waitsForAnswers(ctx)
 }
 
+// recordOf is the ledger record of a question: what the human is shown,
+// every rule it names, and the facts its answer is bound to.
 func recordOf(q shell.Question, agent string) decisions.Record {
+	rules := make([]decisions.AskRule, len(q.Rules))
+	for i, r := range q.Rules {
+		paths := r.Paths
+		if paths == nil {
+			paths = []string{}
+		}
+		rules[i] = decisions.AskRule{Reason: r.Reason, Rule: r.Rule, Policy: r.Policy, Paths: paths, Key: r.Key}
+	}
 	return decisions.Record{
 		SessionID: q.SessionID,
 		AgentID:   agent,
@@ -92,18 +104,11 @@ func recordOf(q shell.Question, agent string) decisions.Record {
 		Reason:    q.Refusal.Reason,
 		Rule:      q.Refusal.Rule,
 		Policy:    q.Refusal.Policy,
+		Rules:     rules,
 		Line:      q.Line,
 		Place:     q.Place,
-		Rules: []decisions.AskRule{{Reason: q.Refusal.Reason, Rule: q.Refusal.Rule, Policy: q.Refusal.Policy,
-			Paths: pathsOf(q.Refusal), Key: q.GrantKey}},
+		Facts:     q.Facts,
 	}
-}
-
-func pathsOf(r gate.Refusal) []string {
-	if r.Path == "" {
-		return []string{}
-	}
-	return []string{r.Path}
 }
 
 // Ask raises the question (or finds it pending) and, with an inline handler,
@@ -158,6 +163,10 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 	}()
 	select {
 	case r := <-settled:
+		if r.Outcome == decisions.Allow && r.Scope == decisions.Session {
+			// The rules are settled for the session: nothing to claim.
+			return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: shell.Claim{Standing: shell.Allowed, AskID: r.ID}}, nil
+		}
 		// An allow is consumed by the line that asked; a refusal given here
 		// stands for the agent's immediate retry (G-10.4), so this line does
 		// not claim it.

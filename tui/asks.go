@@ -134,7 +134,7 @@ func (p *asksPane) View() string {
 			marker = "▸ "
 		}
 		row := marker + fit(age(now.Sub(r.CreatedAt)), ageW) + fit(r.AgentID, agentW) + " " +
-			fitLeft(shortSession(r.SessionID, r.AgentID), sessionW) + " " + fit(r.Command, commandW) + " " + fit(r.Reason, reasonW)
+			fitLeft(shortSession(r.SessionID, r.AgentID), sessionW) + " " + fit(r.Command, commandW) + " " + fit(reasons(r), reasonW)
 		row = fit(row, p.width)
 		if i == p.selected && p.focused {
 			row = st.Selected.Render(row)
@@ -162,4 +162,14 @@ func paneTitle(st Styles, title string, focused bool, width int) string {
 		return st.PaneTitleFocused.Render(fit("» "+title, width))
 	}
 	return st.PaneTitle.Render(fit("  "+title, width))
+}
+
+// reasons is the reason a queue row shows: the first rule's, after how
+// many rules the answer settles when more than one (G-4.10), so a narrow
+// column cuts the reason, not the count.
+func reasons(r decisions.Record) string {
+	if len(r.Rules) > 1 {
+		return fmt.Sprintf("%d rules: %s", len(r.Rules), r.Reason)
+	}
+	return r.Reason
 }

@@ -284,3 +284,28 @@ func BenchmarkView10kAsks(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// G-4.10: an ask naming several rules shows every one, with its paths, in
+// the detail pane, and says so in the queue: the answer settles them all.
+func TestAskWithSeveralRulesShowsThemAll(t *testing.T) {
+	m := newTestModel(t)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	a := ask(1)
+	a.Command, a.Argv = "cat a/x b/y", []string{"cat", "a/x", "b/y"}
+	a.Reason, a.Rule = "team A's files", "t.yaml:3:5"
+	a.Rules = []decisions.AskRule{
+		{Reason: "team A's files", Rule: "t.yaml:3:5", Policy: "profile:p", Paths: []string{"/data/a/x"}},
+		{Reason: "team B's files", Rule: "t.yaml:4:5", Policy: "profile:p", Paths: []string{"/data/b/y"}},
+	}
+	m.Update(ledgerMsg(decisions.Event{Kind: decisions.EventAsk, Record: a}))
+	screen := plain(m.render())
+	for _, want := range []string{
+		"2 rules: team A",
+		"rule 1   team A's files · t.yaml:3:5 (profile:p) · /data/a/x",
+		"rule 2   team B's files · t.yaml:4:5 (profile:p) · /data/b/y",
+	} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+}

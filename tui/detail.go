@@ -130,12 +130,20 @@ func (p *detailPane) rebuild() {
 	if len(r.Paths) > 0 {
 		field("paths", strings.Join(r.Paths, " "))
 	}
-	field("reason", orDash(r.Reason))
-	rule := orDash(r.Rule)
-	if r.Policy != "" {
-		rule += " (" + r.Policy + ")"
+	if len(r.Rules) > 1 {
+		// Every rule the answer settles, each with the paths it reaches
+		// (G-4.10): the human answers for all of them.
+		for i, rule := range r.Rules {
+			text := rule.Reason + " · " + ruleSource(rule.Rule, rule.Policy)
+			if len(rule.Paths) > 0 {
+				text += " · " + strings.Join(rule.Paths, " ")
+			}
+			field(fmt.Sprintf("rule %d", i+1), text)
+		}
+	} else {
+		field("reason", orDash(r.Reason))
+		field("rule", ruleSource(r.Rule, r.Policy))
 	}
-	field("rule", rule)
 	field("place", r.Place)
 	if r.Note != "" {
 		field("note", r.Note)
@@ -235,6 +243,15 @@ func quoteAll(argv []string) string {
 func orDash(s string) string {
 	if s == "" {
 		return "—"
+	}
+	return s
+}
+
+// ruleSource is where a rule was written and who spoke.
+func ruleSource(rule, policy string) string {
+	s := orDash(rule)
+	if policy != "" {
+		s += " (" + policy + ")"
 	}
 	return s
 }

@@ -157,6 +157,12 @@ type Verdict struct {
 	// OperandRefusals are every operand deny, in argv order; the command
 	// runs and each fails where touched (G-4.10).
 	OperandRefusals []OperandRefusal
+	// Asks are every ask the command meets when Outcome is Ask, in the
+	// order G-4.10 gives: command-axis rules (the profile's, then its
+	// mounts'), operands in argv order (one per operand, with its path),
+	// then the policies' asks. Refusal is the first of them. A question's
+	// record names them all, and an answer settles exactly these.
+	Asks []Refusal
 	// HiddenOperands are operands that resolve to hidden paths; HideReason
 	// explains them to hosts only.
 	HiddenOperands []Operand

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -152,33 +153,37 @@ func (n *cmdNode) earliest(argv []string, best *cmdRule) *cmdRule {
 	return best
 }
 
-// firstFor is first for a whole command: a rule whose exceptions cover cmd
-// is passed over, so the next rule that matches speaks instead.
-func (ix *cmdIndex) firstFor(cmd *Command) *cmdRule {
+// allFor appends to out every rule matching cmd whose exceptions do not
+// cover it, in declaration order.
+func (ix *cmdIndex) allFor(cmd *Command, out []*cmdRule) []*cmdRule {
 	if ix.size == 0 || len(cmd.Argv) == 0 {
-		return nil
+		return out
 	}
-	return ix.root.earliestFor(cmd, cmd.Argv, nil)
+	start := len(out)
+	out = ix.root.collectFor(cmd, cmd.Argv, out)
+	if len(out)-start > 1 {
+		slices.SortFunc(out[start:], func(a, b *cmdRule) int { return a.order - b.order })
+	}
+	return out
 }
 
-func (n *cmdNode) earliestFor(cmd *Command, argv []string, best *cmdRule) *cmdRule {
+// collectFor appends the rules ending at n or below it along argv that
+// cmd's exceptions do not cover. A rule's node is reached by one path at
+// most, so none is appended twice.
+func (n *cmdNode) collectFor(cmd *Command, argv []string, out []*cmdRule) []*cmdRule {
 	for _, r := range n.rules {
-		if best != nil && r.order >= best.order {
-			break
-		}
 		if !r.exempt.covers(cmd) {
-			best = r
-			break
+			out = append(out, r)
 		}
 	}
 	if len(argv) == 0 {
-		return best
+		return out
 	}
 	if c := n.next[argv[0]]; c != nil {
-		best = c.earliestFor(cmd, argv[1:], best)
+		out = c.collectFor(cmd, argv[1:], out)
 	}
 	if n.star != nil {
-		best = n.star.earliestFor(cmd, argv[1:], best)
+		out = n.star.collectFor(cmd, argv[1:], out)
 	}
-	return best
+	return out
 }

@@ -8,11 +8,19 @@ import (
 	"gatehouse/core/vfs"
 )
 
-// OpScope is what the op door knows of the command being run: whether its
-// ask was granted, and which operands Judge refused (G-4.10).
+// OpScope is what the op door knows of the command being run: which ask
+// rules an answer opened for it and where, and which operands Judge
+// refused (G-4.10).
 type OpScope struct {
-	// Granted lets path-only ask entries pass for this command.
+	// Granted lets every path-only ask entry pass: only for the reads a
+	// policy program makes to judge a line (G-8.3), never for a command.
 	Granted bool
+	// Grants are the ask rules a host's answer opened for this command,
+	// each at a path its record showed. An op on a path an ask entry
+	// reaches passes only when the entry's rule is granted at that path
+	// or at one of its ancestors: an answer never opens a rule its record
+	// did not name, nor a path it did not show (G-4.10, G-9.5).
+	Grants []PathGrant
 	// Refused are the command's refused operands: every op on one of these
 	// paths or below it fails with the refusal.
 	Refused []OperandRefusal
@@ -25,6 +33,30 @@ type OpScope struct {
 	// The door entries are a subset of Judge's (no command-scoped ones), and
 	// an amendment can only add exceptions, so the answer still holds.
 	Cleared OperandSet
+}
+
+// PathGrant opens one ask rule (named by its refusal's policy and rule) at
+// one path and below it, for one command.
+type PathGrant struct {
+	Policy string
+	Rule   string
+	Path   string
+}
+
+// Opens reports whether the scope lets an op on path through the ask rule
+// r: the whole scope is granted, or some grant names r's rule at path or
+// at an ancestor of it.
+func (s *OpScope) Opens(r *Refusal, path string) bool {
+	if s.Granted {
+		return true
+	}
+	for i := range s.Grants {
+		g := &s.Grants[i]
+		if g.Rule == r.Rule && g.Policy == r.Policy && within(path, g.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 // Door returns the op door of this profile for one command (scope may be
@@ -195,7 +227,7 @@ func (d *door) checkRules(op vfs.Op) error {
 			if op.Name == vfs.OpStat || op.Name == vfs.OpLstat {
 				break
 			}
-			if e.verb == VerbAsk && d.scope != nil && d.scope.Granted {
+			if e.verb == VerbAsk && d.scope != nil && d.scope.Opens(&e.refusal, op.Path) {
 				break
 			}
 			rec := e.refusal

@@ -77,12 +77,16 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			Policy: AllowPolicy, Scope: ScopeCommand, Rule: p.allowRule})
 	}
 
-	cmdAsk := p.ask.firstFor(&cmd)
+	// Every command-axis ask the command meets: a record names them all
+	// (G-4.10), the profile's first, then each mount's.
+	var askBuf [4]*cmdRule
+	cmdAsks := p.ask.allFor(&cmd, askBuf[:0])
 	for _, m := range mounts {
-		if cmdAsk != nil {
-			break
-		}
-		cmdAsk = m.ask.firstFor(&cmd)
+		cmdAsks = m.ask.allFor(&cmd, cmdAsks)
+	}
+	var cmdAsk *cmdRule
+	if len(cmdAsks) > 0 {
+		cmdAsk = cmdAsks[0]
 	}
 
 	var v Verdict
@@ -148,11 +152,19 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 		}
 		v.Refusal = refused[firstDeny].Refusal
 		v.Operand = &refused[firstDeny].Operand
-	case cmdAsk != nil:
-		rec := cmdAsk.refusal
-		v.Outcome, v.Refusal = Ask, &rec
-	case len(refused) > 0:
-		v.Outcome, v.Refusal, v.Operand = Ask, refused[0].Refusal, &refused[0].Operand
+	case cmdAsk != nil || len(refused) > 0:
+		v.Outcome = Ask
+		v.Asks = make([]Refusal, 0, len(cmdAsks)+len(refused))
+		for _, r := range cmdAsks {
+			v.Asks = append(v.Asks, r.refusal)
+		}
+		for _, r := range refused {
+			v.Asks = append(v.Asks, *r.Refusal)
+		}
+		v.Refusal = &v.Asks[0]
+		if cmdAsk == nil {
+			v.Operand = &refused[0].Operand
+		}
 	case len(v.HiddenOperands) > 0:
 		v.Outcome = Hidden
 	default:

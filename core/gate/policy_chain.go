@@ -110,7 +110,9 @@ func (ch *policyChain) commandFacts(scope *OpScope) *CommandContext {
 
 // judgeCommand consults the policies after the rules gave v (G-8.6): the
 // first deny wins, an ask is kept only while nothing refuses, and an allow
-// is no opinion. The rules speak first, so once they deny (the command, or
+// is no opinion. Every policy's ask joins the rules' asks: a record names
+// all of them, so an answer to a rule's question never settles a policy's
+// (G-4.10). The rules speak first, so once they deny (the command, or
 // one of its operands) no policy is asked: the rule's refusal is the one
 // the agent reads, in its own voice (G-4.10).
 func (ch *policyChain) judgeCommand(cmd Command, v Verdict) Verdict {
@@ -119,7 +121,7 @@ func (ch *policyChain) judgeCommand(cmd Command, v Verdict) Verdict {
 		return v
 	}
 	facts := ch.factsOf(&cmd)
-	var ask *Refusal
+	var asks []Refusal
 	for i := range ch.coded {
 		cp := &ch.coded[i]
 		if cp.command == nil {
@@ -130,8 +132,8 @@ func (ch *policyChain) judgeCommand(cmd Command, v Verdict) Verdict {
 		case rec == nil:
 		case rec.Kind == string(VerbDeny):
 			return Verdict{Outcome: Deny, Refusal: rec}
-		case ask == nil:
-			ask = rec
+		default:
+			asks = append(asks, *rec)
 		}
 	}
 	if prog := ch.program; prog != nil && (prog.hooks[hookCommand] || prog.noHooks()) {
@@ -140,12 +142,19 @@ func (ch *policyChain) judgeCommand(cmd Command, v Verdict) Verdict {
 		case rec == nil:
 		case rec.Kind == string(VerbDeny):
 			return Verdict{Outcome: Deny, Refusal: rec}
-		case ask == nil:
-			ask = rec
+		default:
+			asks = append(asks, *rec)
 		}
 	}
-	if ask != nil && (v.Outcome == Run || v.Outcome == Hidden) {
-		v.Outcome, v.Refusal, v.Operand = Ask, ask, nil
+	switch {
+	case len(asks) == 0:
+	case v.Outcome == Run || v.Outcome == Hidden:
+		v.Outcome, v.Operand = Ask, nil
+		v.Asks = asks
+		v.Refusal = &v.Asks[0]
+	case v.Outcome == Ask:
+		v.Asks = append(v.Asks, asks...)
+		v.Refusal = &v.Asks[0]
 	}
 	return v
 }

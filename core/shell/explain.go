@@ -58,8 +58,12 @@ func (s *Shell) Explain(ctx context.Context, line string) ([]Explanation, error)
 			}
 		}
 		if v.Outcome == gate.Ask && s.cfg.Host != nil {
-			q := questionFor(s, ls, c.place, c.argv, s.command(line, c.argv, c.dir, c.extra), v.Refusal)
-			if claim, ok := s.cfg.Host.Peek(ctx, q); ok {
+			q := s.narrow(ctx, ls, s.question(ls, c.place, c.argv, s.command(line, c.argv, c.dir, c.extra), v))
+			claim, ok := Claim{Standing: Allowed}, len(q.Rules) == 0
+			if !ok {
+				claim, ok = s.cfg.Host.Peek(ctx, q)
+			}
+			if ok {
 				if claim.Standing == Allowed {
 					e.Outcome, e.Stderr, e.ExitCode = gate.Granted, "", 0
 				} else {

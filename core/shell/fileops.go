@@ -168,7 +168,7 @@ func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words
 	defer cancelTime()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	ls := &lineState{sh: s, text: strings.Join(spelled, " "), cancel: cancel, claims: map[string]Claim{}, done: make(chan struct{})}
+	ls := &lineState{sh: s, text: strings.Join(spelled, " "), cancel: cancel, claims: map[string][]*placeClaim{}, done: make(chan struct{})}
 	ls.jobs.Store(1)
 	defer ls.jobEnded() // spends what the operation claimed (G-9.7)
 	ctx = context.WithValue(context.WithValue(ctx, lineKey{}, ls), fileOpKey{}, true)

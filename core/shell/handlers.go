@@ -400,7 +400,8 @@ func (s *Shell) view(ls *lineState, scope *gate.OpScope) vfs.FS {
 	return s.cfg.VFS.View(door)
 }
 
-// lineDoor lets an op through that an answered ask of this line opened.
+// lineDoor lets an op through that an answered question of this line
+// opened: exactly the path it showed, through exactly the rule it named.
 type lineDoor struct {
 	door vfs.Door
 	ls   *lineState
@@ -413,7 +414,7 @@ func (d lineDoor) CheckOp(op vfs.Op) error {
 	}
 	var re *vfs.RefusedError
 	if errors.As(err, &re) {
-		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(op.Path) {
+		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(op.Path, r) {
 			return nil
 		}
 	}

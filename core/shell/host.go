@@ -2,11 +2,15 @@ package shell
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 
 	"gatehouse/core/gate"
 )
 
-// Question is one ask the gate raised for a command of a line (G-9.1).
+// Question is one ask the gate raised for a command of a line (G-9.1): what
+// the human is shown, and the facts an answer to it is bound to (G-9.5).
 type Question struct {
 	SessionID string
 	Line      string
@@ -14,10 +18,67 @@ type Question struct {
 	Command   string // the command as spelled (argv joined)
 	Argv      []string
 	Cwd       string
-	Paths     []string
-	Refusal   gate.Refusal // kind "ask": reason, rule, policy, scope, path
-	// GrantKey names what an allow-for-session covers: the rule that asked.
-	GrantKey string
+	Paths     []string // every operand, resolved against the cwd
+	// Refusal is the first ask of Rules: the record the agent reads.
+	Refusal gate.Refusal
+	// Rules are every ask rule the command meets that no session grant
+	// settles, each with the paths it reaches (G-4.10). An answer settles
+	// exactly these rules.
+	Rules []AskRule
+	// Facts is the digest of the argv, the cwd, the operands (as spelled
+	// and after every symlink) and the rules named: an answer is bound to
+	// it, so the same text meaning something else asks anew (G-9.5).
+	Facts string
+
+	// resolved are Paths after symlinks, for Facts.
+	resolved []string
+}
+
+// AskRule is one ask rule a command meets, as its question names it.
+type AskRule struct {
+	// Key names what an allow for session of the rule covers: the rule
+	// that asked; for a policy, which of its questions (see grantKey).
+	Key    string
+	Reason string
+	Rule   string
+	Policy string
+	// Paths are the command's operands the rule reaches (none for a
+	// command-axis rule or a policy).
+	Paths []string
+	// Refusal is the rule's first ask, as the gate wrote it: the record
+	// and voice the agent gets when this rule is the one asking.
+	Refusal gate.Refusal
+}
+
+// factsDigest is the Facts of q: a SHA-256 over a JSON rendering of what
+// the human was shown and what it meant when the question was raised.
+func (q *Question) factsDigest() string {
+	keys := make([]string, len(q.Rules))
+	for i, r := range q.Rules {
+		keys[i] = r.Key
+	}
+	b, _ := json.Marshal(struct {
+		Argv     []string `json:"argv"`
+		Cwd      string   `json:"cwd"`
+		Paths    []string `json:"paths"`
+		Resolved []string `json:"resolved"`
+		Rules    []string `json:"rules"`
+	}{q.Argv, q.Cwd, q.Paths, q.resolved, keys})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// ruleKeys is the keys of q's rules, joined: which rules a standing answer
+// settles.
+func (q *Question) ruleKeys() string {
+	s := ""
+	for i, r := range q.Rules {
+		if i > 0 {
+			s += "\n"
+		}
+		s += r.Key
+	}
+	return s
 }
 
 // Standing is an answer already on record for a question.
@@ -50,8 +111,13 @@ type Reply struct {
 // optional inline handler. core implements it; a nil Host refuses every ask
 // as pending with no id (tests of the gate alone).
 type Host interface {
-	// Lookup finds a standing answer for q (a grant or a deny-once) and
-	// claims it for the line; ok is false when none stands.
+	// Settled returns those of keys (rules' grant keys) that an allow for
+	// session settles in the session (G-9.5).
+	Settled(ctx context.Context, sessionID string, keys []string) []string
+	// Lookup finds a once grant or deny-once given for exactly q (its
+	// session, line, place and facts) and claims it for the line, so no
+	// other line, in any process, can use it; ok is false when none
+	// stands.
 	Lookup(ctx context.Context, q Question) (Claim, bool)
 	// Peek is Lookup without claiming (explain, G-11.3).
 	Peek(ctx context.Context, q Question) (Claim, bool)

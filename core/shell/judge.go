@@ -2,6 +2,8 @@ package shell
 
 import (
 	"context"
+	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
@@ -98,12 +100,34 @@ func grantKey(r *gate.Refusal) string {
 	return r.Policy + "|" + r.Rule + "|" + r.Hook + "|" + r.Reason
 }
 
-func questionFor(s *Shell, ls *lineState, place string, argv []string, cmd gate.Command, r *gate.Refusal) Question {
+// question is what an ask verdict on argv at place asks the host: every
+// ask rule the command meets, each once with the operands it reaches, and
+// the facts an answer is bound to. Session grants are not consulted here
+// (see narrow).
+func (s *Shell) question(ls *lineState, place string, argv []string, cmd gate.Command, v gate.Verdict) Question {
 	paths := make([]string, 0, len(cmd.Operands))
 	for _, o := range cmd.Operands {
 		paths = append(paths, o.Path)
 	}
-	return Question{
+	asks := v.Asks
+	if len(asks) == 0 && v.Refusal != nil {
+		asks = []gate.Refusal{*v.Refusal}
+	}
+	var rules []AskRule
+	for _, a := range asks {
+		key := grantKey(&a)
+		i := 0
+		for i < len(rules) && rules[i].Key != key {
+			i++
+		}
+		if i == len(rules) {
+			rules = append(rules, AskRule{Key: key, Reason: a.Reason, Rule: a.Rule, Policy: a.Policy, Refusal: a})
+		}
+		if a.Path != "" && !slices.Contains(rules[i].Paths, a.Path) {
+			rules[i].Paths = append(rules[i].Paths, a.Path)
+		}
+	}
+	q := Question{
 		SessionID: s.cfg.SessionID,
 		Line:      ls.text,
 		Place:     place,
@@ -111,56 +135,151 @@ func questionFor(s *Shell, ls *lineState, place string, argv []string, cmd gate.
 		Argv:      argv,
 		Cwd:       cmd.Cwd,
 		Paths:     paths,
-		Refusal:   *r,
-		GrantKey:  grantKey(r),
+		Rules:     rules,
+		resolved:  s.resolvePaths(paths),
 	}
+	if len(rules) > 0 {
+		q.Refusal = rules[0].Refusal
+	}
+	q.Facts = q.factsDigest()
+	return q
 }
 
-// settle finds or obtains an answer for an ask at the execution gate. It
-// returns the claim's standing, or a halt error when the ask must wait.
-func (s *Shell) settle(ctx context.Context, ls *lineState, q Question) (Standing, *gate.Refusal, error) {
-	key := q.Place + "\x00" + q.GrantKey
-	ls.mu.Lock()
-	c, ok := ls.claims[key]
-	ls.mu.Unlock()
-	if ok {
-		return c.Standing, refusalFromClaim(q, c), nil
+// resolvePaths follows every symlink of each path, so that a question's
+// facts change when a link it read through is pointed elsewhere (G-9.5). A
+// path that does not exist (yet) keeps its resolved parent.
+func (s *Shell) resolvePaths(paths []string) []string {
+	if len(paths) == 0 {
+		return nil
 	}
-	host := s.cfg.Host
-	if host != nil {
-		if c, ok := host.Lookup(ctx, q); ok {
-			ls.mu.Lock()
-			ls.claims[key] = c
-			ls.mu.Unlock()
-			return c.Standing, refusalFromClaim(q, c), nil
+	v := s.cfg.VFS.View(nil)
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if r, err := v.Resolve(p); err == nil {
+			out[i] = r
+		} else if dir, err := v.Resolve(path.Dir(p)); err == nil {
+			out[i] = path.Join(dir, path.Base(p))
+		} else {
+			out[i] = p
 		}
 	}
+	return out
+}
+
+// narrow drops from q the rules a session grant settles, asking the host
+// once per rule and line (G-9.5: allow for session settles its rule only).
+// It returns the question with what is left, its first refusal and its
+// facts updated.
+func (s *Shell) narrow(ctx context.Context, ls *lineState, q Question) Question {
+	host := s.cfg.Host
 	if host == nil {
+		return q
+	}
+	var unknown []string
+	ls.mu.Lock()
+	for _, r := range q.Rules {
+		if !ls.sessionKeys[r.Key] {
+			unknown = append(unknown, r.Key)
+		}
+	}
+	ls.mu.Unlock()
+	if len(unknown) > 0 {
+		if held := host.Settled(ctx, q.SessionID, unknown); len(held) > 0 {
+			ls.mu.Lock()
+			if ls.sessionKeys == nil {
+				ls.sessionKeys = map[string]bool{}
+			}
+			for _, k := range held {
+				ls.sessionKeys[k] = true
+			}
+			ls.mu.Unlock()
+		}
+	}
+	ls.mu.Lock()
+	left := make([]AskRule, 0, len(q.Rules))
+	for _, r := range q.Rules {
+		if !ls.sessionKeys[r.Key] {
+			left = append(left, r)
+		}
+	}
+	ls.mu.Unlock()
+	if len(left) == len(q.Rules) {
+		return q
+	}
+	q.Rules = left
+	q.Refusal = gate.Refusal{}
+	if len(left) > 0 {
+		q.Refusal = left[0].Refusal
+		q.Facts = q.factsDigest()
+	}
+	return q
+}
+
+// pathGrants are the door's grants for the rules of q at the paths q
+// showed, as spelled and after symlinks.
+func pathGrants(q Question) []gate.PathGrant {
+	var grants []gate.PathGrant
+	for _, r := range q.Rules {
+		for _, p := range r.Paths {
+			grants = append(grants, gate.PathGrant{Policy: r.Policy, Rule: r.Rule, Path: p})
+			if i := slices.Index(q.Paths, p); i >= 0 && i < len(q.resolved) && q.resolved[i] != p {
+				grants = append(grants, gate.PathGrant{Policy: r.Policy, Rule: r.Rule, Path: q.resolved[i]})
+			}
+		}
+	}
+	return grants
+}
+
+// settle finds or obtains an answer for a question at the execution gate
+// (G-9.4): an answer the line holds at the place for this command (see
+// lineState.standing), else one standing in the ledger for exactly these
+// facts, else the host's answer. It returns the standing, the refusal to
+// record when the answer is a deny or still pending, and a halt error when
+// the host failed.
+func (s *Shell) settle(ctx context.Context, ls *lineState, q Question) (Standing, *gate.Refusal, error) {
+	if c, ok := ls.standing(q, q.Facts); ok {
+		return c.Standing, refusalFromClaim(q, c), nil
+	}
+	if s.cfg.Host == nil {
 		r := q.Refusal
 		r.Status = "pending"
 		return NoAnswer, &r, nil
 	}
+	standing, c, held, ref, err := s.obtain(ctx, q)
+	if held {
+		ls.hold(q.Place, &placeClaim{claim: c, rules: q.ruleKeys(), asked: q.Facts, facts: q.Facts, command: q.Argv[0]})
+	}
+	return standing, ref, err
+}
+
+// obtain gets q's answer from the host: a grant or refusal standing for
+// exactly q, claimed, else the host's word on the question raised (waiting
+// for it with an inline handler). held reports that the line must keep c
+// and spend it when it ends; a deny given inline is not held: it stands
+// for the agent's retry (G-10.4). ref is the record of a deny or of a
+// question still pending.
+func (s *Shell) obtain(ctx context.Context, q Question) (standing Standing, c Claim, held bool, ref *gate.Refusal, err error) {
+	host := s.cfg.Host
+	if c, ok := host.Lookup(ctx, q); ok {
+		return c.Standing, c, true, refusalFromClaim(q, c), nil
+	}
 	reply, err := host.Ask(ctx, q)
 	if err != nil {
-		return NoAnswer, nil, err
+		return NoAnswer, Claim{}, false, nil, err
 	}
 	switch reply.Outcome {
 	case "allow":
-		ls.mu.Lock()
-		ls.claims[key] = reply.Claim
-		ls.mu.Unlock()
-		return Allowed, nil, nil
+		return Allowed, reply.Claim, true, nil, nil
 	case "deny":
-		// Not claimed: the refusal stands for the retry (G-10.4).
 		c := reply.Claim
 		c.Standing = Refused
 		c.AskID = reply.AskID
-		return Refused, refusalFromClaim(q, c), nil
+		return Refused, c, false, refusalFromClaim(q, c), nil
 	}
 	r := q.Refusal
 	r.AskID = reply.AskID
 	r.Status = "pending"
-	return NoAnswer, &r, nil
+	return NoAnswer, Claim{}, false, &r, nil
 }
 
 // refusalFromClaim is the deny record a deny-once answer yields (G-9.5).
@@ -175,6 +294,25 @@ func refusalFromClaim(q Question, c Claim) *gate.Refusal {
 	r.AskID = c.AskID
 	r.Status = ""
 	return &r
+}
+
+// askVoice is the verdict whose refusal the agent reads for q: the rule
+// left asking after session grants, at its own operand of cmd.
+func askVoice(v gate.Verdict, q Question, cmd gate.Command) gate.Verdict {
+	if len(q.Rules) == 0 || (v.Refusal != nil && *v.Refusal == q.Refusal) {
+		return v
+	}
+	r := q.Refusal
+	v.Refusal, v.Operand = &r, nil
+	if r.Scope == gate.ScopeOperand {
+		for i := range cmd.Operands {
+			if cmd.Operands[i].Path == r.Path {
+				v.Operand = &cmd.Operands[i]
+				break
+			}
+		}
+	}
+	return v
 }
 
 // admit is the execution gate for one command at place (G-9.4).
@@ -216,15 +354,23 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		if ls == nil {
 			return admission{exit: 126, stderr: "gatehouse: no line to ask on\n"}
 		}
-		q := questionFor(s, ls, place, argv, cmd, v.Refusal)
-		standing, ref, err := s.settle(ctx, ls, q)
-		if err != nil {
-			return admission{halt: err}
+		full := s.question(ls, place, argv, cmd, v)
+		q := s.narrow(ctx, ls, full)
+		standing := Allowed
+		var ref *gate.Refusal
+		if len(q.Rules) > 0 {
+			var err error
+			if standing, ref, err = s.settle(ctx, ls, q); err != nil {
+				return admission{halt: err}
+			}
 		}
 		switch standing {
 		case Allowed:
-			ls.grantPaths(q.Paths)
-			return admission{run: true, scope: &gate.OpScope{Granted: true, Command: &cmd, Cleared: v.Cleared}}
+			// The answer opens the rules it named (and those a session
+			// grant settles) at the paths the command showed, no more.
+			grants := pathGrants(full)
+			ls.grantPaths(grants)
+			return admission{run: true, scope: &gate.OpScope{Grants: grants, Command: &cmd, Cleared: v.Cleared}}
 		case Refused:
 			ls.addRefusal(*ref)
 			return admission{exit: 126, stderr: argv[0] + ": Permission denied\n"}
@@ -235,7 +381,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		ls.halted = ref
 		ls.waiting = true
 		ls.mu.Unlock()
-		text, _ := refusalText(v, argv)
+		text, _ := refusalText(askVoice(v, q, cmd), argv)
 		return admission{halt: &errHalt{126, strings.TrimSuffix(text, "\n")}}
 	}
 	return admission{run: true, scope: &gate.OpScope{Command: &cmd, Cleared: v.Cleared}}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+
 	"sync"
 	"sync/atomic"
 
@@ -15,17 +15,23 @@ import (
 )
 
 // lineState is what one line carries through its run, in the context: the
-// answers it claimed, the refusals it met, the paths its answered asks
-// opened, and the count of its commands and background jobs.
+// answers it claimed, the refusals it met, and the paths its answers
+// opened.
 type lineState struct {
 	sh     *Shell
 	text   string
 	cancel context.CancelCauseFunc
 
-	mu       sync.Mutex
-	claims   map[string]Claim // place + "\x00" + grant key
-	spent    []Claim
-	granted  map[string]bool // resolved paths an answered ask opened for this line
+	mu sync.Mutex
+	// claims are the standing answers the line holds, by place (G-9.7).
+	claims map[string][]*placeClaim
+	// sessionKeys are rules' grant keys a session grant settled while
+	// this line ran: asked of the host once per line.
+	sessionKeys map[string]bool
+	// granted are the paths an answered question showed, with the rules
+	// it opened there: a redirection or a sourced file of the line may
+	// open exactly such a path through exactly such a rule.
+	granted  map[string][]gate.PathGrant
 	refusals []gate.Refusal
 	// halted is the pending ask that ended the line (G-9.4).
 	halted *gate.Refusal
@@ -37,6 +43,63 @@ type lineState struct {
 	jobs     atomic.Int64
 	done     chan struct{} // closed when the line and its jobs have ended
 	endOnce  sync.Once
+}
+
+// placeClaim is a standing answer the line holds at one place. Preflight
+// takes it for the command it read there (a reservation: command empty);
+// the execution gate uses it only for a command whose facts are the ones
+// preflight saw, and from then on for the same command at that place
+// (later loop iterations, xargs batches, G-9.6), never another.
+type placeClaim struct {
+	claim Claim
+	rules string // keys of the rules it settles
+	asked string // the facts of the question it answered
+	facts string // the facts its first use at the execution gate must have
+	// command is argv[0] of the command the execution gate ran on it;
+	// "" until then.
+	command string
+}
+
+// reserved reports whether the line already holds an answer to the
+// question with these facts at place.
+func (ls *lineState) reserved(place, asked string) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for _, pc := range ls.claims[place] {
+		if pc.asked == asked {
+			return true
+		}
+	}
+	return false
+}
+
+// hold records a standing answer the line took at place.
+func (ls *lineState) hold(place string, pc *placeClaim) {
+	ls.mu.Lock()
+	ls.claims[place] = append(ls.claims[place], pc)
+	ls.mu.Unlock()
+}
+
+// standing finds the answer the line holds at q's place for the command
+// argv0 meeting q's rules with q's facts: one already used there by the
+// same command, or a reservation made for exactly these facts, which this
+// use takes.
+func (ls *lineState) standing(q Question, facts string) (Claim, bool) {
+	rules, command := q.ruleKeys(), q.Argv[0]
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for _, pc := range ls.claims[q.Place] {
+		if pc.rules == rules && pc.command == command {
+			return pc.claim, true
+		}
+	}
+	for _, pc := range ls.claims[q.Place] {
+		if pc.rules == rules && pc.command == "" && pc.facts == facts {
+			pc.command = command
+			return pc.claim, true
+		}
+	}
+	return Claim{}, false
 }
 
 type lineKey struct{}
@@ -61,30 +124,30 @@ func (ls *lineState) addRefusal(r gate.Refusal) {
 	ls.mu.Unlock()
 }
 
-func (ls *lineState) grantPaths(paths []string) {
+// grantPaths records the paths and rules an answered question opened, for
+// the line's operations outside any command (redirections, sourced files).
+func (ls *lineState) grantPaths(grants []gate.PathGrant) {
 	ls.mu.Lock()
 	if ls.granted == nil {
-		ls.granted = map[string]bool{}
+		ls.granted = map[string][]gate.PathGrant{}
 	}
-	for _, p := range paths {
-		ls.granted[p] = true
+	for _, g := range grants {
+		ls.granted[g.Path] = append(ls.granted[g.Path], g)
 	}
 	ls.mu.Unlock()
 }
 
-func (ls *lineState) pathGranted(p string) bool {
+// pathGranted reports whether an answered question of the line showed
+// exactly path and opened the rule r there.
+func (ls *lineState) pathGranted(p string, r *gate.Refusal) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	for q := p; ; {
-		if ls.granted[q] {
+	for _, g := range ls.granted[p] {
+		if g.Rule == r.Rule && g.Policy == r.Policy {
 			return true
 		}
-		i := strings.LastIndexByte(q, '/')
-		if i <= 0 {
-			return ls.granted["/"]
-		}
-		q = q[:i]
 	}
+	return false
 }
 
 // finish spends what the line claimed once the line and every job it
@@ -92,11 +155,12 @@ func (ls *lineState) pathGranted(p string) bool {
 func (ls *lineState) finish() {
 	ls.endOnce.Do(func() {
 		ls.mu.Lock()
-		claims := make([]Claim, 0, len(ls.claims)+len(ls.spent))
-		for _, c := range ls.claims {
-			claims = append(claims, c)
+		var claims []Claim
+		for _, held := range ls.claims {
+			for _, pc := range held {
+				claims = append(claims, pc.claim)
+			}
 		}
-		claims = append(claims, ls.spent...)
 		waiting := ls.waiting
 		ls.mu.Unlock()
 		if h := ls.sh.cfg.Host; h != nil && len(claims) > 0 {
@@ -140,7 +204,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 
 	ctx, cancelTime := context.WithTimeoutCause(ctx, s.limits.WallTime, &errHalt{124, fmt.Sprintf("gatehouse: line exceeded the wall-time limit (%s)", s.limits.WallTime)})
 	ctx, cancel := context.WithCancelCause(ctx)
-	ls := &lineState{sh: s, text: line, cancel: cancel, claims: map[string]Claim{}, done: make(chan struct{})}
+	ls := &lineState{sh: s, text: line, cancel: cancel, claims: map[string][]*placeClaim{}, done: make(chan struct{})}
 	ls.jobs.Store(1) // the foreground
 	defer func() {
 		s.fds.reset()

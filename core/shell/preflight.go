@@ -345,15 +345,10 @@ func (s *Shell) judgeStatic(line string, c staticCmd) gate.Verdict {
 func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File) (Result, bool) {
 	line := ls.text
 	cmds := s.collect(file, s.runner.Dir)
-	type pending struct {
-		q Question
-		v gate.Verdict
-		c staticCmd
-	}
 	// In line order: a deny (by rule or by a host's deny-once) stops the
 	// line at once and spends what it claimed so far; an ask takes its
 	// standing answer if there is one (G-9.7).
-	var unanswered []pending
+	var unanswered []asked
 	for _, c := range cmds {
 		v := s.judgeStatic(line, c)
 		switch v.Outcome {
@@ -362,27 +357,26 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 				return s.refuseLine(ls, c, v, *v.Refusal), true
 			}
 		case gate.Ask:
-			cmd := s.command(line, c.argv, c.dir, c.extra)
-			p := pending{questionFor(s, ls, c.place, c.argv, cmd, v.Refusal), v, c}
-			key := p.q.Place + "\x00" + p.q.GrantKey
-			ls.mu.Lock()
-			_, seen := ls.claims[key]
-			ls.mu.Unlock()
-			if seen {
+			a := asked{c: c, v: v, cmd: s.command(line, c.argv, c.dir, c.extra)}
+			a.full = s.question(ls, c.place, c.argv, a.cmd, v)
+			a.q = s.narrow(ctx, ls, a.full)
+			if len(a.q.Rules) == 0 {
+				ls.grantPaths(pathGrants(a.full)) // session grants settle it
+				continue
+			}
+			if ls.reserved(a.q.Place, a.q.Facts) {
 				continue
 			}
 			if s.cfg.Host != nil {
-				if claim, ok := s.cfg.Host.Lookup(ctx, p.q); ok {
-					ls.mu.Lock()
-					ls.claims[key] = claim
-					ls.mu.Unlock()
+				if claim, ok := s.cfg.Host.Lookup(ctx, a.q); ok {
+					s.reserve(ctx, ls, a, claim)
 					if claim.Standing == Refused {
-						return s.refuseLine(ls, c, hostDenied, *refusalFromClaim(p.q, claim)), true
+						return s.refuseLine(ls, c, hostDenied, *refusalFromClaim(a.q, claim)), true
 					}
 					continue
 				}
 			}
-			unanswered = append(unanswered, p)
+			unanswered = append(unanswered, a)
 		}
 	}
 	if len(unanswered) == 0 {
@@ -390,16 +384,19 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	}
 	if s.cfg.Host != nil && s.cfg.Host.Inline(ctx) {
 		// One question at a time, in line order; the line waits (G-9.8).
-		for _, p := range unanswered {
-			standing, ref, err := s.settle(ctx, ls, p.q)
+		for _, a := range unanswered {
+			standing, claim, held, ref, err := s.obtain(ctx, a.q)
 			if err != nil {
-				return s.waitLine(ls, p.c, p.v, withStatus(p.q.Refusal, "", "pending")), true
+				return s.waitLine(ls, a, withStatus(a.q.Refusal, "", "pending")), true
+			}
+			if held {
+				s.reserve(ctx, ls, a, claim)
 			}
 			switch standing {
 			case Refused:
-				return s.refuseLine(ls, p.c, hostDenied, *ref), true
+				return s.refuseLine(ls, a.c, hostDenied, *ref), true
 			case NoAnswer:
-				return s.waitLine(ls, p.c, p.v, *ref), true
+				return s.waitLine(ls, a, *ref), true
 			}
 		}
 		return Result{}, false
@@ -407,19 +404,51 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	// No one to wait on: raise every unanswered question at once and refuse
 	// with the first.
 	var records []gate.Refusal
-	for _, p := range unanswered {
-		r := withStatus(p.q.Refusal, "", "pending")
+	for _, a := range unanswered {
+		r := withStatus(a.q.Refusal, "", "pending")
 		if s.cfg.Host != nil {
-			reply, err := s.cfg.Host.Ask(ctx, p.q)
+			reply, err := s.cfg.Host.Ask(ctx, a.q)
 			if err == nil {
 				r.AskID = reply.AskID
 			}
 		}
 		records = append(records, r)
 	}
-	res := s.waitLine(ls, unanswered[0].c, unanswered[0].v, records[0])
+	res := s.waitLine(ls, unanswered[0], records[0])
 	res.Refusals = records
 	return res, true
+}
+
+// asked is one question preflight raises: the static command, its verdict
+// and gate command, the question with every rule (full) and narrowed by
+// session grants (q).
+type asked struct {
+	c       staticCmd
+	v       gate.Verdict
+	cmd     gate.Command
+	full, q Question
+}
+
+// reserve holds an answer preflight obtained for a literal command, for
+// the execution gate to use when it reaches that command with the same
+// facts (G-9.3, G-9.5). The execution gate judges a command without its
+// redirections (the interpreter opens those itself, through the door,
+// where the paths this answer showed are open to the line), so the facts
+// it must meet are those of the command alone.
+func (s *Shell) reserve(ctx context.Context, ls *lineState, a asked, claim Claim) {
+	pc := &placeClaim{claim: claim, rules: a.q.ruleKeys(), asked: a.q.Facts, facts: a.q.Facts}
+	if len(a.c.extra) > 0 {
+		pc.rules, pc.facts = "", "" // the command alone meets no ask: never used by name
+		bare := s.command(ls.text, a.c.argv, a.c.dir, nil)
+		if v := s.cfg.Profile.Judge(bare); v.Outcome == gate.Ask {
+			q := s.narrow(ctx, ls, s.question(ls, a.c.place, a.c.argv, bare, v))
+			pc.rules, pc.facts = q.ruleKeys(), q.Facts
+		}
+	}
+	ls.hold(a.q.Place, pc)
+	if claim.Standing == Allowed {
+		ls.grantPaths(pathGrants(a.full))
+	}
 }
 
 // hostDenied renders a host's deny answer: the whole command, 126 (G-9.5).
@@ -442,10 +471,10 @@ func (s *Shell) refuseLine(ls *lineState, c staticCmd, v gate.Verdict, r gate.Re
 
 // waitLine: a question waits for its answer; the line does not run and
 // spends nothing (G-9.4, G-9.7).
-func (s *Shell) waitLine(ls *lineState, c staticCmd, v gate.Verdict, r gate.Refusal) Result {
+func (s *Shell) waitLine(ls *lineState, a asked, r gate.Refusal) Result {
 	ls.mu.Lock()
 	ls.waiting = true
 	ls.mu.Unlock()
-	text, _ := refusalText(v, c.argv)
+	text, _ := refusalText(askVoice(a.v, a.q, a.cmd), a.c.argv)
 	return Result{Stderr: text, ExitCode: 126, Refusal: &r, Refusals: []gate.Refusal{r}}
 }

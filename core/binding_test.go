@@ -1,0 +1,319 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"gatehouse/core/decisions"
+	"gatehouse/core/gate"
+	"gatehouse/core/vfs"
+)
+
+// bound asks about secrets and about two teams' directories, and about rm.
+var bound = gate.ProfileSpec{
+	Name: "bound",
+	Cwd:  "/data",
+	Ask: []gate.Rule{
+		{Reason: "secrets need sign-off", Paths: []string{"/data/secret*.txt", "/data/secrets/*", "/data/sub/secret.txt"}},
+		{Reason: "team A's files", Paths: []string{"/data/a"}},
+		{Reason: "team B's files", Paths: []string{"/data/b"}},
+		{Reason: "removal needs sign-off", Commands: []string{"rm"}},
+	},
+}
+
+func boundMount() []vfs.MountSpec {
+	return []vfs.MountSpec{{Prefix: "/data", Files: map[string]string{
+		"secret.txt":     "s3cret\n",
+		"secret2.txt":    "two\n",
+		"secret3.txt":    "l1\nl2\n",
+		"secrets/one":    "1\n",
+		"secrets/two":    "2\n",
+		"sub/secret.txt": "sub-secret\n",
+		"plain.txt":      "plain\n",
+		"s.sh":           "cat secret.txt\n",
+		"a/x":            "ax\n",
+		"a/y":            "ay\n",
+		"b/y":            "by\n",
+		"b/z":            "bz\n",
+	}}}
+}
+
+func newBoundFixture(t *testing.T, opts ...Option) *askFixture {
+	t.Helper()
+	ws, err := NewWorkspace(boundMount(), append([]Option{WithProfiles(bound)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("agent", Profile("bound"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &askFixture{t: t, ws: ws, s: s}
+}
+
+// runs runs lines that must succeed without asking.
+func (f *askFixture) runs(lines ...string) {
+	f.t.Helper()
+	for _, l := range lines {
+		if res := f.run(l); res.ExitCode != 0 || res.Refusal != nil {
+			f.t.Fatalf("%s: exit %d, stderr %q, refusal %+v", l, res.ExitCode, res.Stderr, res.Refusal)
+		}
+	}
+}
+
+// hostDo changes the workspace as a host process would, behind the agent's
+// back: link NAME=TARGET, write NAME=TEXT.
+func (f *askFixture) hostDo(steps ...string) {
+	f.t.Helper()
+	v := f.ws.VFS().View(nil)
+	for _, step := range steps {
+		verb, arg, _ := strings.Cut(step, " ")
+		name, val, _ := strings.Cut(arg, "=")
+		var err error
+		switch verb {
+		case "link":
+			v.Remove(name)
+			err = v.Symlink(val, name)
+		case "write":
+			var file vfs.File
+			if file, err = v.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err == nil {
+				_, err = io.WriteString(file.(io.Writer), val)
+				file.Close()
+			}
+		default:
+			err = fmt.Errorf("unknown step %q", step)
+		}
+		if err != nil {
+			f.t.Fatalf("%s: %v", step, err)
+		}
+	}
+}
+
+// G-9.5 as amended: an answer authorises what its record showed. The same
+// line text meaning something else at the retry (another target, another
+// command) asks anew, and what it would now reach is never read. Each case
+// first checks that the unchanged retry does run on the answer.
+func TestAnswerIsBoundToWhatTheRecordShowed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		setup     []string // lines run first (no asks)
+		host      []string // host changes before the first ask
+		line      string
+		change    []string // lines run after the answer (no asks)
+		hostAfter []string // host changes after the answer
+		forbidden string   // what the changed line would print
+	}{
+		{name: "cd between lines", line: "cat secret.txt", change: []string{"cd /data/sub"}, forbidden: "sub-secret"},
+		{name: "cd through a variable in the line", setup: []string{"D=/data"}, line: "cd $D && cat secret.txt",
+			change: []string{"D=/data/sub"}, forbidden: "sub-secret"},
+		{name: "a changed variable", setup: []string{"F=secret.txt"}, line: "cat $F", change: []string{"F=secret2.txt"}, forbidden: "two"},
+		{name: "a changed sourced script", line: "source s.sh", change: []string{"echo 'cat secret2.txt' > s.sh"}, forbidden: "two"},
+		{name: "a sourced script running another command", line: "source s.sh", change: []string{"echo 'tac secret3.txt' > s.sh"}, forbidden: "l2\nl1"},
+		{name: "a glob matching new files", line: "cat secrets/*", hostAfter: []string{"write /data/secrets/three=3\n"}, forbidden: "3"},
+		{name: "a symlink pointed elsewhere", host: []string{"link /data/secrets/cur=one"}, line: "cat secrets/cur",
+			hostAfter: []string{"link /data/secrets/cur=two"}, forbidden: "2"},
+		{name: "an alias redefined", setup: []string{"shopt -s expand_aliases; alias c=cat"}, line: "c secret.txt",
+			change: []string{"alias c='cat secret2.txt'"}, forbidden: "two"},
+		{name: "a function redefined", setup: []string{"f() { cat secret.txt; }"}, line: "f",
+			change: []string{"f() { cat secret2.txt; }"}, forbidden: "two"},
+		{name: "a function shadowing the command", line: "cat secret.txt",
+			change: []string{"cat() { command tac secret3.txt; }"}, forbidden: "l2\nl1"},
+		{name: "an eval string from a variable", setup: []string{"C='cat secret.txt'"}, line: `eval "$C"`,
+			change: []string{"C='cat secret2.txt'"}, forbidden: "two"},
+		{name: "an eval string running another command", setup: []string{"C='cat secret3.txt'"}, line: `eval "$C"`,
+			change: []string{"C='tac secret3.txt'"}, forbidden: "l2\nl1"},
+		{name: "bash -c from a variable", setup: []string{"C='cat secret.txt'"}, line: `bash -c "$C"`,
+			change: []string{"C='cat secret2.txt'"}, forbidden: "two"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newBoundFixture(t)
+			f.hostDo(tt.host...)
+			f.runs(tt.setup...)
+
+			// Control: the unchanged retry runs on its answer.
+			f.allowAll(f.pendingIDs(f.run(tt.line), 1))
+			if res := f.run(tt.line); res.ExitCode != 0 || res.Refusal != nil {
+				t.Fatalf("the unchanged retry: %+v", res)
+			}
+
+			first := f.pendingIDs(f.run(tt.line), 1)
+			f.allowAll(first)
+			f.runs(tt.change...)
+			f.hostDo(tt.hostAfter...)
+			res := f.run(tt.line)
+			again := f.pendingIDs(res, 1)
+			if again[0] == first[0] {
+				t.Errorf("the retry with other facts reused ask %s", first[0])
+			}
+			if strings.Contains(res.Stdout, tt.forbidden) {
+				t.Errorf("the retry printed %q: %q", tt.forbidden, res.Stdout)
+			}
+			rec, err := f.ws.Decisions().Get(context.Background(), again[0])
+			if err != nil || !rec.Pending() {
+				t.Errorf("the new question: %+v, %v", rec, err)
+			}
+		})
+	}
+}
+
+// G-9.5, G-9.7 within one run: later iterations of the same command at the
+// place run on its answer, but never a different command there.
+func TestLoopRunsTheAnsweredCommandOnly(t *testing.T) {
+	t.Parallel()
+	f := newBoundFixture(t)
+	line := "for c in cat tac; do $c secret3.txt; done"
+	first := f.pendingIDs(f.run(line), 1)
+	if rec, _ := f.ws.Decisions().Get(context.Background(), first[0]); rec.Command != "cat secret3.txt" {
+		t.Fatalf("the question is about %q, want cat", rec.Command)
+	}
+	f.allowAll(first)
+	res := f.run(line)
+	ids := f.pendingIDs(res, 1)
+	if res.Stdout != "l1\nl2\n" || ids[0] == first[0] {
+		t.Fatalf("answered for cat, the loop printed %q and asked %v; want cat's output and a new question for tac", res.Stdout, ids)
+	}
+	if rec, _ := f.ws.Decisions().Get(context.Background(), ids[0]); rec.Command != "tac secret3.txt" {
+		t.Errorf("the second question is about %q, want tac", rec.Command)
+	}
+
+	// The same command over other operands in later iterations rides on
+	// the answer (as xargs batches do).
+	g := newBoundFixture(t)
+	line = "for f in secret.txt secret2.txt; do cat $f; done"
+	g.allowAll(g.pendingIDs(g.run(line), 1))
+	if res := g.run(line); res.ExitCode != 0 || res.Stdout != "s3cret\ntwo\n" {
+		t.Errorf("later iterations of the answered command: %+v", res)
+	}
+}
+
+// G-4.10: a command meeting two ask rules raises one record naming both
+// rules and their paths; answering it once runs the command.
+func TestOneRecordNamesEveryRule(t *testing.T) {
+	t.Parallel()
+	f := newBoundFixture(t)
+	ids := f.pendingIDs(f.run("cat a/x b/y secret.txt"), 1)
+	rec, err := f.ws.Decisions().Get(context.Background(), ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rec.Rules {
+		got = append(got, r.Reason+"@"+strings.Join(r.Paths, ","))
+	}
+	want := []string{"team A's files@/data/a/x", "team B's files@/data/b/y", "secrets need sign-off@/data/secret.txt"}
+	if !slices.Equal(got, want) {
+		t.Errorf("record rules = %q, want %q", got, want)
+	}
+	if rec.Reason != "team A's files" || !slices.Equal(rec.Paths, []string{"/data/a/x", "/data/b/y", "/data/secret.txt"}) {
+		t.Errorf("record = %+v", rec)
+	}
+	f.allowAll(ids)
+	if res := f.run("cat a/x b/y secret.txt"); res.ExitCode != 0 || res.Stdout != "ax\nby\ns3cret\n" {
+		t.Fatalf("retry: %+v", res)
+	}
+
+	// A command-axis ask and a path ask: one record, both rules.
+	ids = f.pendingIDs(f.run("rm secret2.txt"), 1)
+	rec, _ = f.ws.Decisions().Get(context.Background(), ids[0])
+	if len(rec.Rules) != 2 || rec.Rules[0].Reason != "removal needs sign-off" || rec.Rules[1].Reason != "secrets need sign-off" ||
+		!slices.Equal(rec.Rules[1].Paths, []string{"/data/secret2.txt"}) || len(rec.Rules[0].Paths) != 0 {
+		t.Errorf("rm of a secret: rules %+v", rec.Rules)
+	}
+}
+
+// G-9.5, G-4.10: allow for session settles each rule its record named, and
+// nothing else: a command meeting another rule too asks for that rule
+// alone, and its record names only it.
+func TestSessionAnswerSettlesItsRulesOnly(t *testing.T) {
+	t.Parallel()
+	f := newBoundFixture(t)
+	ids := f.pendingIDs(f.run("cat a/x"), 1)
+	f.answer(ids[0], decisions.Allow, decisions.Session)
+	f.runs("cat a/y", "cat a/x a/y")
+	line := "cat a/x b/y"
+	res := f.run(line)
+	ids = f.pendingIDs(res, 1)
+	if res.Stderr != "cat: b/y: team B's files\n" || res.Refusal.Reason != "team B's files" {
+		t.Errorf("the rule left asking: stderr %q, refusal %+v", res.Stderr, res.Refusal)
+	}
+	rec, _ := f.ws.Decisions().Get(context.Background(), ids[0])
+	if len(rec.Rules) != 1 || rec.Rules[0].Reason != "team B's files" || rec.Reason != "team B's files" {
+		t.Errorf("record rules = %+v, want team B's alone", rec.Rules)
+	}
+	f.allowAll(ids)
+	if res := f.run(line); res.ExitCode != 0 || res.Stdout != "ax\nby\n" {
+		t.Errorf("retry: %+v", res)
+	}
+	// Team B was answered once: it asks again; team A stays settled.
+	f.pendingIDs(f.run("cat b/z"), 1)
+}
+
+// G-4.10: an answer opens at the op door only the rules its record named
+// at the paths it showed. A link the command reads through into another
+// rule's files meets that rule's refusal.
+func TestAnswerNeverOpensAnotherRule(t *testing.T) {
+	t.Parallel()
+	f := newBoundFixture(t)
+	f.hostDo("link /data/a/link=../b/y")
+	line := "cat a/link"
+	ids := f.pendingIDs(f.run(line), 1)
+	rec, _ := f.ws.Decisions().Get(context.Background(), ids[0])
+	if len(rec.Rules) != 1 || rec.Rules[0].Reason != "team A's files" {
+		t.Fatalf("record rules = %+v", rec.Rules)
+	}
+	f.allowAll(ids)
+	res := f.run(line)
+	if strings.Contains(res.Stdout, "by") || res.Stderr != "cat: a/link: team B's files\n" || res.ExitCode != 1 {
+		t.Errorf("an answer for team A read team B's file: exit %d, stdout %q, stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+
+	// A line's answered path opens a redirection of that very path, not
+	// another path of the same rule.
+	g := newBoundFixture(t)
+	line = "cat a/x; cat < a/y"
+	g.allowAll(g.pendingIDs(g.run(line), 2))
+	if res := g.run(line); res.ExitCode != 0 || res.Stdout != "ax\nay\n" {
+		t.Fatalf("both answered: %+v", res)
+	}
+	line = "cat a/x; F=a/y; cat < $F"
+	g.allowAll(g.pendingIDs(g.run(line), 1))
+	if res := g.run(line); strings.Contains(res.Stdout, "ay") {
+		t.Errorf("a redirection reached another path of the answered rule: %+v", res)
+	}
+}
+
+// G-10.4 with G-4.10 and G-9.5: an inline handler is shown the record with
+// every rule; its once answer runs exactly that command, and a retry with
+// other facts asks the handler again.
+func TestInlineAnswerIsBoundToo(t *testing.T) {
+	t.Parallel()
+	var asked []decisions.Record
+	handler := func(ctx context.Context, rec decisions.Record) (decisions.Answer, error) {
+		asked = append(asked, rec)
+		return decisions.Answer{Outcome: decisions.Allow}, nil
+	}
+	f := newBoundFixture(t, OnAsk(handler))
+	f.runs("F=a/x")
+	if res := f.run("cat $F b/y"); res.ExitCode != 0 || res.Stdout != "ax\nby\n" {
+		t.Fatalf("answered inline: %+v", res)
+	}
+	if len(asked) != 1 || len(asked[0].Rules) != 2 {
+		t.Fatalf("the handler saw %+v, want one record naming both rules", asked)
+	}
+	f.runs("F=a/y")
+	if res := f.run("cat $F b/y"); res.ExitCode != 0 || res.Stdout != "ay\nby\n" {
+		t.Fatalf("second line: %+v", res)
+	}
+	if len(asked) != 2 || asked[1].Argv[1] != "a/y" {
+		t.Errorf("the changed line was not asked again: %d records", len(asked))
+	}
+}
