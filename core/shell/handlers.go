@@ -317,13 +317,15 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 			code, err = 125, nil
 		}
 	}()
-	if stdin == nil {
+	noStdin := stdin == nil
+	if noStdin {
 		stdin = strings.NewReader("")
 	}
 	e := &utils.Env{
 		Ctx:      ctx,
 		Args:     argv,
 		Stdin:    stdin,
+		NoStdin:  noStdin,
 		Stdout:   stdout,
 		Stderr:   stderr,
 		Dir:      dir,

@@ -19,13 +19,17 @@ import (
 
 // Env is everything a utility may use. It never holds a host handle.
 type Env struct {
-	Ctx    context.Context
-	Args   []string // argv; Args[0] is the name the utility was called by
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Dir    string // the shell's cwd, absolute
-	FS     vfs.FS // door-checked; take every path through Abs first
+	Ctx   context.Context
+	Args  []string // argv; Args[0] is the name the utility was called by
+	Stdin io.Reader
+	// NoStdin says Stdin is the empty stream a command gets when nothing
+	// feeds it (no pipe, no redirection): rg then searches the cwd rather
+	// than its input, as ripgrep does at a terminal.
+	NoStdin bool
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Dir     string // the shell's cwd, absolute
+	FS      vfs.FS // door-checked; take every path through Abs first
 	// Environ is the exported environment as NAME=VALUE, hidden vars absent.
 	Environ []string
 	// Exec runs argv as a command of the same line, through the gate

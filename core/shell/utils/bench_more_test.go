@@ -30,6 +30,7 @@ func benchRun(b *testing.B, files map[string]string, argv []string, stdin string
 		var out bytes.Buffer
 		e := testEnv(nil, utilCase{args: argv, dir: "/data"}, fsys, &out, io.Discard, nil)
 		e.Stdin = strings.NewReader(stdin)
+		e.NoStdin = stdin == ""
 		if _, err := Lookup(argv[0]).Run(e); err != nil {
 			b.Fatal(err)
 		}
@@ -67,5 +68,21 @@ func BenchmarkJqDerived(b *testing.B) {
 	files := map[string]string{"in.json": jqBenchInput()}
 	benchRun(b, files, []string{"jq", "-c", "map(.id += 1 | del(.private))", "in.json"}, "", func(out string) bool {
 		return strings.HasPrefix(out, `[{"name":"item-","version":"1.2.3","deps":{"b":1,"a":2},"id":1}`)
+	})
+}
+
+// BenchmarkRgTree searches 20,000 five-line files (a .gitignore and a git
+// root included), one in a hundred matching.
+func BenchmarkRgTree(b *testing.B) {
+	files := map[string]string{".git/HEAD": "ref: x\n", ".gitignore": "*.log\n"}
+	for i := range 20000 {
+		body := "line one\nline two\nline three\nline four\nline five\n"
+		if i%100 == 0 {
+			body = "line one\nline two\n// TODO fix\nline four\nline five\n"
+		}
+		files["d"+itoa(i/1000)+"/f"+itoa(i)+".go"] = body
+	}
+	benchRun(b, files, []string{"rg", "-l", "TODO"}, "", func(out string) bool {
+		return strings.Count(out, "\n") == 200
 	})
 }

@@ -46,8 +46,10 @@ type utilCase struct {
 	links map[string]string // absolute link path -> target
 	times map[string]time.Time
 	stdin string
-	dir   string
-	env   []string
+	// noStdin runs the utility as if nothing fed its input (Env.NoStdin).
+	noStdin bool
+	dir     string
+	env     []string
 
 	wantOut  string
 	wantErr  string
@@ -124,6 +126,7 @@ func testEnv(t *testing.T, c utilCase, fsys vfs.FS, stdout, stderr io.Writer, lo
 		Ctx:     context.Background(),
 		Args:    c.args,
 		Stdin:   strings.NewReader(c.stdin),
+		NoStdin: c.noStdin,
 		Stdout:  stdout,
 		Stderr:  stderr,
 		Dir:     dir,

@@ -1,0 +1,451 @@
+package utils
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"gatehouse/core/vfs"
+)
+
+// rgMatcher is the compiled pattern list.
+type rgMatcher struct {
+	re *regexp.Regexp
+}
+
+// newRgMatcher compiles -e patterns, -f pattern files and the positional
+// pattern into one expression. On failure it returns ripgrep's message.
+func newRgMatcher(t *tool, cfg *rgConfig) (*rgMatcher, string) {
+	patterns := append([]string(nil), cfg.patterns...)
+	for _, f := range cfg.patternFiles {
+		var data []byte
+		in, closeIn, err := openOperand(t, f)
+		if err == nil {
+			data, err = io.ReadAll(in)
+			closeIn()
+		}
+		if err != nil {
+			return nil, f + ": " + rgErrText(errText(err)) + "\n"
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			patterns = append(patterns, strings.TrimSuffix(line, "\r"))
+		}
+	}
+	parts := make([]string, len(patterns))
+	for i, p := range patterns {
+		if cfg.fixed {
+			p = regexp.QuoteMeta(p)
+		} else if _, err := syntax.Parse(p, syntax.Perl); err != nil {
+			return nil, rgRegexError(p, err)
+		}
+		parts[i] = p
+	}
+	expr := strings.Join(parts, "|")
+	if len(parts) > 1 {
+		expr = "(?:" + strings.Join(parts, ")|(?:") + ")"
+	}
+	if cfg.word {
+		expr = `\b(?:` + expr + `)\b`
+	}
+	if cfg.line {
+		expr = "^(?:" + expr + ")$"
+	}
+	fold := cfg.caseMode == 'i' || (cfg.caseMode == 'S' && !rgHasUpper(patterns, cfg.fixed))
+	if fold {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, rgRegexError(expr, err)
+	}
+	return &rgMatcher{re: re}, ""
+}
+
+// rgHasUpper is smart case's test: a literal upper-case letter in some
+// pattern (escapes like \W or \S do not count).
+func rgHasUpper(patterns []string, fixed bool) bool {
+	for _, p := range patterns {
+		for i := 0; i < len(p); i++ {
+			if p[i] == '\\' && !fixed {
+				i++
+				continue
+			}
+			if unicode.IsUpper(rune(p[i])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rgRegexError words a pattern error as ripgrep's regex crate does.
+func rgRegexError(pattern string, err error) string {
+	msg := err.Error()
+	var serr *syntax.Error
+	caret := 0
+	if e, ok := err.(*syntax.Error); ok {
+		serr = e
+	}
+	if serr != nil {
+		switch serr.Code {
+		case syntax.ErrMissingParen:
+			msg = "unclosed group"
+			caret = strings.LastIndexByte(pattern, '(')
+		case syntax.ErrUnexpectedParen:
+			msg = "unopened group"
+			caret = strings.IndexByte(pattern, ')')
+		case syntax.ErrMissingBracket:
+			msg = "unclosed character class"
+			caret = strings.LastIndexByte(pattern, '[')
+		case syntax.ErrMissingRepeatArgument:
+			msg = "repetition operator missing expression"
+			caret = strings.IndexAny(pattern, "*+?")
+		case syntax.ErrInvalidEscape:
+			msg = "unrecognized escape sequence"
+			caret = strings.IndexByte(pattern, '\\')
+		default:
+			msg = string(serr.Code)
+		}
+	}
+	caret = max(caret, 0)
+	return "regex parse error:\n    " + pattern + "\n    " + strings.Repeat(" ", caret) + "^\nerror: " + msg + "\n"
+}
+
+// rgLine is a line kept for before-context.
+type rgLine struct {
+	no, off int64
+	text    []byte
+}
+
+// rgFile is the state of one file's search.
+type rgFile struct {
+	shown         string
+	no, off       int64 // the current line's number and byte offset
+	count         int64 // matching lines (or matches, --count-matches)
+	afterLeft     int
+	before        []rgLine
+	lastPrinted   int64 // line number of the last printed line, 0: none
+	headed        bool  // --heading's path line is out
+	maxReached    bool
+	binaryExplain bool // an explicit binary file: say so instead of lines
+	nulAt         int64
+}
+
+// searchFile opens and searches one file.
+func (r *rgRun) searchFile(abs, shown string, explicit bool) {
+	flag := os.O_RDONLY
+	if !explicit {
+		flag |= vfs.OListedRegular
+	}
+	f, err := r.t.env.FS.OpenFile(abs, flag, 0)
+	if err != nil {
+		r.fail(shown, err)
+		return
+	}
+	defer f.Close()
+	r.searchReader(f, shown, explicit)
+}
+
+// rgChunk is how much of a file binary detection looks at first.
+const rgChunk = 64 << 10
+
+// searchReader searches one stream line by line.
+func (r *rgRun) searchReader(in io.Reader, shown string, explicit bool) {
+	cfg := r.cfg
+	if r.br == nil {
+		r.br = bufio.NewReaderSize(in, rgChunk)
+	} else {
+		r.br.Reset(in)
+	}
+	br := r.br
+	head, _ := br.Peek(rgChunk)
+	s := &rgFile{shown: shown, nulAt: -1}
+	if i := bytes.IndexByte(head, 0); i >= 0 && !cfg.text {
+		if !explicit {
+			return // ripgrep skips binary files it finds by itself
+		}
+		s.binaryExplain, s.nulAt = true, int64(i)
+	}
+	for !r.quit && !r.t.stopped() {
+		line, err := rgReadLine(br, &r.long)
+		if len(line) > 0 {
+			s.no++
+			if !cfg.text && !s.binaryExplain && bytes.IndexByte(line, 0) >= 0 {
+				break // a binary tail: stop, as ripgrep does
+			}
+			if r.line(s, line) {
+				break
+			}
+			s.off += int64(len(line))
+		}
+		if err != nil {
+			if err != io.EOF {
+				r.fail(shown, err)
+			}
+			break
+		}
+	}
+	r.finishFile(s)
+}
+
+// rgReadLine returns the next line with its newline, however long.
+func rgReadLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
+	line, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	*buf = append((*buf)[:0], line...)
+	for err == bufio.ErrBufferFull {
+		line, err = br.ReadSlice('\n')
+		*buf = append(*buf, line...)
+	}
+	return *buf, err
+}
+
+// line handles one line; it returns true when the file is done.
+func (r *rgRun) line(s *rgFile, raw []byte) bool {
+	cfg := r.cfg
+	text := bytes.TrimSuffix(raw, []byte{'\n'})
+	isMatch := !s.maxReached && r.m.re.Match(text) != cfg.invert
+	if !isMatch {
+		if cfg.passthru {
+			r.printLine(s, text, '-')
+		} else if s.afterLeft > 0 {
+			s.afterLeft--
+			r.printLine(s, text, '-')
+		} else if cfg.before > 0 {
+			r.remember(s, text)
+		}
+		return s.maxReached && s.afterLeft == 0
+	}
+	r.matched = true
+	switch {
+	case cfg.quiet:
+		r.quit = true
+		return true
+	case cfg.filesWith:
+		r.printPath(s.shown)
+		return true
+	case cfg.filesWithout:
+		s.count++
+		return true
+	case cfg.count || cfg.countMatches:
+		s.count += r.matchCount(text)
+		return r.countDone(s)
+	case s.binaryExplain:
+		r.binaryNotice(s)
+		return true
+	}
+	s.count++
+	r.flushBefore(s)
+	r.printMatch(s, text)
+	s.afterLeft = cfg.after
+	if cfg.maxCount >= 0 && s.count >= cfg.maxCount {
+		s.maxReached = true
+		return s.afterLeft == 0
+	}
+	return false
+}
+
+// matchCount is what one matching line adds to -c or --count-matches.
+func (r *rgRun) matchCount(text []byte) int64 {
+	if !r.cfg.countMatches || r.cfg.invert {
+		return 1
+	}
+	return int64(len(r.m.re.FindAllIndex(text, -1)))
+}
+
+// countDone applies -m to counting.
+func (r *rgRun) countDone(s *rgFile) bool {
+	return r.cfg.maxCount >= 0 && s.count >= r.cfg.maxCount
+}
+
+// finishFile prints what a file's end settles: counts, names of files
+// without matches.
+func (r *rgRun) finishFile(s *rgFile) {
+	cfg := r.cfg
+	switch {
+	case cfg.quiet:
+	case cfg.filesWithout:
+		if s.count == 0 {
+			r.matched = true
+			r.printPath(s.shown)
+		}
+	case (cfg.count || cfg.countMatches) && (s.count > 0 || cfg.includeZero):
+		if r.showName {
+			r.t.writeString(s.shown)
+			if cfg.null {
+				r.t.writeByte(0)
+			} else {
+				r.t.writeByte(':')
+			}
+		}
+		r.t.writeString(strconv.FormatInt(s.count, 10) + "\n")
+	}
+}
+
+// printPath prints a path for -l and --files-without-match.
+func (r *rgRun) printPath(shown string) {
+	r.t.writeString(shown)
+	if r.cfg.null {
+		r.t.writeByte(0)
+	} else {
+		r.t.writeByte('\n')
+	}
+}
+
+// binaryNotice replaces an explicit binary file's matches.
+func (r *rgRun) binaryNotice(s *rgFile) {
+	if r.showName {
+		r.t.writeString(s.shown + ": ")
+	}
+	r.t.writeString("binary file matches (found \"\\0\" byte around offset " + strconv.FormatInt(s.nulAt, 10) + ")\n")
+}
+
+// remember keeps a line for before-context.
+func (r *rgRun) remember(s *rgFile, text []byte) {
+	if len(s.before) == r.cfg.before {
+		copy(s.before, s.before[1:])
+		s.before = s.before[:len(s.before)-1]
+	}
+	s.before = append(s.before, rgLine{no: s.no, off: s.off, text: append([]byte(nil), text...)})
+}
+
+// flushBefore prints the remembered context before a match.
+func (r *rgRun) flushBefore(s *rgFile) {
+	no, off := s.no, s.off
+	for _, l := range s.before {
+		if l.no <= s.lastPrinted {
+			continue
+		}
+		s.no, s.off = l.no, l.off
+		r.printLine(s, l.text, '-')
+	}
+	s.no, s.off = no, off
+	s.before = s.before[:0]
+}
+
+// separate prints what comes before a printed line: the heading, the
+// blank line between files, the "--" between distant context groups.
+func (r *rgRun) separate(s *rgFile) {
+	cfg := r.cfg
+	contextOn := (cfg.after > 0 || cfg.before > 0) && !cfg.passthru
+	if !s.headed {
+		if r.printedFile {
+			if r.heading {
+				r.t.writeByte('\n')
+			} else if contextOn {
+				r.t.writeString(cfg.contextSep + "\n")
+			}
+		}
+		if r.heading && r.showName {
+			r.t.writeString(s.shown + "\n")
+		}
+		s.headed, r.printedFile = true, true
+	} else if contextOn && s.lastPrinted > 0 && s.no > s.lastPrinted+1 {
+		r.t.writeString(cfg.contextSep + "\n")
+	}
+	s.lastPrinted = s.no
+}
+
+// prefix prints the path, line number, column and byte offset a line
+// carries; sep is ':' for a match and '-' for context.
+func (r *rgRun) prefix(s *rgFile, sep byte, col int) {
+	cfg := r.cfg
+	if r.showName && !r.heading {
+		r.t.writeString(s.shown)
+		if cfg.null {
+			r.t.writeByte(0)
+		} else {
+			r.t.writeByte(sep)
+		}
+	}
+	if r.lineNumber {
+		r.t.writeString(strconv.FormatInt(s.no, 10))
+		r.t.writeByte(sep)
+	}
+	if col > 0 && (cfg.column || cfg.vimgrep) {
+		r.t.writeString(strconv.Itoa(col))
+		r.t.writeByte(sep)
+	}
+	if cfg.byteOff {
+		r.t.writeString(strconv.FormatInt(s.off, 10))
+		r.t.writeByte(sep)
+	}
+}
+
+// printLine prints a context (or passthru) line.
+func (r *rgRun) printLine(s *rgFile, text []byte, sep byte) {
+	r.separate(s)
+	r.prefix(s, sep, 0)
+	r.body(text, "[Omitted long context line]")
+}
+
+// body prints a line's text, trimmed or omitted as asked.
+func (r *rgRun) body(text []byte, omitted string) {
+	if r.cfg.trim {
+		text = bytes.TrimLeft(text, " \t")
+	}
+	if r.cfg.maxColumns > 0 && len(text) > r.cfg.maxColumns {
+		r.t.writeString(omitted + "\n")
+		return
+	}
+	r.t.write(text)
+	r.t.writeByte('\n')
+}
+
+// printMatch prints a matching line in the form asked: whole, with
+// replacements, only the matches, or vimgrep's one line per match.
+func (r *rgRun) printMatch(s *rgFile, text []byte) {
+	cfg := r.cfg
+	var spans [][]int
+	if !cfg.invert {
+		spans = r.m.re.FindAllSubmatchIndex(text, -1)
+	}
+	switch {
+	case cfg.vimgrep && len(spans) > 0:
+		for _, sp := range spans {
+			r.separate(s)
+			r.prefix(s, ':', sp[0]+1)
+			r.body(text, "[Omitted long matching line]")
+		}
+	case cfg.onlyMatching && len(spans) > 0:
+		for _, sp := range spans {
+			r.separate(s)
+			r.prefix(s, ':', sp[0]+1)
+			r.body(r.replaced(text, sp), "[Omitted long matching line]")
+		}
+	default:
+		col := 1
+		if len(spans) > 0 {
+			col = spans[0][0] + 1
+		}
+		r.separate(s)
+		r.prefix(s, ':', col)
+		if cfg.replace != nil && len(spans) > 0 {
+			var out []byte
+			last := 0
+			for _, sp := range spans {
+				out = append(out, text[last:sp[0]]...)
+				out = append(out, r.replaced(text, sp)...)
+				last = sp[1]
+			}
+			text = append(out, text[last:]...)
+		}
+		r.body(text, "[Omitted long matching line]")
+	}
+}
+
+// replaced is one match, or its -r replacement.
+func (r *rgRun) replaced(text []byte, span []int) []byte {
+	if r.cfg.replace == nil {
+		return text[span[0]:span[1]]
+	}
+	return r.m.re.Expand(nil, []byte(*r.cfg.replace), text, span)
+}
