@@ -39,6 +39,13 @@ func (l *Ledger) ClaimGrant(ctx context.Context, q store.Question, claimant stri
 	if claimant == "" {
 		return store.Grant{}, false, fmt.Errorf("claim grant: %w: a claimant is required", store.ErrInvalid)
 	}
+	// Most questions have no grant waiting (the first time a line asks):
+	// a read, which never waits for the write lock, says so without
+	// taking it. A grant committed after this read is one the claim
+	// would have missed by a moment anyway.
+	if _, ok, err := l.FindGrant(ctx, q); err != nil || !ok {
+		return store.Grant{}, false, err
+	}
 	tx, err := l.begin(ctx)
 	if err != nil {
 		return store.Grant{}, false, wrap("claim grant", err)
