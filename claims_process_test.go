@@ -3,12 +3,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -206,4 +211,97 @@ func claimHeld(t *testing.T, db string) bool {
 		}
 	}
 	return false
+}
+
+// startServe runs `gatehouse serve` on the test's ledger as its own process
+// and returns its base URL; the daemon is stopped when the test ends.
+func (c *cli) startServe(ws string) string {
+	c.t.Helper()
+	cmd := exec.Command(os.Args[0], "serve", "-w", ws, "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "GATEHOUSE_TEST_MAIN=1", "GATEHOUSE_DB="+c.db)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	scanner := bufio.NewScanner(out)
+	for scanner.Scan() {
+		if _, url, ok := strings.Cut(scanner.Text(), " on "); ok && strings.HasPrefix(url, "http://") {
+			go io.Copy(io.Discard, out)
+			return url
+		}
+	}
+	c.t.Fatal("serve never said where it listens")
+	return ""
+}
+
+// G-9.7 across doors: a `serve` daemon's agents and `gatehouse exec`
+// processes retrying one allowed line at once, on one ledger: exactly one
+// of them runs it.
+func TestAllowOnceRunsOnceAcrossDoors(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts a daemon and several processes")
+	}
+	c := newCLI(t)
+	ws := writeClaimsWorkspace(t)
+	base := c.startServe(ws)
+	line := "cat secret.txt; sleep 1"
+	for round := range 2 {
+		session := fmt.Sprintf("doors-%d", round)
+		args := []string{"exec", "-w", ws, "-s", session, "--", line}
+		_, stderr, code := c.gatehouse(args...)
+		m := askID.FindStringSubmatch(stderr)
+		if code != 126 || m == nil {
+			t.Fatalf("round %d, first: %d %q", round, code, stderr)
+		}
+		if _, stderr, code := c.gatehouse("allow", m[1]); code != 0 {
+			t.Fatalf("allow: %d %q", code, stderr)
+		}
+
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		ran := 0
+		count := func(stdout string, code int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if code == 0 && stdout == "the secret\n" {
+				ran++
+			} else if code != 126 {
+				t.Errorf("round %d: a racer ended %d %q", round, code, stdout)
+			}
+		}
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body := strings.NewReader(`{"line":` + strconv.Quote(line) + `}`)
+				resp, err := http.Post(base+"/v1/sessions/"+session+"/execute?wait=false", "application/json", body)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				var res struct {
+					Stdout   string `json:"stdout"`
+					ExitCode int    `json:"exit_code"`
+				}
+				if err := json.NewDecoder(resp.Body).Decode(&res); err != nil {
+					t.Errorf("REST execute: %s: %v", resp.Status, err)
+					return
+				}
+				count(res.Stdout, res.ExitCode)
+			}()
+		}
+		for _, r := range c.execAll(4, args...) {
+			count(r.stdout, r.code)
+		}
+		wg.Wait()
+		if ran != 1 {
+			t.Errorf("round %d: %d of 8 racers (4 REST, 4 exec) ran the line allowed once, want 1", round, ran)
+		}
+	}
 }
