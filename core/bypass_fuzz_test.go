@@ -30,6 +30,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"gatehouse/core/bypasstest"
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 	"gatehouse/store/sqlite"
@@ -66,7 +67,7 @@ func fuzzProfile() gate.ProfileSpec {
 		Name:  "fuzz",
 		Cwd:   "/work",
 		Env:   map[string]string{"TEAM": "sre", bypassVarName: fuzzSecrets.variable},
-		Allow: bypassAllow,
+		Allow: bypasstest.Allow,
 		Deny: []gate.Rule{
 			{Reason: "credentials are never read by hand", Paths: []string{"/vault/*"}},
 			{Reason: "no touching", Commands: []string{"touch"}},
@@ -176,7 +177,7 @@ func fuzzKnownCrasher(line string) bool {
 func fuzzFiles(ws *Workspace) string {
 	var b strings.Builder
 	for _, root := range []string{"/work", "/tmp", "/vault", "/ro"} {
-		b.WriteString(bypassSnapshot(ws, root) + "\n")
+		b.WriteString(bypasstest.Snapshot(ws.fs.View(nil), root) + "\n")
 	}
 	return b.String()
 }

@@ -40,31 +40,25 @@ import (
 	"testing"
 	"time"
 
-	"gatehouse/core/gate"
-	"gatehouse/core/vfs"
+	"gatehouse/core/bypasstest"
 	"gatehouse/store"
 	"gatehouse/store/sqlite"
 )
 
+// The world's protected values, shared with every door's run of the file
+// corpus (package bypasstest).
 const (
-	bypassSecret     = "AKIA-SECRET-TOKEN"
-	bypassTwinSecret = "ZZZZ-OTHERS-VALUE" // same length: sizes may show, bytes may not
-	bypassRootKey    = "ROOT-KEY-MATERIAL"
-	bypassVarName    = "AWS_SECRET_ACCESS_KEY"
-	bypassVarValue   = "HIDDEN-VAR-VALUE"
-	// bypassHostSecret lies on the host beside the /host mount's
-	// directory, where no link may lead (G-5.6).
-	bypassHostSecret     = "HOST-SIDE-CANARY-7"
-	bypassTwinHostSecret = "HOST-SIDE-CANARY-8"
-	// bypassHostRoot in a line stands for the host directory that holds
-	// the /host mount's directory and its outside neighbour; outputs name
-	// it the same way, so worlds with different temporary directories
-	// compare.
-	bypassHostRoot = "@HOSTROOT@"
-	// bypassPasswd is the start of a host /etc/passwd.
-	bypassPasswd   = "root:x:0:0"
-	bypassUnsorted = "zebra\napple\nmango\n"
-	bypassSorted   = "apple\nmango\nzebra"
+	bypassSecret         = bypasstest.Secret
+	bypassTwinSecret     = bypasstest.TwinSecret
+	bypassRootKey        = bypasstest.RootKey
+	bypassVarName        = bypasstest.VarName
+	bypassVarValue       = bypasstest.VarValue
+	bypassHostSecret     = bypasstest.HostSecret
+	bypassTwinHostSecret = bypasstest.TwinHostSecret
+	bypassHostRoot       = bypasstest.HostRoot
+	bypassPasswd         = bypasstest.Passwd
+	bypassUnsorted       = bypasstest.Unsorted
+	bypassSorted         = bypasstest.Sorted
 	// bypassTwinCommand is how the twin line spells `sort`: a name no
 	// runtime provides, so it shows what a truly missing command answers.
 	bypassTwinCommand = "zort"
@@ -152,102 +146,9 @@ var bypassTechniques = []bypassTechnique{
 }
 
 // bypassWorld says what differs between a world and its twin.
-type bypassWorld struct {
-	secret    string // the bytes of /vault/aws.token
-	hasHidden bool   // /vault/internal exists (and is hidden)
-	hasVar    bool   // the profile sets AWS_SECRET_ACCESS_KEY
-	// hostSecret is what the host file outside the /host mount holds
-	// ("" = bypassHostSecret).
-	hostSecret string
-	// ungated drops every rule and makes /ro writable: the world of the
-	// suite's self-check, where every attempt should get through.
-	ungated bool
-}
+type bypassWorld = bypasstest.World
 
-var bypassRealWorld = bypassWorld{secret: bypassSecret, hasHidden: true, hasVar: true}
-
-// bypassMounts lays out world w; hostRoot is a fresh host directory that
-// receives the /host mount's directory and, beside it, what no link may
-// reach.
-func bypassMounts(t *testing.T, w bypassWorld, hostRoot string) []vfs.MountSpec {
-	t.Helper()
-	hostSecret := w.hostSecret
-	if hostSecret == "" {
-		hostSecret = bypassHostSecret
-	}
-	mountDir := filepath.Join(hostRoot, "mount")
-	for _, step := range []error{
-		os.MkdirAll(filepath.Join(hostRoot, "outside"), 0o755),
-		os.MkdirAll(filepath.Join(mountDir, "sub"), 0o755),
-		os.WriteFile(filepath.Join(hostRoot, "outside", "secret.txt"), []byte(hostSecret+"\n"), 0o644),
-		os.WriteFile(filepath.Join(mountDir, "plain.txt"), []byte("host plain\n"), 0o644),
-		os.Symlink("plain.txt", filepath.Join(mountDir, "inner-link")),
-		os.Symlink("../outside/secret.txt", filepath.Join(mountDir, "escape-rel")),
-		os.Symlink(filepath.Join(hostRoot, "outside", "secret.txt"), filepath.Join(mountDir, "escape-abs")),
-		os.Symlink("../outside", filepath.Join(mountDir, "escape-dir")),
-		os.Symlink("../../outside/secret.txt", filepath.Join(mountDir, "sub", "escape-deep")),
-		os.Symlink("/etc/passwd", filepath.Join(mountDir, "etc-passwd")),
-		os.Symlink("../mount/plain.txt", filepath.Join(mountDir, "out-and-back")),
-	} {
-		if step != nil {
-			t.Fatal(step)
-		}
-	}
-	vault := map[string]string{
-		"aws.token": w.secret + "\n",
-		"aws.jq":    `def token: "` + w.secret + `";` + "\n", // a jq module is a file too
-	}
-	if w.hasHidden {
-		vault["internal/root.key"] = bypassRootKey + "\n"
-		vault["internal/lib.jq"] = `def key: "` + bypassRootKey + `";` + "\n"
-	}
-	return []vfs.MountSpec{
-		{Prefix: "/work", Files: map[string]string{
-			"notes.txt":     "ordinary notes\n",
-			"unsorted.txt":  bypassUnsorted,
-			"data.json":     `{"team":"sre","n":1}` + "\n",
-			"list.txt":      "/vault/aws.token\n",
-			"sub/inner.txt": "inner\n",
-		}},
-		{Prefix: "/vault", Files: vault},
-		{Prefix: "/host", HostDir: mountDir},
-		{Prefix: "/ro", ReadOnly: !w.ungated, Files: map[string]string{
-			"frozen.txt":   "frozen\n",
-			"dir/kept.txt": "kept\n",
-			"empty/":       "",
-		}},
-	}
-}
-
-// bypassAllow is the profile's tool set. `sort` is deliberately absent;
-// some names (diff, comm, tac, rev) may have no utility yet, which makes
-// them not installed too (G-3.7).
-var bypassAllow = []string{"cat", "ls", "echo", "cd", "grep", "head", "tail", "find", "xargs", "eval",
-	"bash", "sh", "source", ".", "command", "builtin", "exec", "env", "timeout", "nice", "nohup",
-	"tee", "cp", "mv", "ln", "jq", "sed", "base64", "diff", "comm", "printf", "read", "mapfile",
-	"readarray", "test", "[", "type", "declare", "set", "printenv", "export", "alias", "trap",
-	"wait", "true", "false", "touch", "mkdir", "rm", "rmdir", "readlink", "realpath", "stat", "wc",
-	"tr", "cut", "tac", "rev", "compgen", "hash", "help", "shopt", "pwd", "unset", "local", "du",
-	"sleep"}
-
-func bypassProfile(w bypassWorld) gate.ProfileSpec {
-	env := map[string]string{"TEAM": "sre"}
-	if w.hasVar {
-		env[bypassVarName] = bypassVarValue
-	}
-	if w.ungated {
-		return gate.ProfileSpec{Name: "bypass", Cwd: "/work", Env: env}
-	}
-	return gate.ProfileSpec{
-		Name:     "bypass",
-		Cwd:      "/work",
-		Env:      env,
-		Allow:    bypassAllow,
-		Deny:     []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/vault/*"}}},
-		Hide:     []gate.PathGroup{{Reason: "operator only", Paths: []string{"/vault/internal"}}},
-		VarsHide: []string{"AWS_*"},
-	}
-}
+var bypassRealWorld = bypasstest.RealWorld
 
 // bypassShell is one world's workspace and the intruder's session in it.
 type bypassShell struct {
@@ -261,24 +162,13 @@ type bypassShell struct {
 func bypassSession(t *testing.T, db store.Ledger, w bypassWorld) *bypassShell {
 	t.Helper()
 	hostRoot := t.TempDir()
-	ws, err := NewWorkspace(bypassMounts(t, w, hostRoot), WithProfiles(bypassProfile(w)), WithStore(db),
+	ws, err := NewWorkspace(bypasstest.Mounts(t, w, hostRoot), WithProfiles(bypasstest.Profile(w)), WithStore(db),
 		WithLimits(Limits{WallTime: 5 * time.Second}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	// Links an operator left: one into the hidden region (dangling in a
-	// world without it), one from inside it back out, one to the token.
-	fsys := ws.VFS().View(nil)
-	links := [][2]string{{"/vault/internal/root.key", "/work/shortcut"}, {"/vault/aws.token", "/work/token-link"}}
-	if w.hasHidden {
-		links = append(links, [2]string{"/work", "/vault/internal/up"})
-	}
-	for _, l := range links {
-		if err := fsys.Symlink(l[0], l[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bypasstest.LayLinks(t, ws.fs.View(nil), w)
 	s, err := ws.CreateSession("intruder", Profile("bypass"))
 	if err != nil {
 		t.Fatal(err)
@@ -405,25 +295,25 @@ func bypassShow(tc bypassCase) string {
 // judgeBypass runs one attempt and its twin and returns what got through.
 // ungated runs both in worlds without rules (the self-check).
 func judgeBypass(t *testing.T, db store.Ledger, hostDir string, tc bypassCase, ungated bool) []string {
-	world := func(w bypassWorld) bypassWorld { w.ungated = ungated; return w }
+	world := func(w bypassWorld) bypassWorld { w.Ungated = ungated; return w }
 	sh := bypassSession(t, db, world(bypassRealWorld))
-	roBefore := bypassSnapshot(sh.ws, "/ro")
+	roBefore := bypasstest.Snapshot(sh.ws.fs.View(nil), "/ro")
 	real := bypassRun(t, sh, tc.setup, tc.line)
 
 	var problems []string
 	problems = append(problems, bypassLeaks(real, hostDir)...)
-	problems = append(problems, bypassLaundered(sh.ws)...)
-	problems = append(problems, bypassHostUntouched(sh.hostRoot)...)
+	problems = append(problems, bypasstest.Laundered(sh.ws.fs.View(nil))...)
+	problems = append(problems, bypasstest.HostUntouched(sh.hostRoot)...)
 
 	var twin bypassObservation
 	compare := true
 	switch tc.goal {
 	case readSecret:
-		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{secret: bypassTwinSecret, hasHidden: true, hasVar: true})), tc.setup, tc.line)
+		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassTwinSecret, HasHidden: true, HasVar: true})), tc.setup, tc.line)
 	case detectHidden:
-		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{secret: bypassSecret, hasVar: true})), tc.setup, tc.line)
+		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassSecret, HasVar: true})), tc.setup, tc.line)
 	case seeVariable:
-		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{secret: bypassSecret, hasHidden: true})), tc.setup, tc.line)
+		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassSecret, HasHidden: true})), tc.setup, tc.line)
 		// Environment listings need not keep an order; what they hold
 		// is the question.
 		real.stdout, twin.stdout = bypassSortedLines(real.stdout), bypassSortedLines(twin.stdout)
@@ -449,11 +339,11 @@ func judgeBypass(t *testing.T, db store.Ledger, hostDir string, tc bypassCase, u
 		}
 	case escapeHost:
 		twinWorld := bypassRealWorld
-		twinWorld.hostSecret = bypassTwinHostSecret
+		twinWorld.HostSecret = bypassTwinHostSecret
 		twin = bypassRun(t, bypassSession(t, db, world(twinWorld)), tc.setup, tc.line)
 	case writeReadOnly:
 		compare = false
-		if after := bypassSnapshot(sh.ws, "/ro"); after != roBefore {
+		if after := bypasstest.Snapshot(sh.ws.fs.View(nil), "/ro"); after != roBefore {
 			problems = append(problems, fmt.Sprintf("/ro changed:\nbefore:\n%s\nafter:\n%s", roBefore, after))
 		}
 	}
