@@ -23,10 +23,6 @@ func bypassSortedLines(s string) string {
 	return strings.Join(lines, "")
 }
 
-// bypassContains reports whether text holds value in any spelling a line
-// could print it in (bypasstest.Fingerprints).
-func bypassContains(text, value string) bool { return bypasstest.Contains(text, value) }
-
 // bypassLeaks checks one observation for protected bytes and host paths.
 func bypassLeaks(o bypassObservation, hostDir string) []string {
 	problems := bypasstest.Leaks(o.text(), hostDir)

@@ -84,7 +84,7 @@ func (s *Shell) envCheck(ctx context.Context, hc interp.HandlerContext, args []s
 	}
 	if !a.run {
 		io.WriteString(hc.Stderr, a.stderr)
-		return interp.NewExitStatus(uint8(a.exit))
+		return interp.ExitStatus(uint8(a.exit))
 	}
 	return nil
 }
@@ -171,7 +171,7 @@ func (s *Shell) printfVar(ctx context.Context, hc interp.HandlerContext, ls *lin
 		if code == 0 {
 			return berr
 		}
-		return interp.NewExitStatus(uint8(code))
+		return interp.ExitStatus(uint8(code))
 	}
 	return nil
 }

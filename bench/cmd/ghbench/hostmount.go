@@ -20,9 +20,6 @@ import (
 type hostLine struct {
 	text  string
 	label string // the line as the table shows it
-	// normal turns an output into what both must agree on; nil: the
-	// output as printed.
-	normal func(string) string
 }
 
 // hostLines are the lines G-14's host-mount column measures. bigFile is a
