@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"os"
+	"path/filepath"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -56,12 +59,18 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	}
 
 	opts := []core.Option{core.OnAsk(tui.WaitForHuman)}
+	logPath := filepath.Join(os.TempDir(), "gatehouse-console.log")
 	switch {
 	case *db != "":
 		opts = append(opts, core.WithLedger(*db))
+		logPath = *db + ".log"
 	case *wsFile != "":
 		opts = append(opts, core.WithLedger(store.DefaultPath()))
+		logPath = store.DefaultPath() + ".log"
 	}
+	// The screen is the console's: internal errors (a line's panic, with
+	// its stack) go to a file beside the ledger, opened on first use.
+	opts = append(opts, core.WithLogger(log.New(&lazyFile{path: logPath}, "gatehouse: ", log.LstdFlags)))
 	var ws *core.Workspace
 	var scenario *demo.Scenario
 	if *wsFile == "" {
@@ -156,4 +165,25 @@ func serveBeside(ctx context.Context, ws *core.Workspace, addr string, stderr io
 	}()
 	fmt.Fprintf(stderr, "gatehouse: REST on http://%s (token in %s)\n", ln.Addr(), tokenPath)
 	return func() { cancel(); <-done; srv.Close() }, nil
+}
+
+// lazyFile appends to a file it opens on the first write, so a console that
+// never logs leaves no file behind.
+type lazyFile struct {
+	path string
+	mu   sync.Mutex
+	f    *os.File
+	err  error
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f == nil && l.err == nil {
+		l.f, l.err = os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.f.Write(p)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"runtime/debug"
 	"strconv"
 
 	"gatehouse/core/decisions"
@@ -141,6 +142,13 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 	h.ws.emit(EventWaiting, h.session, q.Line, nil, rec.ID)
 	settled := make(chan decisions.Record, 2)
 	go func() {
+		// The handler is the host's code; a panic in it is no answer, and
+		// must not take the process down (G-12.3).
+		defer func() {
+			if p := recover(); p != nil {
+				h.ws.logger().Printf("internal error (panic) in the ask handler for ask %s: %v\n%s", rec.ID, p, debug.Stack())
+			}
+		}()
 		ans, err := handler(wctx, rec)
 		if err != nil || ans.Outcome == "" {
 			return

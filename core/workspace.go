@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,6 +61,7 @@ type options struct {
 	path       string
 	clock      func() time.Time
 	policies   []any // coded policies, see policy_options.go
+	logger     *log.Logger
 }
 
 // Option configures a Workspace.
@@ -146,6 +148,12 @@ func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
 
 // WithAskTimeout bounds how long an inline handler may take (G-10.4).
 func WithAskTimeout(d time.Duration) Option { return func(o *options) { o.askTimeout = d } }
+
+// WithLogger sets where the operator reads about internal errors: a panic
+// in a utility, the gate, a policy engine or an inline ask handler stops
+// only the line it happened in, and is logged here with its stack (G-12.3).
+// The default is the standard logger (standard error).
+func WithLogger(l *log.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithClock sets the ledger's clock (tests).
 func WithClock(now func() time.Time) Option { return func(o *options) { o.clock = now } }
@@ -460,7 +468,7 @@ func (ws *Workspace) attach(row decisions.SessionRow, prof *gate.Profile) (*Sess
 	s := &Session{ws: ws, row: row, profile: prof}
 	sh, err := shell.New(shell.Config{
 		VFS: ws.fs, Profile: prof, SessionID: row.ID, AgentID: row.AgentID, Cwd: row.Cwd,
-		Limits: ws.cfg.Limits, Host: &ledgerHost{ws: ws, session: s},
+		Limits: ws.cfg.Limits, Host: &ledgerHost{ws: ws, session: s}, Logger: ws.opts.logger,
 	})
 	if err != nil {
 		return nil, err
@@ -634,4 +642,12 @@ func (s *Session) ExplainForAgent(line string) ([]Explanation, error) {
 		}
 	}
 	return exps, err
+}
+
+// logger is where the operator reads about internal errors.
+func (ws *Workspace) logger() *log.Logger {
+	if ws.opts.logger != nil {
+		return ws.opts.logger
+	}
+	return log.Default()
 }

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"context"
+	"errors"
+	"runtime/debug"
 
 	"gatehouse/core/gate"
 )
@@ -24,7 +26,15 @@ type Explanation struct {
 // Explain judges every command of line without running it: no asks raised,
 // no grants consumed, no file touched (G-11.3). Stderr and exit code are the
 // ones the run would give, from the same rendering (G-11.1).
-func (s *Shell) Explain(ctx context.Context, line string) ([]Explanation, error) {
+func (s *Shell) Explain(ctx context.Context, line string) (exps []Explanation, err error) {
+	// A policy program or coded policy that panics must not take the
+	// process down from a dry run either (G-12.3).
+	defer func() {
+		if p := recover(); p != nil {
+			s.panicked(ctx, "explain", p, debug.Stack())
+			exps, err = nil, errors.New("internal error while explaining the line")
+		}
+	}()
 	file, err := parse(line)
 	if err != nil {
 		return nil, err

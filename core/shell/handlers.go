@@ -3,11 +3,11 @@ package shell
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -105,6 +105,17 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 		if len(inner) > 0 && isShellBuiltin(inner[0]) {
 			if a := s.admit(ctx, ls, place, inner, hc.Dir, nil); !a.run {
 				return s.refusedCall(ctx, a)
+			}
+			// `builtin eval S` and `command source F` evaluate like the
+			// plain spellings: framed, depth-counted, never along the
+			// host $PATH (G-3.5, G-12.3).
+			switch inner[0] {
+			case "eval":
+				return append([]string{cmdEval, place}, inner[1:]...), nil
+			case "source", ".":
+				if len(inner) >= 2 {
+					return append([]string{cmdSource, place}, inner[1:]...), nil
+				}
 			}
 		}
 		return args, nil
@@ -313,8 +324,7 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(stderr, "%s: internal error: %v\n", argv[0], p)
-			code, err = 125, nil
+			code, err = 125, s.panicked(ctx, argv[0], p, debug.Stack())
 		}
 	}()
 	noStdin := stdin == nil
@@ -334,15 +344,26 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		LookPath: s.installed,
 	}
 	exec := s.nestedExec(ctx, ls, argv[0], dir, env)
+	// A wrapper may run its commands on goroutines of its own (xargs -P):
+	// each run, the gate included, has its own recover boundary.
+	guarded := func(c context.Context, a []string, environ []string, in io.Reader, out, errw io.Writer) (code int, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				code, err = 125, s.panicked(c, argv[0], p, debug.Stack())
+			}
+		}()
+		return exec(c, a, environ, in, out, errw)
+	}
 	e.Exec = func(c context.Context, a []string, in io.Reader, out, errw io.Writer) (int, error) {
-		return exec(c, a, nil, in, out, errw)
+		return guarded(c, a, nil, in, out, errw)
 	}
 	e.ExecEnv = func(c context.Context, a []string, environ []string, in io.Reader, out, errw io.Writer) (int, error) {
 		if environ == nil {
 			environ = []string{}
 		}
-		return exec(c, a, environ, in, out, errw)
+		return guarded(c, a, environ, in, out, errw)
 	}
+	e.OnPanic = func(p any, stack []byte) { s.panicked(ctx, argv[0], p, stack) }
 	return u.Run(e)
 }
 

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -191,7 +192,8 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	// Nothing a line says may take the process down (G-12.3).
 	defer func() {
 		if p := recover(); p != nil {
-			res = Result{Stderr: fmt.Sprintf("gatehouse: internal error: %v\n", p), ExitCode: 125, Refusals: []gate.Refusal{}}
+			s.panicked(context.Background(), "", p, debug.Stack())
+			res = Result{Stderr: internalErrorText("") + "\n", ExitCode: 125, Refusals: []gate.Refusal{}}
 		}
 	}()
 	file, err := parse(line)
@@ -270,7 +272,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 func (s *Shell) runGuarded(ctx context.Context, file *syntax.File) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = &errHalt{125, fmt.Sprintf("gatehouse: internal error: %v", p)}
+			err = s.panicked(ctx, "", p, debug.Stack())
 		}
 	}()
 	// Statement by statement: running a whole *syntax.File would count as
@@ -307,6 +309,10 @@ func exitCodeOf(err error) int {
 	var h *errHalt
 	if errors.As(err, &h) {
 		return h.code
+	}
+	var le *expand.LimitError
+	if errors.As(err, &le) || errors.Is(err, interp.ErrNesting) {
+		return 2 // past a bound of the expander or the interpreter, like a syntax error
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return 124

@@ -33,7 +33,14 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 		nf.direct = direct
 		nf.directUsed = new(atomic.Bool)
 	}
-	text = s.prepareNested(text)
+	f, err := parse(text)
+	if err != nil {
+		// bash's voice for a body that does not parse: "bash: eval: line
+		// 1: …", status 2, and the line goes on.
+		fmt.Fprintf(hc.Stderr, "bash: eval: %s\n", parseErrorText(err))
+		return interp.ExitStatus(2)
+	}
+	text = s.prepared(f, text)
 	return hc.Builtin(withFrame(ctx, nf), []string{"eval", text})
 }
 
@@ -42,7 +49,15 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 // calls the same function, so places agree.
 func (s *Shell) prepareNested(text string) string {
 	f, err := parse(text)
-	if err != nil || !s.needsRewrite(f) {
+	if err != nil {
+		return text
+	}
+	return s.prepared(f, text)
+}
+
+// prepared is prepareNested for text already parsed into f.
+func (s *Shell) prepared(f *syntax.File, text string) string {
+	if !s.needsRewrite(f) {
 		return text
 	}
 	s.rewriteProcSubst(f)
@@ -125,7 +140,11 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	}
 	file, err := parse(s.prepareNested(script))
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: -c: %v\n", name, err)
+		where := scriptName
+		if inv.fromString {
+			where = name + ": -c"
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", where, parseErrorText(err))
 		return 2, nil
 	}
 	file.Name = scriptName // $0
@@ -150,6 +169,9 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	if runErr != nil {
 		if code, ok := exitStatus(runErr); ok {
 			return int(code), nil
+		}
+		if code := exitCodeOf(runErr); code == 2 {
+			return 2, nil // nested past a bound: that shell ends, as bash's child would
 		}
 		if ls != nil && context.Cause(ctx) != nil {
 			return 125, context.Cause(ctx)

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"sort"
 	"strings"
 	"sync"
@@ -68,6 +69,9 @@ type Config struct {
 	Env       map[string]string // exported at creation, after the profile's env
 	Limits    Limits
 	Host      Host // nil: asks stay pending with no ledger
+	// Logger is where the operator reads about internal errors (a panic
+	// stopped a line, with its stack); nil means log.Default().
+	Logger *log.Logger
 }
 
 // Result is what a line produced (G-7.6).
@@ -179,6 +183,7 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.R
 		interp.Interactive(interactive),
 		interp.StdIO(nil, io.Discard, io.Discard),
 		interp.CallHandler(s.callHandler),
+		interp.PanicHandler(s.onInterpPanic),
 		interp.ExecHandlers(s.execMiddleware),
 		interp.OpenHandler(s.openHandler),
 		interp.ReadDirHandler2(s.readDirHandler),
@@ -218,12 +223,31 @@ func parse(line string) (*syntax.File, error) {
 
 // syntaxError renders a parse error the way bash words it, exit 2.
 func syntaxError(err error) Result {
-	msg := err.Error()
+	return Result{Stderr: "bash: " + parseErrorText(err) + "\n", ExitCode: 2, Refusals: []gate.Refusal{}}
+}
+
+// parseErrorText words a parse error as bash does after "bash: ": a line
+// nested past the parser's bound reads "line 1: nesting too deep (limit
+// 1000)" (G-12.3).
+func parseErrorText(err error) string {
 	var pe syntax.ParseError
 	if errors.As(err, &pe) {
-		msg = fmt.Sprintf("line %d: syntax error: %s", pe.Pos.Line(), pe.Text)
+		return fmt.Sprintf("line %d: syntax error: %s", lineOf1(pe.Pos), pe.Text)
 	}
-	return Result{Stderr: "bash: " + msg + "\n", ExitCode: 2, Refusals: []gate.Refusal{}}
+	var ne syntax.NestingError
+	if errors.As(err, &ne) {
+		return fmt.Sprintf("line %d: nesting too deep (limit %d)", lineOf1(ne.Pos), ne.Limit)
+	}
+	return err.Error()
+}
+
+// lineOf1 is a position's line, or 1 when the position does not know it (a
+// line too long for the parser's column count).
+func lineOf1(pos syntax.Pos) uint {
+	if l := pos.Line(); l > 0 {
+		return l
+	}
+	return 1
 }
 
 // cappedBuffer keeps at most limit bytes, then notes the truncation once and

@@ -12,6 +12,7 @@ package utils
 import (
 	"context"
 	"io"
+	"runtime/debug"
 	"sort"
 
 	"gatehouse/core/vfs"
@@ -45,6 +46,27 @@ type Env struct {
 	// LookPath reports whether a command name is installed for the session
 	// (which, type, command -v, xargs/find -exec existence checks).
 	LookPath func(name string) bool
+	// OnPanic is told of a panic recovered on a goroutine the utility
+	// started with Go: it logs it and stops the line. nil means the panic
+	// is not recovered.
+	OnPanic func(value any, stack []byte)
+}
+
+// Go runs fn on a new goroutine with the line's recover boundary: a panic
+// there ends the line (exit 125), never the process (G-12.3). Utilities
+// start every goroutine of their own through it.
+func (e *Env) Go(fn func()) {
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				if e.OnPanic == nil {
+					panic(p)
+				}
+				e.OnPanic(p, debug.Stack())
+			}
+		}()
+		fn()
+	}()
 }
 
 // Abs joins a possibly relative path to the cwd and cleans it.

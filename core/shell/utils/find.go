@@ -128,6 +128,25 @@ type findParser struct {
 	// which a workspace never is).
 	warn bool
 	err  *findParseError
+	// depth is how deeply the node being parsed sits in the tree: each
+	// '!', '(' and each operator of a chain adds one (see findMaxNesting).
+	depth int
+}
+
+// findMaxNesting bounds the expression tree: it is evaluated by recursion
+// for every file, and an exhausted goroutine stack ends the whole process
+// (G-12.3).
+const findMaxNesting = 1000
+
+// deeper notes one more level of the tree; past the bound it fails the
+// parse.
+func (p *findParser) deeper() bool {
+	p.depth++
+	if p.depth > findMaxNesting {
+		p.fail("expression nested too deeply (limit " + strconv.Itoa(findMaxNesting) + ")")
+		return false
+	}
+	return true
 }
 
 func (p *findParser) fail(msg string) findNode {
@@ -182,8 +201,12 @@ func (p *findParser) peek() (string, bool) {
 
 // parseExpression parses the whole expression (lowest precedence: comma).
 func (p *findParser) parseExpression() findNode {
+	defer func(depth int) { p.depth = depth }(p.depth)
 	left := p.parseOr()
 	for {
+		if p.err != nil || !p.deeper() {
+			return left
+		}
 		tok, ok := p.peek()
 		if !ok || tok != "," {
 			return left
@@ -197,8 +220,12 @@ func (p *findParser) parseExpression() findNode {
 }
 
 func (p *findParser) parseOr() findNode {
+	defer func(depth int) { p.depth = depth }(p.depth)
 	left := p.parseAnd()
 	for {
+		if p.err != nil || !p.deeper() {
+			return left
+		}
 		tok, ok := p.peek()
 		if !ok || (tok != "-o" && tok != "-or") {
 			return left
@@ -215,8 +242,12 @@ func (p *findParser) parseOr() findNode {
 }
 
 func (p *findParser) parseAnd() findNode {
+	defer func(depth int) { p.depth = depth }(p.depth)
 	left := p.parseUnary()
 	for {
+		if p.err != nil || !p.deeper() {
+			return left
+		}
 		tok, ok := p.peek()
 		if !ok || tok == "-o" || tok == "-or" || tok == ")" || tok == "," {
 			return left
@@ -235,6 +266,10 @@ func (p *findParser) parseAnd() findNode {
 }
 
 func (p *findParser) parseUnary() findNode {
+	defer func(depth int) { p.depth = depth }(p.depth)
+	if p.err != nil || !p.deeper() {
+		return findTrue()
+	}
 	tok, ok := p.peek()
 	if !ok {
 		return p.fail("invalid expression")

@@ -3,6 +3,7 @@ package utils
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -343,6 +344,9 @@ func runJq(e *Env) (int, error) {
 		cfg.addVar(fv.name, values)
 	}
 	query, err := gojq.Parse(cfg.filter)
+	if err == nil && jqTreeDepth(query) > jqMaxNesting {
+		err = errors.New("program nested too deeply")
+	}
 	if err != nil {
 		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")
 		return t.end(3)
@@ -556,4 +560,47 @@ func jqWrite(t *tool, cfg *jqConfig, v any) bool {
 		text += "\n"
 	}
 	return t.writeString(text)
+}
+
+// jqMaxNesting bounds how deeply a jq program may nest (parentheses,
+// brackets, objects, chains of operators and pipes). gojq compiles and runs
+// a program by recursion on its tree, and an exhausted goroutine stack ends
+// the whole process, not just the line (G-12.3).
+const jqMaxNesting = 2000
+
+// jqTreeDepth measures how deeply the parsed program's nodes nest, walking
+// them without recursion (the parser itself builds the tree iteratively).
+func jqTreeDepth(query *gojq.Query) int {
+	type item struct {
+		v     reflect.Value
+		depth int
+	}
+	deepest := 0
+	stack := []item{{reflect.ValueOf(query), 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		v, depth := it.v, it.depth
+		if depth > deepest {
+			deepest = depth
+			if deepest > jqMaxNesting {
+				return deepest
+			}
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !v.IsNil() {
+				stack = append(stack, item{v.Elem(), depth + 1})
+			}
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				stack = append(stack, item{v.Field(i), depth})
+			}
+		case reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				stack = append(stack, item{v.Index(i), depth})
+			}
+		}
+	}
+	return deepest
 }

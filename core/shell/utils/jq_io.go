@@ -192,7 +192,15 @@ func jqDecodeAll(s string, orders *jqKeyOrders) ([]any, error) {
 type jqDecoder struct {
 	dec    *json.Decoder
 	orders *jqKeyOrders
+	depth  int // arrays and objects open; see jqMaxInputDepth
 }
+
+// jqMaxInputDepth is how deeply input values may nest, as jq's own parser
+// bounds it ("Exceeds depth limit for parsing"): values are built, compared
+// and printed by recursion on their depth (G-12.3).
+const jqMaxInputDepth = 1000
+
+var errJqDepth = errors.New("Exceeds depth limit for parsing")
 
 func newJqDecoder(r io.Reader, orders *jqKeyOrders) *jqDecoder {
 	dec := json.NewDecoder(r)
@@ -223,6 +231,11 @@ func (d *jqDecoder) inner() (any, error) {
 func (d *jqDecoder) build(tok json.Token) (any, error) {
 	switch x := tok.(type) {
 	case json.Delim:
+		if d.depth >= jqMaxInputDepth {
+			return nil, errJqDepth
+		}
+		d.depth++
+		defer func() { d.depth-- }()
 		if x == '[' {
 			arr := []any{}
 			for d.dec.More() {

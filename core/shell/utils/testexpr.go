@@ -3,6 +3,7 @@ package utils
 import (
 	"io/fs"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -106,7 +107,13 @@ type testEval struct {
 	e    *Env
 	args []string
 	pos  int
+	// depth counts open parentheses: each recurses (see testMaxNesting).
+	depth int
 }
+
+// testMaxNesting bounds nested parentheses; an exhausted goroutine stack
+// would end the whole process (G-12.3).
+const testMaxNesting = 1000
 
 func runTest(e *Env) (status int, err error) {
 	name := e.Args[0]
@@ -264,6 +271,11 @@ func (ev *testEval) term() bool {
 	rest := len(ev.args) - ev.pos
 	switch a := ev.at(0); {
 	case a == "(":
+		if ev.depth >= testMaxNesting {
+			ev.fail("expression nested too deeply (limit " + strconv.Itoa(testMaxNesting) + ")")
+		}
+		ev.depth++
+		defer func() { ev.depth-- }()
 		ev.advance(true)
 		n := 1
 		for ev.pos+n < len(ev.args) && ev.at(n) != ")" {

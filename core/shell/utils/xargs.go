@@ -369,7 +369,7 @@ func (x *xargsRun) launch(argv []string) bool {
 		x.settle(argv[0], status, err)
 	}
 	if x.cfg.procs > 1 {
-		go runOne()
+		x.t.env.Go(runOne)
 	} else {
 		runOne()
 	}

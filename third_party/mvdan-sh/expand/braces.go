@@ -45,11 +45,23 @@ func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 		// 16Ki expanded elements is more than any script should need in practice,
 		// but it's small enough where we don't waste too much memory and CPU.
 		const limit = 16 << 10
-		count := 0
+		// Expanding recurses once per brace expression on the way to each
+		// word and copies the parts that follow it, so a word with many of
+		// them costs stack and quadratic memory before the first word is
+		// yielded: bound their number first, as the parser bounds nesting.
+		if n := braceExps(word); n > maxBraceExps {
+			yield(nil, &LimitError{Msg: fmt.Sprintf("brace expansion: too many braces in one word (limit %d)", maxBraceExps)})
+			return
+		}
+		// Each yielded word holds its own copy of the parts, so bound their
+		// total too, not only the number of words.
+		const partsLimit = 1 << 20
+		count, parts := 0, 0
 		bracesSeqRec(word, func(w *syntax.Word) bool {
 			count++
-			if count > limit {
-				yield(nil, fmt.Errorf("brace expansion would exceed %d elements", limit))
+			parts += len(w.Parts)
+			if count > limit || parts > partsLimit {
+				yield(nil, &LimitError{Msg: fmt.Sprintf("brace expansion would exceed %d elements", limit)})
 				return false
 			}
 			return yield(w, nil)
@@ -138,6 +150,40 @@ func bracesSeqRec(word *syntax.Word, yield func(*syntax.Word) bool) bool {
 		return true
 	}
 	return yield(&syntax.Word{Parts: left})
+}
+
+// LimitError reports an expansion stopped because it would pass one of the
+// expander's bounds (brace expansions, or a limit [Config] sets). Unlike a
+// malformed word, it ends the whole program: going on would only meet the
+// same bound again.
+type LimitError struct {
+	Msg string
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+// maxBraceExps bounds the brace expressions of one word, nested or not. Each
+// word yielded costs time and memory quadratic in their number.
+const maxBraceExps = 128
+
+// braceExps counts the brace expressions of a word, nested ones included,
+// without recursing.
+func braceExps(word *syntax.Word) int {
+	n := 0
+	stack := [][]syntax.WordPart{word.Parts}
+	for len(stack) > 0 {
+		parts := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, wp := range parts {
+			if br, ok := wp.(*syntax.BraceExp); ok {
+				n++
+				for _, elem := range br.Elems {
+					stack = append(stack, elem.Parts)
+				}
+			}
+		}
+	}
+	return n
 }
 
 func hasLeadingZeros(s string) bool {

@@ -33,7 +33,12 @@ func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, e
 		}
 		return extNegatedMatcher(pat, negErr.Groups)
 	}
-	rx := regexp.MustCompile(expr)
+	// A pattern can translate to an expression too large or too deeply
+	// nested for the regexp engine; that is an error, never a panic.
+	rx, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
 	return rx.MatchString, nil
 }
 
@@ -57,7 +62,10 @@ func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(strin
 	if err != nil {
 		return nil, err
 	}
-	rx := regexp.MustCompile(expr)
+	rx, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
 
 	return func(name string) bool {
 		if !strings.HasPrefix(name, prefix) {

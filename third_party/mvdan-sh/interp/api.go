@@ -79,6 +79,10 @@ type Runner struct {
 	// arguments. It may be nil.
 	callHandler CallHandlerFunc
 
+	// panicHandler is told of a panic in a goroutine the runner started.
+	// It may be nil, in which case the panic is not recovered.
+	panicHandler PanicHandlerFunc
+
 	// execHandler is responsible for executing programs. It must not be nil.
 	execHandler ExecHandlerFunc
 
@@ -124,6 +128,11 @@ type Runner struct {
 	didReset bool
 
 	usedNew bool
+
+	// nesting is how many statements enclose the one running, counted
+	// across subshells, function calls, eval and nested runners started
+	// from a handler; see [MaxNesting].
+	nesting int
 
 	filename string // only if Node was a File
 
@@ -503,6 +512,14 @@ func BashOpts(args ...string) RunnerOption {
 			// the reset itself takes care of this.
 			r.updateExpandOpts()
 		}
+		return nil
+	}
+}
+
+// PanicHandler sets the panic handler. See [PanicHandlerFunc] for more info.
+func PanicHandler(f PanicHandlerFunc) RunnerOption {
+	return func(r *Runner) error {
+		r.panicHandler = f
 		return nil
 	}
 }
@@ -893,6 +910,7 @@ func (r *Runner) Reset() {
 		Env:            r.Env,
 		tempDir:        r.tempDir,
 		callHandler:    r.callHandler,
+		panicHandler:   r.panicHandler,
 		execHandler:    r.execHandler,
 		openHandler:    r.openHandler,
 		readDirHandler: r.readDirHandler,
@@ -1016,6 +1034,12 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	r.fillExpandConfig(ctx)
 	r.exit = exitStatus{}
 	r.filename = ""
+	// A runner started by a handler (a nested shell) nests in the
+	// statement that called the handler.
+	r.nesting = 0
+	if hc, ok := ctx.Value(handlerCtxKey{}).(HandlerContext); ok {
+		r.nesting = hc.nesting
+	}
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
@@ -1088,6 +1112,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		tempDir:        r.tempDir,
 		Params:         r.Params,
 		callHandler:    r.callHandler,
+		panicHandler:   r.panicHandler,
 		execHandler:    r.execHandler,
 		openHandler:    r.openHandler,
 		readDirHandler: r.readDirHandler,
@@ -1102,6 +1127,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		usedNew:        r.usedNew,
 		exit:           r.exit,
 		lastExit:       r.lastExit,
+		nesting:        r.nesting,
 
 		origStdout: r.origStdout, // used for process substitutions
 	}

@@ -558,7 +558,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		p := testParser{
 			rem: args,
 			err: func(err error) {
-				r.errf("%v: %v\n", pos, err)
+				if !parseErr { // the first error says what went wrong
+					r.errf("%v: %v\n", pos, err)
+				}
 				parseErr = true
 			},
 		}

@@ -55,6 +55,9 @@ type HandlerContext struct {
 	// kind records which type of handler this context was built for.
 	kind handlerKind
 
+	// nesting is the runner's statement nesting when the handler was called.
+	nesting int
+
 	// Env is a read-only version of the interpreter's environment,
 	// including environment variables, global variables, and local function
 	// variables.
@@ -86,6 +89,27 @@ type HandlerContext struct {
 	// At the start of a trap callback, it is the status of the command which triggered the trap.
 	LastExitStatus int
 }
+
+// PanicHandlerFunc is told of a panic in a goroutine the runner started
+// itself: a pipeline member, a background statement or a process
+// substitution. A panic there, in the runner or in any handler it calls,
+// cannot reach the caller of [Runner.Run], and an unrecovered one ends the
+// whole process. With a panic handler set, the runner recovers it, calls the
+// handler with the statement's context, the panic's value and the
+// goroutine's stack, and ends that goroutine's shell with a fatal
+// [PanicError], which a pipeline passes on to its parent. Without one, the
+// panic is not recovered.
+//
+// The handler may be called concurrently from several goroutines.
+type PanicHandlerFunc func(ctx context.Context, value any, stack []byte)
+
+// PanicError is the fatal error of a shell whose goroutine panicked and was
+// recovered; see [PanicHandlerFunc].
+type PanicError struct {
+	Value any
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // CallHandlerFunc is a handler which runs on every [syntax.CallExpr].
 // It is called once variable assignments and field expansion have occurred.

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,15 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 )
+
+// MaxNesting bounds how many statements may run within one another, across
+// function calls, eval, source, subshells, substitutions and nested runners
+// started from a handler. Past it the program stops with [ErrNesting].
+const MaxNesting = 10000
+
+// ErrNesting is the fatal error of a program that ran statements nested
+// deeper than [MaxNesting].
+var ErrNesting = errors.New("nesting too deep")
 
 const (
 	// shellReplyPS3Var, or PS3, is a special variable in Bash used by the select command,
@@ -47,6 +57,9 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.ecfg = &expand.Config{
 		Env: expandEnv{r},
 		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+			// The statement being expanded, not the whole program, gives
+			// the context: handlers see what their caller set in it.
+			ctx := r.ectx
 			switch len(cs.Stmts) {
 			case 0: // nothing to do
 				return nil
@@ -70,11 +83,13 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
 			if r2.exit.fatalExit {
-				return r2.exit.err // surface fatal errors immediately
+				// surface fatal errors immediately, reported once
+				return fatalSubstError{r2.exit.err}
 			}
 			return nil
 		},
 		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
+			ctx := r.ectx
 			if ps.Op == syntax.CmdInTemp { // zsh's =(...)
 				return "", fmt.Errorf("unsupported")
 			}
@@ -116,6 +131,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r.bgProcs = append(r.bgProcs, bg)
 			go func() {
 				defer func() {
+					r2.recoverGo(ctx, recover())
 					*bg.exit = r2.exit
 					close(bg.done)
 				}()
@@ -195,7 +211,23 @@ func (r *Runner) expandErr(err error) {
 	if err == nil {
 		return
 	}
+	if fe, ok := errors.AsType[fatalSubstError](err); ok {
+		// Reported where it happened; stop here too.
+		r.exit.code = fe.code()
+		r.exit.fatal(fe.err)
+		return
+	}
 	errMsg := err.Error()
+	if _, ok := errors.AsType[*expand.LimitError](err); ok {
+		// Past a bound of the expander the program stops, as a syntax
+		// error would have stopped it.
+		if !r.exit.fatalExit {
+			r.errf("bash: %s\n", errMsg)
+		}
+		r.exit.code = 2
+		r.exit.fatal(err)
+		return
+	}
 	fmt.Fprintln(r.stderr, errMsg)
 	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
@@ -210,6 +242,42 @@ func (r *Runner) expandErr(err error) {
 		// A write the var handler refused fails the same way.
 		r.exit.code = 1
 	}
+}
+
+// recoverGo handles the value recovered at the end of a goroutine the runner
+// started: nil, or a panic to give to the panic handler; see
+// [PanicHandlerFunc].
+func (r *Runner) recoverGo(ctx context.Context, p any) {
+	if p == nil {
+		return
+	}
+	if r.panicHandler == nil {
+		panic(p)
+	}
+	r.panicHandler(ctx, p, debug.Stack())
+	r.exit.code = 1
+	r.exit.fatal(&PanicError{Value: p})
+}
+
+// fatalSubstError carries the fatal error that ended a command substitution
+// out of the expander, which would otherwise print it a second time.
+type fatalSubstError struct{ err error }
+
+func (e fatalSubstError) Error() string { return e.err.Error() }
+func (e fatalSubstError) Unwrap() error { return e.err }
+
+// code is the exit status the substitution's fatal error carries.
+func (e fatalSubstError) code() uint8 {
+	if es, ok := errors.AsType[ExitStatus](e.err); ok && es != 0 {
+		return uint8(es)
+	}
+	if errors.Is(e.err, ErrNesting) {
+		return 2
+	}
+	if _, ok := errors.AsType[*expand.LimitError](e.err); ok {
+		return 2
+	}
+	return 1
 }
 
 func (r *Runner) arithm(expr syntax.ArithmExpr) int {
@@ -267,6 +335,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 	hc := HandlerContext{
 		runner:         r,
 		kind:           kind,
+		nesting:        r.nesting,
 		Env:            &overlayEnviron{parent: r.writeEnv},
 		Dir:            r.Dir,
 		Pos:            pos,
@@ -311,6 +380,20 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if r.stop(ctx) {
 		return
 	}
+	// Every way a program recurses at run time (functions, eval, source,
+	// subshells, substitutions, traps) runs statements within statements,
+	// and an exhausted goroutine stack cannot be recovered from.
+	if r.nesting >= MaxNesting {
+		r.errf("bash: nesting too deep (limit %d)\n", MaxNesting)
+		r.exit.code = 2
+		r.exit.fatal(ErrNesting)
+		return
+	}
+	r.nesting++
+	// Expansions within the statement run substitutions with its context.
+	oldCtx := r.ectx
+	r.ectx = ctx
+	defer func() { r.nesting--; r.ectx = oldCtx }()
 	r.exit = exitStatus{}
 	if st.Background || st.Disown {
 		r2 := r.subshell(true)
@@ -323,10 +406,13 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		r.bgProcs = append(r.bgProcs, bg)
 		go func() {
+			defer func() {
+				r2.recoverGo(ctx, recover())
+				r2.exit.exiting = false // subshells don't exit the parent shell
+				*bg.exit = r2.exit
+				close(bg.done)
+			}()
 			r2.Run(ctx, &st2)
-			r2.exit.exiting = false // subshells don't exit the parent shell
-			*bg.exit = r2.exit
-			close(bg.done)
 		}()
 	} else {
 		r.stmtSync(ctx, st)
@@ -533,9 +619,12 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.stdin = pr
 			var wg sync.WaitGroup
 			wg.Go(func() {
+				defer func() {
+					r2.recoverGo(ctx, recover())
+					r2.exit.exiting = false // subshells don't exit the parent shell
+					pw.Close()
+				}()
 				r2.stmt(ctx, cm.X)
-				r2.exit.exiting = false // subshells don't exit the parent shell
-				pw.Close()
 			})
 			r.stmt(ctx, cm.Y)
 			pr.Close()

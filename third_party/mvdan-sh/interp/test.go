@@ -58,9 +58,18 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 	return ""
 }
 
+// maxRegexpLength bounds the length of a regular expression in a test.
+const maxRegexpLength = 64 << 10
+
 func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y string) bool {
 	switch op {
 	case syntax.TsReMatch:
+		if len(y) > maxRegexpLength {
+			// Like an invalid expression: compiling and running one this
+			// long costs time and memory far beyond any real test.
+			r.exit.code = 2
+			return false
+		}
 		re, err := regexp.Compile(y)
 		if err != nil {
 			r.exit.code = 2

@@ -16,8 +16,17 @@ type testParser struct {
 	val string
 	rem []string
 
+	// depth is how deeply the expression being parsed nests: each "!",
+	// "(" and binary operator recurses; see [maxTestNesting].
+	depth int
+
 	err func(err error)
 }
+
+// maxTestNesting bounds the nesting of a test expression: parsing and
+// evaluating it recurse on its depth, and an exhausted goroutine stack
+// cannot be recovered from.
+const maxTestNesting = 1000
 
 func (p *testParser) errf(format string, a ...any) {
 	p.err(fmt.Errorf(format, a...))
@@ -45,6 +54,13 @@ func (p *testParser) followWord(fval string) *syntax.Word {
 }
 
 func (p *testParser) classicTest(fval string, pastAndOr bool) syntax.TestExpr {
+	if p.depth >= maxTestNesting {
+		p.errf("expression nested too deeply (limit %d)", maxTestNesting)
+		p.eof, p.rem = true, nil
+		return nil
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	var left syntax.TestExpr
 	if pastAndOr {
 		left = p.testExprBase(fval)

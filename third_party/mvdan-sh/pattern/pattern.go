@@ -71,6 +71,11 @@ const (
 // paths if Windows is supported, as the path separator on that platform is the
 // same character as the escaping character for shell patterns.
 func Regexp(pat string, mode Mode) (string, error) {
+	if len(pat) > maxPatternLength {
+		// The regexp engine compiles and runs such a pattern in time and
+		// memory far beyond what any glob needs.
+		return "", &SyntaxError{msg: fmt.Sprintf("pattern too long (limit %d bytes)", maxPatternLength)}
+	}
 	// If there are no special pattern matching or regular expression characters,
 	// and we don't need to insert extras for the modes affecting non-special characters,
 	// we can directly return the input string as a short-cut.
@@ -131,7 +136,19 @@ func Regexp(pat string, mode Mode) (string, error) {
 type stringLexer struct {
 	s string
 	i int
+
+	// groups is how many extended operator groups are open; see
+	// [maxGroupNesting].
+	groups int
 }
+
+// maxGroupNesting bounds how deeply extended operator groups may nest. Each
+// level recurses here and in the regexp engine, which refuses expressions
+// nested much deeper than this.
+const maxGroupNesting = 100
+
+// maxPatternLength bounds the length of a pattern [Regexp] translates.
+const maxPatternLength = 64 << 10
 
 func (sl *stringLexer) next() rune {
 	if sl.i >= len(sl.s) {
@@ -179,6 +196,11 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 			// Build the group separately; like Bash, an unclosed group
 			// is not an extended operator, so we reparse the operator
 			// as a regular character below and the rest as a pattern.
+			if sl.groups >= maxGroupNesting {
+				return &SyntaxError{msg: fmt.Sprintf("extended pattern nested too deeply (limit %d)", maxGroupNesting)}
+			}
+			sl.groups++
+			defer func() { sl.groups-- }()
 			var gsb strings.Builder
 			gsb.WriteRune(sl.next()) // (
 		nestedLoop:

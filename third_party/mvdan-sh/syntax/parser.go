@@ -536,6 +536,10 @@ type Parser struct {
 	rxOpenParens int
 	rxFirstPart  bool
 
+	// nesting is how deep the node being parsed sits; see [MaxNesting].
+	nesting    int
+	maxNesting int
+
 	accComs []Comment
 	curComs *[]Comment
 
@@ -575,6 +579,7 @@ func (p *Parser) reset() {
 	p.parsingDoc = false
 	p.openBquotes = 0
 	p.openBquoteDbls = 0
+	p.nesting = 0
 	p.accComs = nil
 	p.accComs, p.curComs = nil, &p.accComs
 	p.litBatch = nil
@@ -1205,6 +1210,8 @@ func (p *Parser) ensureNoNested(pos Pos) {
 }
 
 func (p *Parser) wordPart() WordPart {
+	p.nestIn()
+	defer p.nestOut()
 	switch p.tok {
 	case _Lit, _LitWord, _LitRedir:
 		l := p.lit(p.pos, p.val)
@@ -2122,8 +2129,13 @@ func (p *Parser) getStmt(readEnd, binCmd, fnBody bool) *Stmt {
 	if s = p.gotStmtPipe(s, false); s == nil || p.err != nil {
 		return nil
 	}
+	// A chain of && and || builds a tree as deep as it is long.
+	defer func(nesting int) { p.nesting = nesting }(p.nesting)
 	// instead of using recursion, iterate manually
 	for p.tok == andAnd || p.tok == orOr {
+		if p.nestIn(); p.err != nil {
+			return nil
+		}
 		if binCmd {
 			// left associativity: in a list of BinaryCmds, the
 			// right recursion should only read a single element
@@ -2179,6 +2191,8 @@ func (p *Parser) getStmt(readEnd, binCmd, fnBody bool) *Stmt {
 }
 
 func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
+	p.nestIn()
+	defer func(nesting int) { p.nesting = nesting }(p.nesting - 1)
 	s.Comments, p.accComs = p.accComs, nil
 	for p.peekRedir() {
 		p.doRedirect(s)
@@ -2343,6 +2357,10 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 			// we parse |& as two tokens.
 			break
 		}
+		// A pipeline builds a tree as deep as it is long.
+		if p.nestIn(); p.err != nil {
+			break
+		}
 		b := &BinaryCmd{OpPos: p.pos, Op: BinCmdOperator(p.tok), X: s}
 		p.next()
 		p.got(_Newl)
@@ -2408,7 +2426,12 @@ func (p *Parser) ifClause(s *Stmt) {
 	rootIf.ThenPos = p.followRsrv(rootIf.Position, "if <cond>", "then")
 	rootIf.Then, rootIf.ThenLast = p.followStmts("then", rootIf.ThenPos, "fi", "elif", "else")
 	curIf := rootIf
+	// Each elif nests in the previous one's Else.
+	defer func(nesting int) { p.nesting = nesting }(p.nesting)
 	for p.tok == _LitWord && p.val == "elif" {
+		if p.nestIn(); p.err != nil {
+			break
+		}
 		elf := &IfClause{Position: p.pos}
 		curIf.Last = p.accComs
 		p.accComs = nil
@@ -2638,6 +2661,8 @@ func (p *Parser) testClause(s *Stmt) {
 }
 
 func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
+	p.nestIn()
+	defer p.nestOut()
 	p.got(_Newl)
 	var left TestExpr
 	if pastAndOr {
@@ -2698,6 +2723,8 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 }
 
 func (p *Parser) testExprUnary() TestExpr {
+	p.nestIn()
+	defer p.nestOut()
 	switch p.tok {
 	case _EOF, rightParen:
 		return nil

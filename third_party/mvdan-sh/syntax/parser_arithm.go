@@ -29,7 +29,9 @@ func (p *Parser) arithmExprAssign(compact bool) ArithmExpr {
 		pos := p.pos
 		tok := p.tok
 		p.nextArithOp(compact)
+		p.nestIn()
 		y := p.arithmExprAssign(compact)
+		p.nestOut()
 		if y == nil {
 			p.followErrExp(pos, tok)
 		}
@@ -53,6 +55,8 @@ func (p *Parser) arithmExprTernary(compact bool) ArithmExpr {
 		p.curErr("%#q must follow an expression", p.tok)
 	}
 	questPos := p.pos
+	p.nestIn()
+	defer p.nestOut()
 	p.nextArithOp(compact)
 	if BinAritOperator(p.tok) == TernColon {
 		p.followErrExp(questPos, TernQuest)
@@ -137,7 +141,9 @@ func (p *Parser) arithmExprPower(compact bool) ArithmExpr {
 	op := p.tok
 	pos := p.pos
 	p.nextArithOp(compact)
+	p.nestIn()
 	y := p.arithmExprPower(compact)
+	p.nestOut()
 	if y == nil {
 		p.followErrExp(pos, op)
 	}
@@ -158,6 +164,8 @@ func (p *Parser) arithmExprUnary(compact bool) ArithmExpr {
 	case Not, BitNegation, Plus, Minus:
 		ue := &UnaryArithm{OpPos: p.pos, Op: UnAritOperator(p.tok)}
 		p.nextArithOp(compact)
+		p.nestIn()
+		defer p.nestOut()
 		if ue.X = p.arithmExprUnary(compact); ue.X == nil {
 			p.followErrExp(ue.OpPos, ue.Op)
 		}
@@ -184,7 +192,9 @@ func (p *Parser) arithmExprValue(compact bool) ArithmExpr {
 		}
 		pe := &ParenArithm{Lparen: p.pos}
 		p.nextArithOp(compact)
+		p.nestIn()
 		pe.X = p.followArithm(leftParen, pe.Lparen)
+		p.nestOut()
 		pe.Rparen = p.matched(pe.Lparen, leftParen, rightParen)
 		if p.quote == paramExpArithm && p.tok == _LitWord {
 			p.checkLang(pe.Lparen, LangZsh, "subscript flags")
@@ -265,7 +275,13 @@ func (p *Parser) nextArithOp(compact bool) {
 // arithmExprBinary is used for all left-associative binary operators
 func (p *Parser) arithmExprBinary(compact bool, nextOp func(bool) ArithmExpr, operators ...BinAritOperator) ArithmExpr {
 	value := nextOp(compact)
+	// A chain of left-associative operators builds a tree as deep as it
+	// is long.
+	defer func(nesting int) { p.nesting = nesting }(p.nesting)
 	for {
+		if p.err != nil {
+			return value
+		}
 		var foundOp BinAritOperator
 		for _, op := range operators {
 			if p.tok == token(op) {
@@ -282,6 +298,7 @@ func (p *Parser) arithmExprBinary(compact bool, nextOp func(bool) ArithmExpr, op
 			p.curErr("%#q must follow an expression", p.tok)
 		}
 
+		p.nestIn()
 		pos := p.pos
 		p.nextArithOp(compact)
 		y := nextOp(compact)

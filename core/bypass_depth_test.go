@@ -1,0 +1,178 @@
+package core
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"gatehouse/core/vfs"
+)
+
+// nested builds open×n + middle + close×n.
+func nested(open, middle, close string, n int) string {
+	return strings.Repeat(open, n) + middle + strings.Repeat(close, n)
+}
+
+// G-12.3: lines nested tens of thousands deep would exhaust the goroutine
+// stack (a fatal error no recover catches) in the parser, the preflight
+// walk, the expander or the interpreter. Each is refused before any
+// recursion with bash's voice and exit 2, and the session runs the next
+// line. The depths used here crashed the process before the bound.
+func TestBypassDeepNestingIsRefused(t *testing.T) {
+	t.Parallel()
+	const deep = 200000
+	parseLimit := "bash: line 1: nesting too deep (limit 1000)\n"
+	cases := []struct {
+		name, line, stderr string
+		code               int
+	}{
+		{"subshells", nested("( ", "echo x", " )", deep), parseLimit, 2},
+		{"blocks", nested("{ ", "echo x;", " }", deep), parseLimit, 2},
+		{"command substitutions", "echo " + nested("$(", "echo x", ")", deep), parseLimit, 2},
+		{"quoted substitutions", "echo " + nested(`"$(echo `, "x", `)"`, deep), parseLimit, 2},
+		{"if", nested("if true; then ", "echo x", "; fi", deep), parseLimit, 2},
+		{"elif chain", "if false; then :; " + strings.Repeat("elif false; then :; ", deep) + "fi", parseLimit, 2},
+		{"while", nested("while false; do ", "echo x", "; done", deep), parseLimit, 2},
+		{"for", nested("for i in 1; do ", "echo x", "; done", deep), parseLimit, 2},
+		{"case", nested("case x in x) ", "echo x", ";; esac", deep), parseLimit, 2},
+		{"functions in functions", nested("f() { ", "echo x;", " }", deep), parseLimit, 2},
+		{"arithmetic parentheses", "echo $(( " + nested("( ", "1", " )", deep) + " ))", parseLimit, 2},
+		{"arithmetic operator chain", "echo $(( " + strings.Repeat("1+", deep) + "1 ))", parseLimit, 2},
+		{"arithmetic unary chain", "echo $(( " + strings.Repeat("- ", deep) + "1 ))", parseLimit, 2},
+		{"arithmetic ternaries", "echo $(( " + strings.Repeat("1?1:", deep) + "1 ))", parseLimit, 2},
+		{"arithmetic assignments", "(( " + strings.Repeat("a=", deep) + "1 ))", parseLimit, 2},
+		{"arithmetic power chain", "echo $(( " + strings.Repeat("1**", deep) + "1 ))", parseLimit, 2},
+		{"arithmetic command", "(( " + nested("(", "1", ")", deep) + " ))", parseLimit, 2},
+		{"parameter expansions", "echo " + nested("${a:-", "x", "}", deep), parseLimit, 2},
+		{"test expression parentheses", "[[ " + nested("( ", "a", " )", deep) + " ]]", parseLimit, 2},
+		{"test expression negations", "[[ " + strings.Repeat("! ", deep) + "a ]]", parseLimit, 2},
+		{"test expression chain", "[[ a" + strings.Repeat(" && a", deep) + " ]]", parseLimit, 2},
+		{"and-or chain", "true" + strings.Repeat(" && true", deep), parseLimit, 2},
+		{"pipeline", "true" + strings.Repeat(" | true", deep), parseLimit, 2},
+		{"here-documents in substitutions", "cat " + nested("<<E $(cat ", "/dev/null", ")\nx\nE\n", 2000), parseLimit, 2},
+		{"process substitutions", "cat " + nested("<(cat ", "/dev/null", ")", deep), parseLimit, 2},
+		{"nested braces", "echo " + nested("{a,", "b", "}", deep), "bash: brace expansion: too many braces in one word (limit 128)\n", 2},
+		{"braces side by side", "echo " + strings.Repeat("{a,b}", deep), "bash: brace expansion: too many braces in one word (limit 128)\n", 2},
+		{"eval of a deep text", `x="` + nested("( ", "echo x", " )", 5000) + `"; eval "$x"; echo status $?`, "bash: eval: line 1: nesting too deep (limit 1000)\n", 0},
+		{"builtin eval of a deep text", `x="` + nested("( ", "echo x", " )", 5000) + `"; builtin eval "$x"; echo status $?`, "bash: eval: line 1: nesting too deep (limit 1000)\n", 0},
+		{"bash -c of a deep text", `x="` + nested("( ", "echo x", " )", 5000) + `"; bash -c "$x"; echo status $?`, "bash: -c: line 1: nesting too deep (limit 1000)\n", 0},
+		{"sourced deep text", `printf '%s' "` + nested("{ ", "echo x;", " }", 5000) + `" > /tmp/deep; source /tmp/deep; echo status $?`, "bash: eval: line 1: nesting too deep (limit 1000)\n", 0},
+		// Each eval stays under the parse bound; together they nest
+		// deeper than the interpreter's run-time bound.
+		{"eval recursion through deep texts", "x='" + nested("( ", `eval "$x"`, " )", 990) + `'; eval "$x"`, "bash: nesting too deep (limit 10000)\n", 2},
+		{"function recursion through deep bodies", "x='f() { " + nested("{ ", "f;", " }", 990) + "; }'; eval \"$x\"; f", "bash: nesting too deep (limit 10000)\n", 2},
+		{"bash -c recursion through deep texts", "export x='" + nested("{ ", `bash -c "$x";`, " }", 990) + `'; bash -c "$x"`, "bash: nesting too deep (limit 10000)\n", 2},
+		{"builtin eval recursion", `x='builtin eval "$x"'; builtin eval "$x"`, "gatehouse: line exceeded the nesting depth limit of 100\n", 125},
+		{"command eval recursion", `x='command eval "$x"'; command eval "$x"`, "gatehouse: line exceeded the nesting depth limit of 100\n", 125},
+		{"substitution recursion", `f() { echo $(f); }; f`, "gatehouse: line exceeded the nesting depth limit of 100\n", 125},
+	}
+	ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/w", Files: map[string]string{"a": "1\n"}}},
+		WithLimits(Limits{WallTime: 30 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := ws.CreateSession("deep")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := s.Execute(context.Background(), tc.line)
+			if res.ExitCode != tc.code || !strings.HasPrefix(res.Stderr, tc.stderr) {
+				t.Errorf("exit %d stderr %q, want %d and %q", res.ExitCode, tail(res.Stderr), tc.code, tc.stderr)
+			}
+			if strings.Contains(res.Stdout, "x\n") {
+				t.Errorf("the deep body ran: %q", tail(res.Stdout))
+			}
+			if _, err := s.Explain(tc.line); err == nil && strings.HasPrefix(tc.stderr, "bash: line 1:") {
+				t.Errorf("explain took a line the parser refuses")
+			}
+			if next := s.Execute(context.Background(), "echo alive; cat /w/a"); next.Stdout != "alive\n1\n" {
+				t.Errorf("the session did not survive: %+v", next)
+			}
+		})
+	}
+}
+
+// G-12.3: what stays within the bounds still runs as in bash.
+func TestNestingWithinBoundsRuns(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ line, want string }{
+		{nested("( ", "echo x", " )", 400), "x\n"},
+		{"echo " + nested("$(echo ", "x", ")", 300), "x\n"},
+		{"echo $(( " + nested("(", "1", ")", 900) + " ))", "1\n"},
+		{"echo $(( " + strings.Repeat("- ", 900) + "1 ))", "1\n"},
+		{"echo $(( " + strings.Repeat("1+", 300) + "1 ))", "301\n"},
+		{"true" + strings.Repeat(" | true", 300) + "; echo ok", "ok\n"},
+		{"echo " + strings.Repeat("{a,b}", 3) + " | wc -w", "8\n"},
+		{"shopt -s extglob; [[ ab == " + nested("@(a|", "b", ")", 3) + "b ]] && echo match", "match\n"},
+		{"f() { if (( $1 > 0 )); then f $(( $1 - 1 )); else echo bottom; fi; }; f 90", "bottom\n"},
+	}
+	s := limitsWorkspace(t, Limits{})
+	for _, tc := range cases {
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.want || res.ExitCode != 0 {
+			t.Errorf("%.60s…: %+v", tc.line, res)
+		}
+	}
+}
+
+// G-12.3: patterns the regexp engine would refuse or choke on (nested too
+// deep, or too long) fail like a malformed pattern, without a panic or a
+// minute of compiling.
+func TestBypassHugePatterns(t *testing.T) {
+	t.Parallel()
+	s := limitsWorkspace(t, Limits{WallTime: 20 * time.Second})
+	long := strings.Repeat("?", 3000000)
+	cases := []struct{ line, want string }{
+		{"shopt -s extglob; [[ x == " + nested("@(a|", "b", ")", 100000) + " ]]; echo $?", "1\n"},
+		{"shopt -s extglob; x=abc; echo ${x#" + nested("@(a|", "b", ")", 1500) + "}", "abc\n"},
+		{"x=abc; echo ${x#" + long + "}", "abc\n"},
+		{"x=abc; echo ${x/" + long + "/y}", "abc\n"},
+		{"case x in " + long + ") echo y;; *) echo n;; esac", "n\n"},
+		{"[[ x =~ " + nested("(", "x", ")", 2000) + " ]]; echo $?", "2\n"},
+		{"[[ x =~ x" + strings.Repeat("x", 100000) + " ]]; echo $?", "2\n"},
+	}
+	for _, tc := range cases {
+		start := time.Now()
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.want {
+			t.Errorf("%.60s…: %+v", tc.line, res)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%.60s… took %v", tc.line, d)
+		}
+	}
+}
+
+// G-12.3: the argument and program parsers of utilities recurse too: test
+// and [ (builtin and utility), find's expression, jq's program and jq's
+// JSON input each bound their nesting and fail in their own voice.
+func TestBypassDeepUtilityExpressions(t *testing.T) {
+	t.Parallel()
+	const n = "100000"
+	words := func(w string) string { return `set -- $(seq ` + n + ` | sed "s/.*/` + w + `/"); ` }
+	cases := []struct{ name, line, stderr, stdout string }{
+		{"test parentheses", words("(") + `[ "$@" ]; echo $?`, "expression nested too deeply (limit 1000)\n", "2\n"},
+		{"test negations", words("!") + `test "$@" x; echo $?`, "expression nested too deeply (limit 1000)\n", "2\n"},
+		{"test -a chain", words("x -a") + `[ "$@" x ]; echo $?`, "expression nested too deeply (limit 1000)\n", "2\n"},
+		{"test utility", words("(") + `env test "$@"; echo $?`, "test: expression nested too deeply (limit 1000)\n", "2\n"},
+		{"find negations", words("!") + `find /w "$@"; echo $?`, "find: expression nested too deeply (limit 1000)\n", "1\n"},
+		{"find parentheses", words("(") + `find /w "$@"; echo $?`, "find: expression nested too deeply (limit 1000)\n", "1\n"},
+		{"find and chain", words("-true") + `find /w "$@"; echo $?`, "find: expression nested too deeply (limit 1000)\n", "1\n"},
+		{"jq operator chain", `x=$(seq ` + n + ` | sed "s/.*/1+/" | tr -d "\n")1; jq -n "$x"; echo $?`, "jq: error: program nested too deeply\njq: 1 compile error\n", "3\n"},
+		{"jq parentheses", `x=$(seq ` + n + ` | sed "s/.*/(/" | tr -d "\n")1$(seq ` + n + ` | sed "s/.*/)/" | tr -d "\n"); jq -n "$x"; echo $?`, "jq: error: program nested too deeply\njq: 1 compile error\n", "3\n"},
+		{"jq arrays in the program", `x=$(seq ` + n + ` | sed "s/.*/[/" | tr -d "\n")1$(seq ` + n + ` | sed "s/.*/]/" | tr -d "\n"); jq -n "$x" | wc -c; echo $?`, "jq: error: program nested too deeply\njq: 1 compile error\n", "0\n0\n"},
+		{"jq input", `seq ` + n + ` | sed "s/.*/[/" | tr -d "\n" | jq .; echo $?`, "parse error: Exceeds depth limit for parsing", ""},
+	}
+	s := limitsWorkspace(t, Limits{WallTime: 30 * time.Second})
+	for _, tc := range cases {
+		res := s.Execute(context.Background(), tc.line)
+		if !strings.Contains(res.Stderr, tc.stderr) || (tc.stdout != "" && res.Stdout != tc.stdout) || res.Stdout == "0\n" {
+			t.Errorf("%s: stdout %q stderr %q, want %q and %q", tc.name, res.Stdout, tail(res.Stderr), tc.stdout, tc.stderr)
+		}
+	}
+}
