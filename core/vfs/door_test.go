@@ -283,9 +283,11 @@ func TestDoorSeesResolvedOps_G6_1(t *testing.T) {
 		{"lstat does not follow", func(f FS) error { _, err := f.Lstat("/runbook/abs"); return err }, []Op{
 			{Name: OpLstat, Path: "/runbook/abs", Prefix: "/runbook"},
 		}},
-		{"mv judges both ends", func(f FS) error { return f.Rename("/runbook/abs", "/runbook/abs2") }, []Op{
+		{"mv judges both ends, then what it carries (a door of ops alone is asked to read and write it)", func(f FS) error { return f.Rename("/runbook/abs", "/runbook/abs2") }, []Op{
 			{Name: OpRename, Path: "/runbook/abs", Write: true, Prefix: "/runbook"},
 			{Name: OpRename, Path: "/runbook/abs2", Write: true, Create: true, Prefix: "/runbook"},
+			{Name: OpOpen, Path: "/runbook/abs", Prefix: "/runbook"},
+			{Name: OpOpen, Path: "/runbook/abs", Write: true, Prefix: "/runbook"},
 		}},
 		{"ln -s judges the link only", func(f FS) error { return f.Symlink("/vault/aws.token", "/tmp/l") }, []Op{
 			{Name: OpSymlink, Path: "/tmp/l", Write: true, Create: true, Prefix: "/tmp"},

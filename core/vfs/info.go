@@ -19,6 +19,8 @@ var (
 	EBUSY = syscall.EBUSY // removing or renaming a mount point
 	EBADF = syscall.EBADF // writing a file opened read-only, or the reverse
 	EPERM = syscall.EPERM // chmod of a device
+	// EAGAIN: a rename whose directory kept changing while it was judged.
+	EAGAIN = syscall.EAGAIN
 )
 
 // Sizes reported for directories, as ext4 shows them, so `ls -l` looks the

@@ -21,6 +21,12 @@ type memFS struct {
 	// sortMu guards memNode.sorted while only a read lock is held: the
 	// first listing of a changed directory fills the cache.
 	sortMu sync.Mutex
+	// gen counts namespace changes (entries added or dropped), so a rename
+	// can tell that the tree it judged is the tree it moves (carry.go).
+	gen atomic.Uint64
+	// links counts the symlinks in the tree: while it is zero, every path
+	// of the mount leads to itself (see linkFree).
+	links atomic.Int64
 }
 
 // memNode is a directory, a regular file or a symlink.
@@ -262,6 +268,7 @@ func (m *memFS) openFile(rel string, flag int, perm fs.FileMode, name string) (F
 			now := m.clock()
 			n = &memNode{mode: perm.Perm() &^ umask, modTime: now}
 			parent.add(base, n, now)
+			m.gen.Add(1)
 		case flag&createFlag != 0 && flag&exclFlag != 0:
 			return nil, EEXIST
 		}
@@ -293,6 +300,7 @@ func (m *memFS) mkdir(rel string, perm fs.FileMode) error {
 	}
 	now := m.clock()
 	parent.add(name, newDirNode(perm.Perm()&^umask, now), now)
+	m.gen.Add(1)
 	return nil
 }
 
@@ -311,6 +319,10 @@ func (m *memFS) remove(rel string) error {
 		return ENOTEMPTY
 	}
 	parent.drop(name, m.clock())
+	m.gen.Add(1)
+	if n.isLink() {
+		m.links.Add(-1)
+	}
 	return nil
 }
 
@@ -322,6 +334,30 @@ func (m *memFS) rename(oldRel, newRel string) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.renameLocked(oldRel, newRel)
+}
+
+// renameAt implements generational: the rename happens only if nothing
+// was added to or dropped from the tree since gen.
+func (m *memFS) renameAt(oldRel, newRel string, gen uint64) error {
+	if within("/"+newRel, "/"+oldRel) && newRel != oldRel {
+		return EINVAL
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.gen.Load() != gen {
+		return errStale
+	}
+	return m.renameLocked(oldRel, newRel)
+}
+
+func (m *memFS) generation() uint64 { return m.gen.Load() }
+
+// linkFree reports whether the mount holds no symlink at all.
+func (m *memFS) linkFree() bool { return m.links.Load() == 0 }
+
+// renameLocked is rename with mu held for writing.
+func (m *memFS) renameLocked(oldRel, newRel string) error {
 	oldParent, oldName, err := m.findParent(oldRel)
 	if err != nil {
 		return err
@@ -347,8 +383,12 @@ func (m *memFS) rename(oldRel, newRel string) error {
 		}
 	}
 	now := m.clock()
+	if existing := newParent.kids[newName]; existing != nil && existing.isLink() {
+		m.links.Add(-1) // replaced
+	}
 	oldParent.drop(oldName, now)
 	newParent.add(newName, n, now)
+	m.gen.Add(1)
 	return nil
 }
 
@@ -364,6 +404,8 @@ func (m *memFS) symlink(target, rel string) error {
 	}
 	now := m.clock()
 	parent.add(name, &memNode{mode: fs.ModeSymlink | linkMode, modTime: now, target: target}, now)
+	m.gen.Add(1)
+	m.links.Add(1)
 	return nil
 }
 

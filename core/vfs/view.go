@@ -111,12 +111,30 @@ func (v *view) resolveSynthetic(r *resolved) {
 
 // lookup resolves name and has the door judge the final path: the shape
 // shared by every single-path op.
+//
+// A refusal never speaks for a path that is not there: when the path does
+// not exist and the op cannot create it (it creates nothing, or the
+// directory that would hold it is missing too), a rule's refusal or an
+// EACCES gives way to the missing path's own error. So under a deny, a
+// missing name answers exactly like a hidden one (G-4.5); creating a name
+// under a deny is still refused.
 func (v *view) lookup(r *resolved, op Op, name string, follow bool) error {
 	if err := v.resolve(r, op.Name, name, follow); err != nil {
 		return err
 	}
 	op.Path, op.Prefix = r.path, r.prefix()
-	return v.judge(op)
+	err := v.judge(op)
+	if err != nil && !r.exists && r.missing != nil && (!op.Create || !r.parentOK) && refusal(err) {
+		return r.missing
+	}
+	return err
+}
+
+// refusal reports an answer of the door that refuses a path the session may
+// know of (a rule's reason, or EACCES), as opposed to ENOENT or EROFS.
+func refusal(err error) bool {
+	var refused *RefusedError
+	return errors.As(err, &refused) || errors.Is(err, EACCES)
 }
 
 func (v *view) Stat(name string) (fs.FileInfo, error) {
@@ -356,7 +374,8 @@ func (v *view) Mkdir(name string, perm fs.FileMode) error {
 }
 
 // Remove deletes a file, a symlink or an empty directory. A mount point is
-// EBUSY, as rmdir(2) says for one.
+// EBUSY, as rmdir(2) says for one; a directory that holds only hidden
+// entries is EACCES, never "not empty" (see onlyHidden).
 func (v *view) Remove(name string) error {
 	var r resolved
 	err := v.lookup(&r, Op{Name: OpRemove, Write: true}, name, false)
@@ -368,7 +387,7 @@ func (v *view) Remove(name string) error {
 		err = EBUSY
 	default:
 		if err = writable(&r); err == nil {
-			err = r.m.b.remove(r.rel)
+			err = v.notEmptyAnswer(&r, r.m.b.remove(r.rel))
 		}
 	}
 	if err != nil {
@@ -377,8 +396,10 @@ func (v *view) Remove(name string) error {
 	return nil
 }
 
-// Rename judges both ends (G-6.1a); the new end as a creation. Across
-// mounts it is EXDEV, so mv falls back to copy and remove.
+// Rename judges both ends (G-6.1a); the new end as a creation. A
+// directory carries every entry below it, and each is judged at its new
+// path too (see renameCarrying). Across mounts it is EXDEV, so mv falls
+// back to copy and remove.
 func (v *view) Rename(oldname, newname string) error {
 	var from resolved
 	err := v.lookup(&from, Op{Name: OpRename, Write: true}, oldname, false)
@@ -411,7 +432,10 @@ func (v *view) Rename(oldname, newname string) error {
 	case within(to.path, from.path):
 		return fail(newname, EINVAL)
 	}
-	if err := from.m.b.rename(from.rel, to.rel); err != nil {
+	if err := v.renameCarrying(&from, &to); err != nil {
+		if to.exists {
+			err = v.notEmptyAnswer(&to, err)
+		}
 		return fail(newname, err)
 	}
 	return nil
