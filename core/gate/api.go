@@ -115,7 +115,39 @@ type Operand struct {
 	Arg   string // as spelled in argv
 	Path  string // absolute and cleaned, against the command's cwd
 	Write bool   // the command writes or creates it
+	// Real is where Path leads once its symlinks are resolved, when Judge
+	// found it elsewhere (Command.Resolver); "" otherwise. Judge sets it on
+	// the operands of its verdict, and the op door refuses a refused
+	// operand at either path.
+	Real string
 }
+
+// A Resolver tells Judge where a command's paths really lead and whether
+// they are there, as the op door will find them (G-6.1a, G-4.5): a rule is
+// judged on the path a symlink leads to as well as on the link's own path,
+// and a deny or ask does not speak for a path that does not exist unless
+// the command would create it. A nil Resolver judges paths as spelled.
+// Implementations are safe for concurrent use.
+type Resolver interface {
+	// Resolve returns path (absolute, cleaned) with every symlink
+	// component resolved as the session's view resolves it, the last one
+	// too when follow is set. A walk that stops (a missing, hidden or
+	// refused step) returns path unchanged.
+	Resolve(path string, follow bool) string
+	// Presence reports what the session's view finds at path, not
+	// following a last symlink.
+	Presence(path string) Presence
+}
+
+// Presence is what a Resolver found at a path.
+type Presence uint8
+
+// Presences.
+const (
+	Absent    Presence = iota // neither the path nor its directory is there (or it is hidden)
+	Creatable                 // the path is missing, its directory is there
+	Present                   // the path is there
+)
 
 // Command is one simple command to judge.
 type Command struct {
@@ -136,6 +168,9 @@ type Command struct {
 	// set and allow refinement are about commands and do not apply to it;
 	// rules, path entries and policies do.
 	FileOp bool
+	// Resolver, when set, lets Judge follow the cwd and the operands
+	// through symlinks and ask whether they exist (see Resolver).
+	Resolver Resolver
 }
 
 // SessionInfo names the session a command or environment write belongs to,

@@ -73,6 +73,12 @@ func (p *Profile) newDoor(scope *OpScope, policyRead bool) *door {
 	// The policies' own door is made while the profile compiles: it always
 	// walks the rules rather than trust flags that may not be final yet.
 	d := &door{p: p, scope: scope, policyRead: policyRead, rules: policyRead || p.hasEntries || p.anyRO}
+	if scope != nil && scope.Command != nil {
+		d.cmd = scope.Command
+		if argv := d.cmd.Argv; len(argv) > 0 && p.cmdMounts && p.mountRulesMayMatch(argv[0]) {
+			d.mountRules = p.mountRefusals(d.cmd)
+		}
+	}
 	if ch := p.policies; ch != nil && ch.judgesOps && !policyRead {
 		d.preOps = true
 		d.memoFirst = len(ch.coded) == 0
@@ -83,6 +89,13 @@ func (p *Profile) newDoor(scope *OpScope, policyRead bool) *door {
 type door struct {
 	p     *Profile
 	scope *OpScope
+	// cmd is the scope's command, nil without one. Its command-scoped path
+	// entries count at this door too, on the path each op really reaches,
+	// so neither a symlink nor a recursive walk goes around them (G-6.1a).
+	cmd *Command
+	// mountRules are the mounts whose command rules refuse cmd: its ops in
+	// them fail too, however the command got there (G-5.3).
+	mountRules []mountRefusal
 	// The profile's answers this door consults on every op, copied here
 	// so that an op reads them from the door's own cache lines (G-14):
 	// rules (some entry or read-only mode exists), preOps (a hook judges
@@ -194,9 +207,14 @@ func (d *door) checkRules(op vfs.Op) error {
 	if d.scope != nil {
 		for i := range d.scope.Refused {
 			r := &d.scope.Refused[i]
-			if within(op.Path, r.Operand.Path) {
+			if r.covers(op.Path) && !d.hides(op.Path) {
 				return &vfs.RefusedError{Reason: r.Refusal.Reason, Detail: r.Refusal}
 			}
+		}
+	}
+	if d.mountRules != nil {
+		if err := d.mountRefused(op); err != nil {
+			return err
 		}
 	}
 	if !d.rules {
@@ -205,11 +223,8 @@ func (d *door) checkRules(op vfs.Op) error {
 	if !op.Write && !op.Create && d.clearedOperand(op.Path) {
 		return nil
 	}
-	var cmd *Command
-	if d.scope != nil {
-		cmd = d.scope.Command
-	}
-	if mount, ok := d.dirs.clear(p, op.Path, cmd, true); ok {
+	cmd := d.cmd
+	if mount, ok := d.dirs.clear(p, op.Path, cmd, cmd == nil); ok {
 		if op.Write && mount != nil && mount.readOnly {
 			return syscall.EROFS
 		}
@@ -218,25 +233,99 @@ func (d *door) checkRules(op vfs.Op) error {
 	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
 	w := p.newWalk(op.Path, cb[:0], nb[:0])
-	dec := p.decide(&w, cmd, true)
+	dec := p.decide(&w, cmd, cmd == nil)
 	if e := dec.entry; e != nil {
 		switch e.verb {
 		case VerbHide:
-			return p.hiddenOp(&w, e, op)
+			return d.hiddenOp(&w, e, op)
 		case VerbDeny, VerbAsk:
-			if op.Name == vfs.OpStat || op.Name == vfs.OpLstat {
+			if op.Name == vfs.OpStat || op.Name == vfs.OpLstat || d.askGranted(e, op.Path) {
 				break
 			}
-			if e.verb == VerbAsk && d.scope != nil && d.scope.Opens(&e.refusal, op.Path) {
-				break
-			}
-			rec := e.refusal
-			rec.Path = op.Path
-			return &vfs.RefusedError{Reason: rec.Reason, Detail: &rec}
+			return refusedAt(e, op.Path)
 		}
 	}
 	if op.Write && dec.readOnly() {
 		return syscall.EROFS
+	}
+	return nil
+}
+
+// hides reports whether a hide leaves path hidden: a refused operand's
+// refusal then gives way to the hide's own answers (hiddenOp), so an op on
+// a hidden name reads as it would on a missing one.
+func (d *door) hides(path string) bool {
+	var cb [stackDepth]span
+	var nb [stackDepth + 1]*pathNode
+	w := d.p.newWalk(path, cb[:0], nb[:0])
+	dec := d.p.decide(&w, d.cmd, d.cmd == nil)
+	return d.p.visibility(&w, &dec) == PathHidden
+}
+
+// covers reports whether path is the refused operand or lies below it,
+// spelled as given or where its symlinks lead.
+func (r *OperandRefusal) covers(path string) bool {
+	return within(path, r.Operand.Path) || (r.Operand.Real != "" && within(path, r.Operand.Real))
+}
+
+// askGranted reports whether e is an ask this door's command may pass at
+// path: an answer opened its rule there (G-4.10, G-9.5).
+func (d *door) askGranted(e *pathEntry, path string) bool {
+	return e.verb == VerbAsk && d.scope != nil && d.scope.Opens(&e.refusal, path)
+}
+
+// refusedAt is the door's refusal by a deny or ask entry, for path.
+func refusedAt(e *pathEntry, path string) error {
+	rec := e.refusal
+	rec.Path = path
+	return &vfs.RefusedError{Reason: rec.Reason, Detail: &rec}
+}
+
+// mountRefusal is a mount whose command rules refuse a door's command.
+type mountRefusal struct {
+	prefix string
+	rec    Refusal
+}
+
+// mountRefusals lists the mounts whose deny or ask rules match cmd
+// (G-5.3), with the record each gives; nil when none does.
+func (p *Profile) mountRefusals(cmd *Command) []mountRefusal {
+	var out []mountRefusal
+	for _, m := range p.mounts {
+		r := m.deny.first(cmd.Argv)
+		if r == nil {
+			if asks := m.ask.allFor(cmd, nil); len(asks) > 0 {
+				r = asks[0]
+			}
+		}
+		if r != nil {
+			out = append(out, mountRefusal{prefix: m.prefix, rec: r.refusal})
+		}
+	}
+	return out
+}
+
+// mountRefused refuses an op of the door's command inside a mount whose
+// command rules refuse it. Judge refuses such a command when its cwd or an
+// operand lies in the mount; the door holds the rule for what the command
+// reaches by itself: through a symlink, or walking down from a directory
+// above the mount (G-5.3, G-6.1a). Listing checks only ask what is hidden,
+// and a mount rule hides nothing.
+func (d *door) mountRefused(op vfs.Op) error {
+	if op.Listing {
+		return nil
+	}
+	for i := range d.mountRules {
+		m := &d.mountRules[i]
+		if m.prefix != op.Prefix {
+			continue
+		}
+		if m.rec.Kind == string(VerbAsk) && d.scope.Opens(&m.rec, op.Path) {
+			return nil
+		}
+		rec := m.rec
+		rec.Path = op.Path
+		return &vfs.RefusedError{Reason: rec.Reason, Detail: &rec}
 	}
 	return nil
 }
@@ -258,7 +347,8 @@ func (d *door) clearedOperand(path string) bool {
 }
 
 // hiddenOp answers an op on a path a hide entry reaches.
-func (p *Profile) hiddenOp(w *walk, hide *pathEntry, op vfs.Op) error {
+func (d *door) hiddenOp(w *walk, hide *pathEntry, op vfs.Op) error {
+	p := d.p
 	if p.traversable(w, hide) {
 		switch {
 		case op.Name == vfs.OpStat, op.Name == vfs.OpLstat, op.Name == vfs.OpReadDir,
@@ -268,26 +358,40 @@ func (p *Profile) hiddenOp(w *walk, hide *pathEntry, op vfs.Op) error {
 		// The session can see this directory, so ENOENT would be a lie.
 		return syscall.EACCES
 	}
-	if op.Create && p.parentVisible(op.Path) {
-		return syscall.EACCES
+	if !op.Create {
+		return vfs.ErrHidden
 	}
-	return vfs.ErrHidden
+	parent, visible := p.parentDecision(op.Path, d.cmd)
+	if !visible {
+		return vfs.ErrHidden
+	}
+	// Creating a name in a directory the session sees. Where the directory
+	// refuses creation to every name (a deny or an unanswered ask reaches
+	// it), a hidden name is refused the same way, so it answers like any
+	// missing one (G-4.5); elsewhere the create is EACCES (G-4.11).
+	if e := parent.entry; e != nil && (e.verb == VerbDeny || e.verb == VerbAsk) && !d.askGranted(e, op.Path) {
+		return refusedAt(e, op.Path)
+	}
+	return syscall.EACCES
 }
 
-// parentVisible reports whether the directory holding name is visible or
-// traversable to the session.
-func (p *Profile) parentVisible(name string) bool {
+// parentDecision resolves the directory holding name for cmd, and reports
+// whether that directory is visible or traversable to the session.
+func (p *Profile) parentDecision(name string, cmd *Command) (decision, bool) {
 	i := len(name) - 1
 	for i > 0 && name[i] != '/' {
 		i--
 	}
-	if i <= 0 {
-		return true // the root is always visible
+	parent := "/"
+	if i > 0 {
+		parent = name[:i]
 	}
-	parent := name[:i]
 	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
 	w := p.newWalk(parent, cb[:0], nb[:0])
-	dec := p.decide(&w, nil, true)
-	return p.visibility(&w, &dec) != PathHidden
+	dec := p.decide(&w, cmd, cmd == nil)
+	if i <= 0 {
+		return dec, true // the root is always visible
+	}
+	return dec, p.visibility(&w, &dec) != PathHidden
 }

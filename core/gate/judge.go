@@ -2,6 +2,7 @@ package gate
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -98,41 +99,24 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			if cmd.Operands[i].Path == "" {
 				continue
 			}
-			if _, clear := dirs.clear(p, cmd.Operands[i].Path, &cmd, false); clear {
-				v.Cleared.add(i, len(cmd.Operands))
-				continue // the common case first: an absolute path nothing reaches
-			}
-			op := cmd.Operands[i]
-			if !strings.HasPrefix(op.Path, "/") {
-				op.Path = path.Join(cmd.Cwd, op.Path)
-			}
-			var cb [stackDepth]span
-			var nb [stackDepth + 1]*pathNode
-			w := p.newWalk(op.Path, cb[:0], nb[:0])
-			dec := p.decide(&w, &cmd, false)
-			e := dec.entry
-			if e == nil {
-				if op.Path == cmd.Operands[i].Path { // absolute as given
+			j := p.judgeOperand(&cmd, cmd.Operands[i], &dirs)
+			switch {
+			case j.entry == nil:
+				if j.cleared {
 					v.Cleared.add(i, len(cmd.Operands))
 				}
-				continue
-			}
-			switch e.verb {
-			case VerbHide:
-				if p.traversable(&w, e) {
-					continue
-				}
+			case j.entry.verb == VerbHide:
 				if len(v.HiddenOperands) == 0 {
-					v.HideReason, v.HideRule = e.reason, e.rule
+					v.HideReason, v.HideRule = j.entry.reason, j.entry.rule
 				}
-				v.HiddenOperands = append(v.HiddenOperands, op)
-			case VerbDeny, VerbAsk:
-				rec := e.refusal
-				rec.Path = op.Path
-				if e.verb == VerbDeny && firstDeny < 0 {
+				v.HiddenOperands = append(v.HiddenOperands, j.op)
+			default:
+				rec := j.entry.refusal
+				rec.Path = j.path
+				if j.entry.verb == VerbDeny && firstDeny < 0 {
 					firstDeny = len(refused)
 				}
-				refused = append(refused, OperandRefusal{Operand: op, Refusal: &rec})
+				refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &rec})
 			}
 		}
 	}
@@ -192,6 +176,8 @@ func (p *Profile) mountRulesMayMatch(name string) bool {
 
 // workMounts appends the mounts with command-axis rules that the command
 // works in: the cwd's mount first, then each operand's, without repeats.
+// With a Resolver, the mounts a symlink leads into count too, so `cd` into
+// a link to a mount is working inside that mount (G-5.3, G-6.1a).
 func (p *Profile) workMounts(cmd Command, buf []*mountInfo) []*mountInfo {
 	add := func(name string) {
 		if name == "" {
@@ -200,20 +186,122 @@ func (p *Profile) workMounts(cmd Command, buf []*mountInfo) []*mountInfo {
 		if !strings.HasPrefix(name, "/") {
 			name = path.Join(cmd.Cwd, name)
 		}
-		m := p.mountOf(name)
-		if m == nil || m.deny.size+m.ask.size == 0 {
-			return
-		}
-		for _, seen := range buf {
-			if seen == m {
-				return
+		for _, at := range [2]string{name, p.resolve(&cmd, name, true)} {
+			m := p.mountOf(at)
+			if m == nil || m.deny.size+m.ask.size == 0 || slices.Contains(buf, m) {
+				continue
 			}
+			buf = append(buf, m)
 		}
-		buf = append(buf, m)
 	}
 	add(cmd.Cwd)
 	for _, op := range cmd.Operands {
 		add(op.Path)
 	}
 	return buf
+}
+
+// resolve is where name leads for cmd: name itself without a Resolver.
+func (p *Profile) resolve(cmd *Command, name string, follow bool) string {
+	if cmd.Resolver == nil {
+		return name
+	}
+	return cmd.Resolver.Resolve(name, follow)
+}
+
+// operandJudgement is what one operand meets.
+type operandJudgement struct {
+	op Operand // Path made absolute; Real set when it leads elsewhere
+	// entry is the hide, deny or ask that speaks for the operand, judged
+	// on path; nil when none does.
+	entry *pathEntry
+	path  string
+	// cleared: no entry reaches the operand, spelled absolute and leading
+	// to itself, so the door may trust this answer (Verdict.Cleared).
+	cleared bool
+}
+
+// judgeOperand judges one operand on its own path and, when a symlink
+// takes it elsewhere, on the path it leads to; the stronger answer counts
+// (G-6.1a: a rule on the link's own path applies too). With a Resolver, a
+// deny or ask does not speak for a path that is not there unless the
+// command creates it, and a hidden name the command writes answers like a
+// missing one in its directory (G-4.5).
+func (p *Profile) judgeOperand(cmd *Command, op Operand, dirs *dirMemo) operandJudgement {
+	spelled := op.Path
+	if !strings.HasPrefix(op.Path, "/") {
+		op.Path = path.Join(cmd.Cwd, op.Path)
+	}
+	j := operandJudgement{op: op}
+	real := p.resolve(cmd, op.Path, !op.Write)
+	e, at := p.operandEntry(cmd, op.Path, dirs), op.Path
+	if real != op.Path {
+		j.op.Real = real
+		if re := p.operandEntry(cmd, real, dirs); outranks(re, e) {
+			e, at = re, real
+		}
+	}
+	if e == nil {
+		j.cleared = real == spelled
+		return j
+	}
+	r := cmd.Resolver
+	switch {
+	case r == nil:
+	case e.verb == VerbHide && op.Write:
+		// A hidden name in a directory that refuses every new name is
+		// refused like any other name there, if the directory is there.
+		if parent, visible := p.parentDecision(at, cmd); visible && parent.entry != nil &&
+			(parent.entry.verb == VerbDeny || parent.entry.verb == VerbAsk) && r.Presence(dirOf(at)) == Present {
+			e = parent.entry
+		}
+	case e.verb == VerbDeny || e.verb == VerbAsk:
+		switch r.Presence(real) {
+		case Absent:
+			return j
+		case Creatable:
+			if !op.Write {
+				return j
+			}
+		}
+	}
+	j.entry, j.path = e, at
+	return j
+}
+
+// operandEntry is the entry that speaks for an operand at path: a hide
+// that leaves it hidden, a deny or an ask; nil when none does.
+func (p *Profile) operandEntry(cmd *Command, at string, dirs *dirMemo) *pathEntry {
+	if _, clear := dirs.clear(p, at, cmd, false); clear {
+		return nil // the common case first: an absolute path nothing reaches
+	}
+	var cb [stackDepth]span
+	var nb [stackDepth + 1]*pathNode
+	w := p.newWalk(at, cb[:0], nb[:0])
+	dec := p.decide(&w, cmd, false)
+	e := dec.entry
+	switch {
+	case e == nil, e.verb == VerbShow:
+		return nil
+	case e.verb == VerbHide && p.traversable(&w, e):
+		return nil
+	}
+	return e
+}
+
+// outranks reports whether entry a speaks at least as strongly as b:
+// hidden over denied over asked over nothing.
+func outranks(a, b *pathEntry) bool {
+	if a == nil {
+		return false
+	}
+	return b == nil || a.verb.strength() >= b.verb.strength() // a tie: the path it leads to
+}
+
+// dirOf is the directory holding the clean absolute path p.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "/"
 }

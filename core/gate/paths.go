@@ -316,9 +316,10 @@ func (d *decision) readOnly() bool {
 }
 
 // decide resolves the walked path. cmd selects command-scoped entries;
-// atDoor leaves them out, since the op door judges them through the
-// command's verdict. An ask entry whose exceptions cover cmd does not reach
-// the path for it, at the door too, so resolution falls to the next entry.
+// atDoor leaves them out (a door or a question without a command). An ask
+// entry whose exceptions cover cmd does not reach the path for it, at the
+// door too, so resolution falls to the next entry. A command-scoped entry
+// deeper than a hide still leaves the path hidden.
 func (p *Profile) decide(w *walk, cmd *Command, atDoor bool) decision {
 	var argv []string
 	if cmd != nil {
@@ -350,6 +351,13 @@ func (p *Profile) decide(w *walk, cmd *Command, atDoor bool) decision {
 		}
 		if dec.entry != nil && showFound {
 			break
+		}
+	}
+	if e := dec.entry; e != nil && e.commands != nil {
+		// A command-scoped entry refuses what the command may do with a
+		// path; it never brings a hidden path back into view.
+		if door := p.decide(w, cmd, true); door.entry != nil && door.entry.verb == VerbHide && !p.traversable(w, door.entry) {
+			return door
 		}
 	}
 	return dec
