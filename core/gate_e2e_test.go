@@ -183,7 +183,7 @@ func TestPathAxis(t *testing.T) {
 		{name: "G-6.1a glob onto denied", line: "cat /vault/aws.*", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 1, wantScope: "operand", wantKind: "deny"},
 		{name: "G-6.1a xargs onto denied", line: "echo /vault/aws.token | xargs cat", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 123, wantScope: "operand", wantKind: "deny"},
 		{name: "G-6.1a find -exec onto denied", line: "find /vault -name aws.token -exec cat {} \\;", wantErr: "cat: /vault/aws.token: credentials are never read by hand\n", wantExit: 0, wantScope: "operand", wantKind: "deny"},
-		{name: "G-6.1a symlink into the vault", line: "cd /tmp && ln -s /vault/aws.token t 2>/dev/null; cat /tmp/t", wantErr: "cat: /tmp/t: credentials are never read by hand\n", wantExit: 1},
+		{name: "G-6.1a symlink into the vault", line: "cd /tmp && ln -s /vault/aws.token t 2>/dev/null; cat /tmp/t", wantErr: "cat: /tmp/t: credentials are never read by hand\n", wantExit: 1, wantScope: "operand", wantKind: "deny"},
 		{name: "G-6.1a $(<file)", line: "echo $(</vault/aws.token)", wantErr: "bash: /vault/aws.token: credentials are never read by hand\n", wantExit: 0, errContain: true},
 		{name: "G-6.1a source a denied file", line: "source /vault/aws.token", wantErr: "bash: /vault/aws.token: credentials are never read by hand\n", wantExit: 1, wantScope: "operand", wantKind: "deny"},
 		// G-5: mounts.

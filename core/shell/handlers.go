@@ -444,6 +444,31 @@ func (d lineDoor) CheckOp(op vfs.Op) error {
 	return err
 }
 
+// CheckCarry passes a rename's carried entry to the profile's door, which
+// judges it at both ends; an ask this line had answered for the entry's old
+// path was shown to the human, so carrying it on is what they allowed.
+func (d lineDoor) CheckCarry(from, to vfs.Op) error {
+	var err error
+	if cd, ok := d.door.(vfs.CarryDoor); ok {
+		err = cd.CheckCarry(from, to)
+	} else {
+		err = vfs.CarryByOps(d.door, from, to)
+	}
+	var re *vfs.RefusedError
+	if errors.As(err, &re) {
+		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(from.Path, r) {
+			return nil
+		}
+	}
+	return err
+}
+
+// CarryClear passes through to the profile's door.
+func (d lineDoor) CarryClear(from, to string) bool {
+	cd, ok := d.door.(vfs.CarryDoor)
+	return ok && cd.CarryClear(from, to)
+}
+
 // Hider passes a listing through to the profile's door: an answered ask
 // opens refused paths, never hidden ones.
 func (d lineDoor) Hider(dir string) func(name string) bool {

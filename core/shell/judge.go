@@ -34,7 +34,8 @@ func (s *Shell) installed(name string) bool {
 
 // command builds the gate's view of argv run in dir: operands resolved.
 func (s *Shell) command(line string, argv []string, dir string, extra []gate.Operand) gate.Command {
-	return gate.Command{Argv: argv, Cwd: dir, Operands: append(operandsOf(argv, dir), extra...), Line: line, Session: s.sessionInfo()}
+	return gate.Command{Argv: argv, Cwd: dir, Operands: append(operandsOf(argv, dir), extra...), Line: line,
+		Session: s.sessionInfo(), Resolver: s.resolver}
 }
 
 func (ls *lineState) lineText() string {

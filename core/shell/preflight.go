@@ -330,7 +330,7 @@ func (s *Shell) judgeStatic(line string, c staticCmd) gate.Verdict {
 	if c.partial {
 		// Only a command-axis deny can be read from a literal prefix: a deny
 		// pattern that matches the prefix matches every completion of it.
-		v := s.cfg.Profile.Judge(gate.Command{Argv: c.argv, Cwd: c.dir, Partial: true, Line: line, Session: s.sessionInfo()})
+		v := s.cfg.Profile.Judge(gate.Command{Argv: c.argv, Cwd: c.dir, Partial: true, Line: line, Session: s.sessionInfo(), Resolver: s.resolver})
 		if v.Outcome == gate.Deny && v.Refusal != nil && v.Refusal.Scope == "command" && v.Refusal.Policy != "allow" {
 			return v
 		}

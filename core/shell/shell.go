@@ -101,6 +101,9 @@ type Shell struct {
 	fds *fdTable
 	// cwd is the directory the last line left, readable while a line runs.
 	cwd atomic.Value
+	// resolver lets the gate follow a command's cwd and operands through
+	// symlinks and look them up, as the op door will (G-6.1a, G-4.5).
+	resolver gate.Resolver
 }
 
 // New builds a session's shell.
@@ -114,6 +117,7 @@ func New(cfg Config) (*Shell, error) {
 		funcs:  map[string]*syntax.Stmt{},
 		fds:    newFDTable(),
 	}
+	s.resolver = cfg.Profile.Resolver(cfg.VFS)
 	var nonce [6]byte
 	rand.Read(nonce[:])
 	s.capture = "__gh_capture_" + hex.EncodeToString(nonce[:])
