@@ -170,3 +170,40 @@ func TestGeneratedProfileDecides(t *testing.T) {
 		}
 	}
 }
+
+// A grep handed a batch of siblings by xargs, judged with the session's
+// Resolver (memory mounts without links: LinkFree answers without a walk)
+// and without one; the difference is what following links costs (G-14).
+func BenchmarkJudgeBatch(b *testing.B) {
+	p, mounts := generatedProfile(b, 1000)
+	specs := make([]vfs.MountSpec, 0, len(mounts))
+	for _, m := range mounts {
+		if m.Prefix != "/tmp" {
+			specs = append(specs, vfs.MountSpec{Prefix: m.Prefix})
+		}
+	}
+	fsys, err := vfs.New(specs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fsys.Close()
+	batch := Command{Argv: []string{"grep", "-l", "TODO"}, Cwd: "/data"}
+	for i := range 256 {
+		f := fmt.Sprintf("/data/team3/proj43/src/file%d.go", i)
+		batch.Argv = append(batch.Argv, f)
+		batch.Operands = append(batch.Operands, Operand{Arg: f, Path: f})
+	}
+	for _, r := range []struct {
+		name string
+		r    Resolver
+	}{{"unresolved", nil}, {"resolved", p.Resolver(fsys)}} {
+		b.Run(r.name, func(b *testing.B) {
+			c := batch
+			c.Resolver = r.r
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = p.Judge(c)
+			}
+		})
+	}
+}

@@ -99,7 +99,19 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 			if cmd.Operands[i].Path == "" {
 				continue
 			}
-			j := p.judgeOperand(&cmd, cmd.Operands[i], &dirs)
+			op := &cmd.Operands[i]
+			real := op.Path
+			if cmd.Resolver != nil && strings.HasPrefix(op.Path, "/") {
+				real = cmd.Resolver.Resolve(op.Path, !op.Write)
+			}
+			if real == op.Path {
+				if _, clear := dirs.clear(p, op.Path, &cmd, false); clear {
+					v.Cleared.add(i, len(cmd.Operands))
+					continue // the common case first: an absolute path nothing reaches
+				}
+			}
+			var j operandJudgement
+			p.judgeOperand(&cmd, *op, real, &dirs, &j)
 			switch {
 			case j.entry == nil:
 				if j.cleared {
@@ -227,13 +239,16 @@ type operandJudgement struct {
 // deny or ask does not speak for a path that is not there unless the
 // command creates it, and a hidden name the command writes answers like a
 // missing one in its directory (G-4.5).
-func (p *Profile) judgeOperand(cmd *Command, op Operand, dirs *dirMemo) operandJudgement {
+//
+// real is where op.Path leads when the caller resolved it already (an
+// absolute path); j receives the answer.
+func (p *Profile) judgeOperand(cmd *Command, op Operand, real string, dirs *dirMemo, j *operandJudgement) {
 	spelled := op.Path
 	if !strings.HasPrefix(op.Path, "/") {
 		op.Path = path.Join(cmd.Cwd, op.Path)
+		real = p.resolve(cmd, op.Path, !op.Write)
 	}
-	j := operandJudgement{op: op}
-	real := p.resolve(cmd, op.Path, !op.Write)
+	j.op = op
 	e, at := p.operandEntry(cmd, op.Path, dirs), op.Path
 	if real != op.Path {
 		j.op.Real = real
@@ -243,7 +258,7 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, dirs *dirMemo) operandJ
 	}
 	if e == nil {
 		j.cleared = real == spelled
-		return j
+		return
 	}
 	r := cmd.Resolver
 	switch {
@@ -258,15 +273,14 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, dirs *dirMemo) operandJ
 	case e.verb == VerbDeny || e.verb == VerbAsk:
 		switch r.Presence(real) {
 		case Absent:
-			return j
+			return
 		case Creatable:
 			if !op.Write {
-				return j
+				return
 			}
 		}
 	}
 	j.entry, j.path = e, at
-	return j
 }
 
 // operandEntry is the entry that speaks for an operand at path: a hide

@@ -205,19 +205,19 @@ func (v *view) Locate(name string, follow bool) (Location, error) {
 	return Location{Path: r.path, Exists: r.exists, ParentExists: r.exists || r.parentOK}, nil
 }
 
-// LinkFree reports whether the clean absolute path p certainly leads to
-// itself: it lies in the synthetic tree or in a memory mount that holds no
-// symlink at all, so resolving it would change nothing. False means only
-// "resolve it to know" (host mounts always say so). It costs a mount
-// lookup, so the gate can ask it of every operand (G-14).
+// LinkFree reports whether the absolute path p certainly leads to itself
+// (cleaned): no symlink exists anywhere in the VFS, or p lies in the
+// synthetic tree, /dev or a memory mount that holds none, so resolving it
+// would change nothing. False means only "resolve it to know" (a host mount
+// always says so). It costs an atomic load, or a mount lookup once links
+// exist, so the gate can ask it of every operand (G-14).
 func (v *VFS) LinkFree(p string) bool {
+	if v.hostMounts == 0 && v.links.Load() == 0 && p != "" && p[0] == '/' {
+		return true // no link anywhere: every path leads where it says
+	}
 	if p == "" || p[0] != '/' || !isCleanAbs(p) {
 		return false
 	}
 	m, _ := v.locate(p)
-	if m == nil {
-		return true
-	}
-	lf, ok := m.b.(interface{ linkFree() bool })
-	return ok && lf.linkFree()
+	return m == nil || (m.links != nil && m.links.Load() == 0)
 }

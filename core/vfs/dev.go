@@ -132,6 +132,3 @@ func (f *deviceFile) Close() error {
 	}
 	return nil
 }
-
-// linkFree: /dev holds no symlinks (see VFS.LinkFree).
-func (d *devFS) linkFree() bool { return true }

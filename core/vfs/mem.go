@@ -25,8 +25,10 @@ type memFS struct {
 	// can tell that the tree it judged is the tree it moves (carry.go).
 	gen atomic.Uint64
 	// links counts the symlinks in the tree: while it is zero, every path
-	// of the mount leads to itself (see linkFree).
-	links atomic.Int64
+	// of the mount leads to itself (see VFS.LinkFree). allLinks, when set,
+	// counts them for every memory mount of the VFS.
+	links    atomic.Int64
+	allLinks *atomic.Int64
 }
 
 // memNode is a directory, a regular file or a symlink.
@@ -321,7 +323,7 @@ func (m *memFS) remove(rel string) error {
 	parent.drop(name, m.clock())
 	m.gen.Add(1)
 	if n.isLink() {
-		m.links.Add(-1)
+		m.countLinks(-1)
 	}
 	return nil
 }
@@ -353,9 +355,6 @@ func (m *memFS) renameAt(oldRel, newRel string, gen uint64) error {
 
 func (m *memFS) generation() uint64 { return m.gen.Load() }
 
-// linkFree reports whether the mount holds no symlink at all.
-func (m *memFS) linkFree() bool { return m.links.Load() == 0 }
-
 // renameLocked is rename with mu held for writing.
 func (m *memFS) renameLocked(oldRel, newRel string) error {
 	oldParent, oldName, err := m.findParent(oldRel)
@@ -384,7 +383,7 @@ func (m *memFS) renameLocked(oldRel, newRel string) error {
 	}
 	now := m.clock()
 	if existing := newParent.kids[newName]; existing != nil && existing.isLink() {
-		m.links.Add(-1) // replaced
+		m.countLinks(-1) // replaced
 	}
 	oldParent.drop(oldName, now)
 	newParent.add(newName, n, now)
@@ -405,8 +404,16 @@ func (m *memFS) symlink(target, rel string) error {
 	now := m.clock()
 	parent.add(name, &memNode{mode: fs.ModeSymlink | linkMode, modTime: now, target: target}, now)
 	m.gen.Add(1)
-	m.links.Add(1)
+	m.countLinks(1)
 	return nil
+}
+
+// countLinks keeps the mount's and the VFS's link counts.
+func (m *memFS) countLinks(delta int64) {
+	m.links.Add(delta)
+	if m.allLinks != nil {
+		m.allLinks.Add(delta)
+	}
 }
 
 func (m *memFS) readlink(rel string) (string, error) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,6 +25,10 @@ type VFS struct {
 	// own is gatehouse's own host files, concealed by every host mount
 	// (see Conceal).
 	own ownFiles
+	// links counts the symlinks of every memory mount, and hostMounts the
+	// host mounts: while both are zero, every path leads to itself.
+	links      atomic.Int64
+	hostMounts int
 }
 
 // Option configures New.
@@ -100,6 +105,9 @@ type mount struct {
 	// confineTo holds the host directory's spellings for host mounts: link
 	// targets are kept inside it (G-5.6). nil for memory and device mounts.
 	confineTo []string
+	// links counts the symlinks of a mount that keeps count (memory, /dev);
+	// nil for a host mount, which may hold any (see VFS.LinkFree).
+	links *atomic.Int64
 }
 
 // syntheticDir is a read-only directory that exists only because mounts lie
@@ -184,6 +192,7 @@ func (v *VFS) newMount(s MountSpec) (*mount, error) {
 	switch {
 	case s.Prefix == "/dev":
 		m.b = newDevFS(v.born)
+		m.links = new(atomic.Int64) // /dev holds no links
 	case s.HostDir != "":
 		if len(s.Files) > 0 {
 			return nil, fmt.Errorf("vfs: mount %s: seed files are for memory mounts, not host directories", s.Prefix)
@@ -197,12 +206,15 @@ func (v *VFS) newMount(s MountSpec) (*mount, error) {
 		}
 		m.b = h
 		m.confineTo = h.spellings
+		v.hostMounts++
 	default:
 		mem := newMemFS(v.clock)
 		if err := mem.seed(s.Files); err != nil {
 			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
 		}
+		mem.allLinks = &v.links
 		m.b = mem
+		m.links = &mem.links
 	}
 	return m, nil
 }
