@@ -358,40 +358,29 @@ func (d *door) hiddenOp(w *walk, hide *pathEntry, op vfs.Op) error {
 		// The session can see this directory, so ENOENT would be a lie.
 		return syscall.EACCES
 	}
-	if !op.Create {
+	if !op.Create || !p.parentVisible(op.Path, d.cmd) {
 		return vfs.ErrHidden
 	}
-	parent, visible := p.parentDecision(op.Path, d.cmd)
-	if !visible {
-		return vfs.ErrHidden
-	}
-	// Creating a name in a directory the session sees. Where the directory
-	// refuses creation to every name (a deny or an unanswered ask reaches
-	// it), a hidden name is refused the same way, so it answers like any
-	// missing one (G-4.5); elsewhere the create is EACCES (G-4.11).
-	if e := parent.entry; e != nil && (e.verb == VerbDeny || e.verb == VerbAsk) && !d.askGranted(e, op.Path) {
+	// Creating a name in a directory the session sees. Where a deny or an
+	// unanswered ask would reach the name were no hide written, it is
+	// refused that way, as a missing name there is; elsewhere the create
+	// is EACCES (G-4.5, G-4.11).
+	if e := p.unhiddenEntry(w, d.cmd, d.cmd == nil); e != nil && !d.askGranted(e, op.Path) {
 		return refusedAt(e, op.Path)
 	}
 	return syscall.EACCES
 }
 
-// parentDecision resolves the directory holding name for cmd, and reports
-// whether that directory is visible or traversable to the session.
-func (p *Profile) parentDecision(name string, cmd *Command) (decision, bool) {
-	i := len(name) - 1
-	for i > 0 && name[i] != '/' {
-		i--
-	}
-	parent := "/"
-	if i > 0 {
-		parent = name[:i]
+// parentVisible reports whether the directory holding name is visible or
+// traversable to the session, for cmd.
+func (p *Profile) parentVisible(name string, cmd *Command) bool {
+	parent := dirOf(name)
+	if parent == "/" {
+		return true // the root is always visible
 	}
 	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
 	w := p.newWalk(parent, cb[:0], nb[:0])
 	dec := p.decide(&w, cmd, cmd == nil)
-	if i <= 0 {
-		return dec, true // the root is always visible
-	}
-	return dec, p.visibility(&w, &dec) != PathHidden
+	return p.visibility(&w, &dec) != PathHidden
 }

@@ -264,11 +264,13 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, real string, dirs *dirM
 	switch {
 	case r == nil:
 	case e.verb == VerbHide && op.Write:
-		// A hidden name in a directory that refuses every new name is
-		// refused like any other name there, if the directory is there.
-		if parent, visible := p.parentDecision(at, cmd); visible && parent.entry != nil &&
-			(parent.entry.verb == VerbDeny || parent.entry.verb == VerbAsk) && r.Presence(dirOf(at)) == Present {
-			e = parent.entry
+		// A hidden name the command writes is refused as a missing name
+		// would be there, if its directory is visible and there.
+		var cb [stackDepth]span
+		var nb [stackDepth + 1]*pathNode
+		w := p.newWalk(at, cb[:0], nb[:0])
+		if u := p.unhiddenEntry(&w, cmd, false); u != nil && p.parentVisible(at, cmd) && r.Presence(dirOf(at)) == Present {
+			e = u
 		}
 	case e.verb == VerbDeny || e.verb == VerbAsk:
 		switch r.Presence(real) {

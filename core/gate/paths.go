@@ -363,6 +363,31 @@ func (p *Profile) decide(w *walk, cmd *Command, atDoor bool) decision {
 	return dec
 }
 
+// unhiddenEntry is the deny or ask that would speak for the walked path
+// were no hide entry written: what a name that a hide keeps out of view
+// would meet if it were simply missing (G-4.5). nil when none would.
+func (p *Profile) unhiddenEntry(w *walk, cmd *Command, atDoor bool) *pathEntry {
+	var argv []string
+	if cmd != nil {
+		argv = cmd.Argv
+	}
+	for d := len(w.nodes) - 1; d >= 0; d-- {
+		for _, e := range w.nodes[d].entries {
+			switch {
+			case e.verb == VerbHide,
+				e.commands != nil && (atDoor || !anyMatches(e.commands, argv)),
+				e.exempt != nil && e.exempt.covers(cmd),
+				!matchRest(e.pattern.rest, w.path, w.comps, d):
+				continue
+			case e.verb == VerbDeny, e.verb == VerbAsk:
+				return e
+			}
+			return nil // a deeper show speaks
+		}
+	}
+	return nil
+}
+
 // traversable reports whether a path that resolved hidden is the ancestor of
 // a shown path whose show outranks the hide (G-4.7).
 func (p *Profile) traversable(w *walk, hide *pathEntry) bool {
