@@ -129,6 +129,11 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 					firstDeny = len(refused)
 				}
 				refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &rec})
+				if j.also != nil {
+					also := j.also.refusal
+					also.Path = j.alsoPath
+					refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &also})
+				}
 			}
 		}
 	}
@@ -231,6 +236,10 @@ type operandJudgement struct {
 	// cleared: no entry reaches the operand, spelled absolute and leading
 	// to itself, so the door may trust this answer (Verdict.Cleared).
 	cleared bool
+	// also is a second ask the operand meets, on alsoPath (the link's own
+	// path) when entry is an ask on the path it leads to.
+	also     *pathEntry
+	alsoPath string
 }
 
 // judgeOperand judges one operand on its own path and, when a symlink
@@ -252,7 +261,13 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, real string, dirs *dirM
 	e, at := p.operandEntry(cmd, op.Path, dirs), op.Path
 	if real != op.Path {
 		j.op.Real = real
-		if re := p.operandEntry(cmd, real, dirs); outranks(re, e) {
+		re := p.operandEntry(cmd, real, dirs)
+		if re != nil && e != nil && re.verb == VerbAsk && e.verb == VerbAsk {
+			// Two questions: the link's own path and its target are both
+			// read, so the record names both (G-4.10).
+			j.also, j.alsoPath = e, op.Path
+		}
+		if outranks(re, e) {
 			e, at = re, real
 		}
 	}
@@ -275,9 +290,11 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, real string, dirs *dirM
 	case e.verb == VerbDeny || e.verb == VerbAsk:
 		switch r.Presence(real) {
 		case Absent:
+			j.also = nil
 			return
 		case Creatable:
 			if !op.Write {
+				j.also = nil
 				return
 			}
 		}

@@ -263,3 +263,34 @@ func TestDoorHiddenNamesUnderRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A link in one ask rule's files leading into another's is read at both
+// paths: the verdict names both questions, each at its own path (G-4.10,
+// G-6.1a); a deny on either path refuses alone.
+func TestJudgeLinkBetweenTwoAsks(t *testing.T) {
+	t.Parallel()
+	p := mustCompile(t, ProfileSpec{Name: "t",
+		Ask:  []Rule{{Reason: "A", Paths: []string{"/d/a"}, Source: "a"}, {Reason: "B", Paths: []string{"/d/b"}, Source: "b"}},
+		Deny: []Rule{{Reason: "C", Paths: []string{"/d/c"}, Source: "c"}},
+	}, []Mount{{Prefix: "/d"}})
+	world := fakeResolver{
+		links:   map[string]string{"/d/a/to-b": "/d/b/y", "/d/a/to-c": "/d/c/y", "/d/a/to-a": "/d/a/x"},
+		present: map[string]bool{"/d/a": true, "/d/b": true, "/d/c": true, "/d/b/y": true, "/d/c/y": true, "/d/a/x": true},
+	}
+	judge := func(p0 string) Verdict {
+		return p.Judge(Command{Argv: words("cat", p0), Cwd: "/", Resolver: world, Operands: []Operand{{Arg: p0, Path: p0}}})
+	}
+	var got []string
+	for _, a := range judge("/d/a/to-b").Asks {
+		got = append(got, a.Reason+" "+a.Path)
+	}
+	if want := []string{"B /d/b/y", "A /d/a/to-b"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("asks = %q, want %q", got, want)
+	}
+	if v := judge("/d/a/to-c"); v.Outcome != Deny || v.Refusal.Reason != "C" {
+		t.Errorf("a link into a denied path = %s %+v, want deny C", v.Outcome, v.Refusal)
+	}
+	if v := judge("/d/a/to-a"); len(v.Asks) != 2 || v.Asks[0].Path != "/d/a/x" || v.Asks[1].Path != "/d/a/to-a" {
+		t.Errorf("a link within one rule = %+v, want its question at both paths", v.Asks)
+	}
+}
