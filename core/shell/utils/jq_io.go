@@ -200,7 +200,12 @@ type jqDecoder struct {
 // and printed by recursion on their depth (G-12.3).
 const jqMaxInputDepth = 1000
 
-var errJqDepth = errors.New("Exceeds depth limit for parsing")
+// errJqDepth words the refusal as jq does, capital included.
+var errJqDepth error = jqDepthError{}
+
+type jqDepthError struct{}
+
+func (jqDepthError) Error() string { return "Exceeds depth limit for parsing" }
 
 func newJqDecoder(r io.Reader, orders *jqKeyOrders) *jqDecoder {
 	dec := json.NewDecoder(r)
