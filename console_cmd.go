@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,8 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	serveAddr := fs.String("serve", "", "also serve the REST API on ADDR (e.g. 127.0.0.1:7878), so agents over HTTP show up here")
 	mcpAddr := fs.String("mcp", "", "also serve MCP over streamable HTTP on ADDR (e.g. 127.0.0.1:7879, URL http://ADDR/mcp): one agent session per MCP client, answered here")
 	mcpProfile := fs.String("mcp-profile", "", "profile of the MCP clients' sessions (default: the document's default profile)")
+	var serveProfiles nameList
+	fs.Var(&serveProfiles, "serve-profile", "with --serve: a profile agents may create sessions of without the token (repeat, or a comma list; default: the document's default profile)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2
@@ -99,7 +102,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	// session and every ask from the first.
 	model := tui.New(ws, tui.Options{Context: ctx, Quiet: *quiet})
 	if *serveAddr != "" {
-		stop, err := serveBeside(ctx, ws, *serveAddr, stderr)
+		stop, err := serveBeside(ctx, ws, *serveAddr, serveProfiles, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 			return 2
@@ -146,7 +149,12 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 // serveBeside runs the REST daemon on addr for the console's workspace
 // (G-10.6): agents over HTTP get sessions here and their asks show up in
 // the console. Its token lives beside the ledger.
-func serveBeside(ctx context.Context, ws *core.Workspace, addr string, stderr io.Writer) (func(), error) {
+func serveBeside(ctx context.Context, ws *core.Workspace, addr string, profiles nameList, stderr io.Writer) (func(), error) {
+	for _, name := range profiles {
+		if !ws.HasProfile(name) {
+			return nil, fmt.Errorf("--serve-profile %s: unknown profile (known profiles: %s)", name, strings.Join(ws.ProfileNames(), ", "))
+		}
+	}
 	token, err := rest.LoadOrCreateToken(ws.Decisions().Path())
 	tokenPath := rest.TokenPath(ws.Decisions().Path())
 	if err != nil {
@@ -156,7 +164,11 @@ func serveBeside(ctx context.Context, ws *core.Workspace, addr string, stderr io
 	if err != nil {
 		return nil, err
 	}
-	srv := rest.New(ws, rest.WithToken(token))
+	opts := []rest.Option{rest.WithToken(token), rest.WithHosts(hostOf(addr))}
+	if profiles != nil {
+		opts = append(opts, rest.WithAgentProfiles(profiles...))
+	}
+	srv := rest.New(ws, opts...)
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {

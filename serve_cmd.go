@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"gatehouse/core"
@@ -23,6 +25,8 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	wsFile := fs.String("w", "", "workspace document")
 	db := fs.String("db", "", "ledger database (default $GATEHOUSE_DB or ~/.local/share/gatehouse/ledger.db)")
 	addr := fs.String("addr", defaultServeAddr, "address to listen on")
+	var profiles nameList
+	fs.Var(&profiles, "p", "profile agents may create sessions of without the token (repeat, or a comma list; default: the document's default profile)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return 2
@@ -40,6 +44,12 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer ws.Close()
+	for _, name := range profiles {
+		if !ws.HasProfile(name) {
+			fmt.Fprintf(stderr, "gatehouse: serve -p %s: unknown profile (known profiles: %s)\n", name, strings.Join(ws.ProfileNames(), ", "))
+			return 2
+		}
+	}
 	token, err := rest.LoadOrCreateToken(ledgerPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
@@ -53,15 +63,57 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "gatehouse: warning: listening on %s; agent endpoints take no token, so anyone who can reach it can run lines\n", ln.Addr())
 	}
-	fmt.Fprintf(stdout, "gatehouse: serving %s on http://%s\n  ledger: %s\n  host token: %s\n",
-		*wsFile, ln.Addr(), ledgerPath, rest.TokenPath(ledgerPath))
+	opts := []rest.Option{rest.WithToken(token), rest.WithHosts(hostOf(*addr))}
+	open := []string(profiles)
+	if profiles != nil {
+		opts = append(opts, rest.WithAgentProfiles(profiles...))
+	} else if def := ws.Config().Default; def != "" {
+		open = []string{def}
+	}
+	fmt.Fprintf(stdout, "gatehouse: serving %s on http://%s\n  ledger: %s\n  host token: %s\n  open to agents: %s\n",
+		*wsFile, ln.Addr(), ledgerPath, rest.TokenPath(ledgerPath), profileText(open))
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := rest.New(ws, rest.WithToken(token))
+	srv := rest.New(ws, opts...)
 	if err := srv.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// nameList is a flag that may be repeated and takes comma lists:
+// `-p reader -p triage` or `-p reader,triage`.
+type nameList []string
+
+func (l *nameList) String() string { return strings.Join(*l, ",") }
+
+func (l *nameList) Set(v string) error {
+	for _, name := range strings.Split(v, ",") {
+		if name = strings.TrimSpace(name); name != "" && !slices.Contains(*l, name) {
+			*l = append(*l, name)
+		}
+	}
+	if *l == nil {
+		*l = nameList{}
+	}
+	return nil
+}
+
+// hostOf is the host part of a listen address ("" for ":7878").
+func hostOf(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return host
+}
+
+// profileText lists profiles for the start-up banner.
+func profileText(names []string) string {
+	if len(names) == 0 {
+		return "no profile (every session needs the host token)"
+	}
+	return strings.Join(names, ", ")
 }

@@ -66,8 +66,8 @@ type answerBody struct {
 func (s *Server) answerAsk(outcome string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var body answerBody
-		if err := readBody(w, r, &body, true); err != nil {
-			writeError(w, http.StatusBadRequest, err.Error())
+		if err := s.readBody(w, r, &body, true); err != nil {
+			writeBodyError(w, err)
 			return
 		}
 		// The answer is one transaction in the ledger; once it commits it is

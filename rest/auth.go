@@ -94,16 +94,20 @@ func readTokenFile(path string) (string, error) {
 	return token, nil
 }
 
-// requireToken lets a request through only with the host token. The
+// hasToken reports whether a request carries the host token. The
 // comparison takes the same time whatever the guess, so the token cannot be
 // found a byte at a time.
+func (s *Server) hasToken(r *http.Request) bool {
+	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	// The scheme name is case-insensitive (RFC 9110, 11.1).
+	return strings.EqualFold(scheme, "Bearer") &&
+		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.token)) == 1
+}
+
+// requireToken lets a request through only with the host token.
 func (s *Server) requireToken(next http.HandlerFunc) http.HandlerFunc {
-	want := []byte(s.token)
 	return func(w http.ResponseWriter, r *http.Request) {
-		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-		// The scheme name is case-insensitive (RFC 9110, 11.1).
-		if !strings.EqualFold(scheme, "Bearer") ||
-			subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), want) != 1 {
+		if !s.hasToken(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
 			writeError(w, http.StatusUnauthorized,
 				"missing or wrong token: hosts send Authorization: Bearer TOKEN (the token is in the file beside the ledger)")

@@ -55,13 +55,21 @@ type daemon struct {
 	ledger string
 }
 
-// newDaemon starts a server the way `gatehouse serve` does: lines that ask
-// wait for an answer (AwaitAnswer), hosts need testToken.
+// newDaemon starts a server the way `gatehouse serve -p guarded -p reader`
+// does: lines that ask wait for an answer (AwaitAnswer), hosts need
+// testToken, agents get sessions of both profiles.
 func newDaemon(t testing.TB, opts ...Option) *daemon {
+	t.Helper()
+	return newDaemonOf(t, testDocument, append([]Option{WithAgentProfiles("guarded", "reader")}, opts...)...)
+}
+
+// newDaemonOf starts a server over document with exactly opts (and the
+// test token).
+func newDaemonOf(t testing.TB, document string, opts ...Option) *daemon {
 	t.Helper()
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "workspace.yaml")
-	if err := os.WriteFile(doc, []byte(testDocument), 0o600); err != nil {
+	if err := os.WriteFile(doc, []byte(document), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ledger := filepath.Join(dir, "ledger.db")
@@ -113,12 +121,28 @@ func (d *daemon) call(t testing.TB, method, path, token, body string) reply {
 // callRaw is call with the Authorization header given whole ("" = none).
 func (d *daemon) callRaw(t testing.TB, method, path, auth, body string) reply {
 	t.Helper()
+	header := http.Header{}
+	if auth != "" {
+		header.Set("Authorization", auth)
+	}
+	if method == "POST" {
+		header.Set("Content-Type", "application/json")
+	}
+	return d.callHeader(t, method, path, header, body)
+}
+
+// callHeader sends one request with exactly header.
+func (d *daemon) callHeader(t testing.TB, method, path string, header http.Header, body string) reply {
+	t.Helper()
 	req, err := http.NewRequest(method, d.http.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	if h := header.Get("Host"); h != "" {
+		req.Host = h
 	}
 	resp, err := d.http.Client().Do(req)
 	if err != nil {

@@ -36,7 +36,9 @@ func readOpenAPI(t *testing.T) (openAPIDocument, string) {
 }
 
 // TestOpenAPIMatchesRoutes: the document describes exactly the routes the
-// server registers, and says which need the host token.
+// server registers, says which need the host token (agent routes take it
+// optionally: `security: [{}, {hostToken: []}]`), and documents the
+// answers of the daemon's hygiene checks on every route (G-10.6).
 func TestOpenAPIMatchesRoutes(t *testing.T) {
 	t.Parallel()
 	doc, _ := readOpenAPI(t)
@@ -56,11 +58,24 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			t.Errorf("route %s is not in docs/openapi.yaml", key)
 			continue
 		}
-		if secured := len(op.Security) > 0; secured != rt.hostOnly {
-			t.Errorf("%s: document says token required = %v, server says %v", key, secured, rt.hostOnly)
+		optional := false
+		for _, req := range op.Security {
+			optional = optional || len(req) == 0
 		}
-		if _, ok := op.Responses["401"]; ok != rt.hostOnly {
-			t.Errorf("%s: a 401 response documented = %v, but token required = %v", key, ok, rt.hostOnly)
+		if required := len(op.Security) > 0 && !optional; required != rt.hostOnly {
+			t.Errorf("%s: document says token required = %v, server says %v", key, required, rt.hostOnly)
+		}
+		if _, ok := op.Responses["401"]; ok != (len(op.Security) > 0) {
+			t.Errorf("%s: a 401 response documented = %v, but a token taken = %v", key, ok, len(op.Security) > 0)
+		}
+		want := []string{"421", "403"}
+		if rt.method == "POST" {
+			want = append(want, "413", "415")
+		}
+		for _, code := range want {
+			if _, ok := op.Responses[code]; !ok {
+				t.Errorf("%s: the %s of the daemon's request checks is not documented", key, code)
+			}
 		}
 	}
 	for key := range documented {

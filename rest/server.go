@@ -6,7 +6,12 @@
 //     file beside the ledger (see TokenPath).
 //   - agents, who create sessions, run lines and explain them. Agent routes
 //     take no token and no route of theirs answers anything, so an agent
-//     never needs the host token and cannot approve its own asks.
+//     never needs the host token and cannot approve its own asks. Agents
+//     get sessions of the profiles the daemon opens to them only (see
+//     WithAgentProfiles); any other session needs the token.
+//
+// Every request first passes the checks of hygiene.go: a Host the daemon
+// serves, no foreign browser origin, JSON bodies of a bounded size.
 //
 // A line that asks holds its execute request open until a host answers
 // (the workspace must be built with core.OnAsk(rest.AwaitAnswer) for that),
@@ -58,6 +63,11 @@ type Server struct {
 	mux       *http.ServeMux
 	events    *eventHub
 	stop      context.CancelFunc
+	hosts     hostsRef
+	// agentProfiles are the profiles agents get without the token.
+	agentProfiles map[string]bool
+	// headerTimeout and bodyTimeout: see headerReadTimeout, bodyReadTimeout.
+	headerTimeout, bodyTimeout time.Duration
 
 	// resumeMu keeps two requests from reattaching the same ledger session
 	// twice (two shells for one session would split its state).
@@ -72,10 +82,16 @@ type Server struct {
 type Option func(*settings)
 
 type settings struct {
-	token        string
-	heartbeat    time.Duration
-	eventHistory int
-	logger       *log.Logger
+	token         string
+	heartbeat     time.Duration
+	eventHistory  int
+	logger        *log.Logger
+	hosts         []string
+	agentProfiles []string
+	agentSet      bool
+	// headerTimeout and bodyTimeout bound a request's arrival; tests
+	// shorten them.
+	headerTimeout, bodyTimeout time.Duration
 }
 
 // WithToken sets the bearer token hosts must present (see LoadOrCreateToken).
@@ -96,6 +112,23 @@ func WithEventHistory(n int) Option { return func(s *settings) { s.eventHistory 
 // WithLogger receives the server's own errors (default: discarded).
 func WithLogger(l *log.Logger) Option { return func(s *settings) { s.logger = l } }
 
+// WithHosts adds host names or addresses the daemon answers to, besides
+// localhost and the loopback addresses, which it always serves; Serve adds
+// its listener's address. A request for any other Host is refused with 421,
+// which stops DNS rebinding (G-10.6). An unspecified address (0.0.0.0)
+// admits every IP address, never a name.
+func WithHosts(hosts ...string) Option {
+	return func(s *settings) { s.hosts = append(s.hosts, hosts...) }
+}
+
+// WithAgentProfiles names the profiles agents may create sessions of, and
+// run lines in, without the host token (`serve -p`). By default that is the
+// workspace's default profile, if it names one. A session of any other
+// profile, or an unrestricted one, needs the token (G-10.6).
+func WithAgentProfiles(names ...string) Option {
+	return func(s *settings) { s.agentProfiles, s.agentSet = append(s.agentProfiles, names...), true }
+}
+
 // AwaitAnswer is the inline ask handler of a workspace served over REST
 // (core.OnAsk(rest.AwaitAnswer)). It gives no answer of its own: it only
 // makes lines wait, so that an answer written to the ledger by any host
@@ -108,7 +141,8 @@ func AwaitAnswer(ctx context.Context, _ decisions.Record) (decisions.Answer, err
 
 // New returns the REST handler for ws and starts collecting its events.
 func New(ws *core.Workspace, opts ...Option) *Server {
-	cfg := settings{heartbeat: defaultHeartbeat, eventHistory: defaultEventHistory}
+	cfg := settings{heartbeat: defaultHeartbeat, eventHistory: defaultEventHistory,
+		headerTimeout: headerReadTimeout, bodyTimeout: bodyReadTimeout}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
@@ -123,13 +157,28 @@ func New(ws *core.Workspace, opts ...Option) *Server {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	s := &Server{
-		ws:        ws,
-		ledger:    ws.Decisions(),
-		token:     cfg.token,
-		heartbeat: cfg.heartbeat,
-		logger:    cfg.logger,
-		mux:       http.NewServeMux(),
-		stop:      stop,
+		ws:            ws,
+		ledger:        ws.Decisions(),
+		token:         cfg.token,
+		heartbeat:     cfg.heartbeat,
+		logger:        cfg.logger,
+		mux:           http.NewServeMux(),
+		stop:          stop,
+		agentProfiles: map[string]bool{},
+		headerTimeout: cfg.headerTimeout,
+		bodyTimeout:   cfg.bodyTimeout,
+	}
+	s.hosts.p.Store(&hostSet{names: map[string]bool{}})
+	for _, h := range cfg.hosts {
+		s.hosts.add(h)
+	}
+	if !cfg.agentSet {
+		cfg.agentProfiles = []string{ws.Config().Default}
+	}
+	for _, name := range cfg.agentProfiles {
+		if name != "" {
+			s.agentProfiles[name] = true
+		}
 	}
 	s.events = startEventHub(ctx, ws, cfg.eventHistory)
 	for _, rt := range s.routes() {
@@ -166,10 +215,13 @@ func (s *Server) routes() []route {
 	}
 }
 
-// ServeHTTP routes one request.
+// ServeHTTP routes one request that passes the daemon's hygiene checks.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.inflight.Add(1)
 	defer s.inflight.Done()
+	if !s.admit(w, r) {
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -191,9 +243,18 @@ func (s *Server) Close() error {
 // "cancelled"). It returns nil after a shutdown that ctx asked for, once no
 // request touches the workspace any more, so the caller may close it.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		s.hosts.add(tcp.IP.String())
+	}
 	srv := &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: s,
+		// A client that trickles its header (slowloris) is cut off; a body
+		// has its own bound (bodyReadTimeout). There is no ReadTimeout or
+		// WriteTimeout: an execute waits for a human, an event stream
+		// lasts, and Go cancels a request whose read deadline passes.
+		ReadHeaderTimeout: s.headerTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          s.logger,
 	}
 	served := make(chan error, 1)
@@ -253,10 +314,23 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 var errBadBody = errors.New("malformed body")
 
 // readBody decodes a JSON object into v, refusing unknown fields, anything
-// but one object, and oversized bodies. An empty body reads as {} when
-// emptyOK.
-func readBody(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
+// but one object, and oversized bodies (errTooLarge). An empty body reads
+// as {} when emptyOK. The body must arrive within bodyReadTimeout.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.bodyTimeout))
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err == nil {
+		// The rest of the request's life (a long execute) has no deadline.
+		_ = rc.SetReadDeadline(time.Time{})
+	} else {
+		// A body that did not arrive whole ends its connection.
+		w.Header().Set("Connection", "close")
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errTooLarge
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", errBadBody, err)
 	}

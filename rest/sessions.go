@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"gatehouse/core"
@@ -30,15 +31,29 @@ type createSessionBody struct {
 	Profile string `json:"profile"`
 }
 
-// createSession is POST /v1/sessions: 201 with the new session.
+// createSession is POST /v1/sessions: 201 with the new session. Agents get
+// the profiles the daemon opens to them; any other needs the token.
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	var body createSessionBody
-	if err := readBody(w, r, &body, false); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	if err := s.readBody(w, r, &body, false); err != nil {
+		writeBodyError(w, err)
 		return
 	}
 	if body.AgentID == "" {
 		writeError(w, http.StatusBadRequest, "agent_id is required")
+		return
+	}
+	profile := body.Profile
+	if profile == "" {
+		profile = s.ws.Config().Default
+	}
+	if profile != "" && !s.ws.HasProfile(profile) {
+		// The workspace's error names the known profiles (G-2.4).
+		_, err := s.ws.CreateSession(body.AgentID, core.Profile(profile))
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	if !s.mayUse(w, r, profile) {
 		return
 	}
 	sess, err := s.ws.CreateSession(body.AgentID, core.Profile(body.Profile))
@@ -56,12 +71,21 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 }
 
 // listSessions is GET /v1/sessions: the sessions this daemon hosts (created
-// here, or resumed here by an execute or explain), oldest first.
+// here, or resumed here by an execute or explain), oldest first. Without
+// the token it lists only sessions of the profiles open to agents.
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	live := s.ws.Sessions()
+	host := s.hasToken(r)
+	if !host && r.Header.Get("Authorization") != "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
+		writeError(w, http.StatusUnauthorized, "wrong token")
+		return
+	}
 	out := make([]sessionJSON, 0, len(live))
 	for _, sess := range live {
-		out = append(out, sessionOf(sess.Row()))
+		if host || s.agentProfiles[sess.ProfileName()] {
+			out = append(out, sessionOf(sess.Row()))
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -73,10 +97,10 @@ type lineBody struct {
 
 // readLine reads {"line": "..."}; an empty line is a line (it runs
 // nothing), a missing one is a mistake.
-func readLine(w http.ResponseWriter, r *http.Request) (string, bool) {
+func (s *Server) readLine(w http.ResponseWriter, r *http.Request) (string, bool) {
 	var body lineBody
-	if err := readBody(w, r, &body, false); err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	if err := s.readBody(w, r, &body, false); err != nil {
+		writeBodyError(w, err)
 		return "", false
 	}
 	if body.Line == nil {
@@ -104,7 +128,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	line, ok := readLine(w, r)
+	line, ok := s.readLine(w, r)
 	if !ok {
 		return
 	}
@@ -122,7 +146,7 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	line, ok := readLine(w, r)
+	line, ok := s.readLine(w, r)
 	if !ok {
 		return
 	}
@@ -140,11 +164,24 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 
 // session finds the request's session: live in this daemon, or kept in the
 // ledger by an earlier run (sessions outlive the process, G-2.3), in which
-// case it is resumed here with its profile and last cwd.
+// case it is resumed here with its profile and last cwd. A session whose
+// profile is not open to agents needs the token, whoever created it.
 func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session, bool) {
 	id := r.PathValue("id")
 	if sess, ok := s.ws.Session(id); ok {
-		return sess, true
+		return sess, s.mayUse(w, r, sess.ProfileName())
+	}
+	row, err := s.ledger.GetSession(r.Context(), id)
+	switch {
+	case errors.Is(err, decisions.ErrNotFound):
+		writeError(w, http.StatusNotFound, "session "+id+" not found")
+		return nil, false
+	case err != nil:
+		s.internalError(w, err)
+		return nil, false
+	}
+	if !s.mayUse(w, r, row.Profile) {
+		return nil, false
 	}
 	s.resumeMu.Lock()
 	sess, err := s.ws.ResumeSession(id)
@@ -158,4 +195,37 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session,
 		return nil, false
 	}
 	return sess, true
+}
+
+// mayUse lets a request use a session of profile ("" = unrestricted): an
+// agent may use the profiles the daemon opens to agents, a host with the
+// token any. It writes the refusal: 401 for a wrong token, else 403.
+func (s *Server) mayUse(w http.ResponseWriter, r *http.Request, profile string) bool {
+	if s.agentProfiles[profile] || s.hasToken(r) {
+		return true
+	}
+	what := "an unrestricted session"
+	if profile != "" {
+		what = "profile " + profile
+	}
+	if r.Header.Get("Authorization") != "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
+		writeError(w, http.StatusUnauthorized, "wrong token: "+what+" is not open to agents, and needs the host token")
+		return false
+	}
+	writeError(w, http.StatusForbidden, what+" is not open to agents (the daemon opens "+s.openProfiles()+"); it needs the host token")
+	return false
+}
+
+// openProfiles lists the profiles open to agents, for messages.
+func (s *Server) openProfiles() string {
+	if len(s.agentProfiles) == 0 {
+		return "no profile"
+	}
+	names := make([]string, 0, len(s.agentProfiles))
+	for n := range s.agentProfiles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }

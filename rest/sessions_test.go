@@ -23,8 +23,8 @@ func TestCreateSession(t *testing.T) {
 	}{
 		{name: "with a profile", body: `{"agent_id":"agent-a","profile":"guarded"}`,
 			wantStatus: 201, wantProfile: "guarded", wantCwd: "/work"},
-		{name: "without a profile runs unrestricted", body: `{"agent_id":"agent-a"}`,
-			wantStatus: 201, wantProfile: "", wantCwd: "/"},
+		{name: "without a profile, unrestricted, needs the token", body: `{"agent_id":"agent-a"}`,
+			wantStatus: 403, wantInBody: "an unrestricted session is not open to agents"},
 		{name: "unknown profile names the known ones", body: `{"agent_id":"agent-a","profile":"root"}`,
 			wantStatus: 422, wantInBody: "guarded, reader"},
 		{name: "agent_id is required", body: `{"profile":"guarded"}`,
@@ -263,6 +263,7 @@ func TestHangingUpCancelsTheLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.Header.Set("Content-Type", "application/json")
 	go func() {
 		if resp, err := d.http.Client().Do(req); err == nil {
 			resp.Body.Close()
