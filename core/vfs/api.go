@@ -112,6 +112,12 @@ type FS interface {
 	// ReadDir lists a directory sorted by name; entries the door hides are
 	// absent. Entry Info() follows the rules of Lstat.
 	ReadDir(name string) ([]fs.DirEntry, error)
+	// ReadDirInfo is ReadDir for a caller that will ask every entry's
+	// Info (ls -l, du): the metadata is taken with the listing, on a host
+	// mount one lstat per entry against the directory being listed rather
+	// than a lookup from the mount's root for each Info. An entry that
+	// vanishes in between is left out.
+	ReadDirInfo(name string) ([]fs.DirEntry, error)
 	Open(name string) (File, error) // read only
 	OpenFile(name string, flag int, perm fs.FileMode) (File, error)
 	Mkdir(name string, perm fs.FileMode) error

@@ -12,13 +12,18 @@ import (
 )
 
 // readDir implements backend.
-func (h *hostFS) readDir(rel string) ([]fs.DirEntry, error) {
+func (h *hostFS) readDir(rel string) ([]fs.DirEntry, error) { return h.readDirWith(rel, false) }
+
+// readDirInfo implements infoLister.
+func (h *hostFS) readDirInfo(rel string) ([]fs.DirEntry, error) { return h.readDirWith(rel, true) }
+
+func (h *hostFS) readDirWith(rel string, withInfo bool) ([]fs.DirEntry, error) {
 	fd, err := h.openBeneath(rel, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, hostErr(err)
 	}
 	defer unix.Close(fd)
-	return h.list(fd, rel)
+	return h.list(fd, rel, withInfo)
 }
 
 // openDir is ReadDir's path without a separate walk: the directory is
@@ -47,8 +52,10 @@ type hostDirHandle struct {
 	rel string
 }
 
-func (d *hostDirHandle) list() ([]fs.DirEntry, error) { return d.h.list(d.fd, d.rel) }
-func (d *hostDirHandle) close()                       { unix.Close(d.fd) }
+func (d *hostDirHandle) list(withInfo bool) ([]fs.DirEntry, error) {
+	return d.h.list(d.fd, d.rel, withInfo)
+}
+func (d *hostDirHandle) close() { unix.Close(d.fd) }
 
 // direntBuffers holds getdents64 buffers between listings.
 var direntBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -68,8 +75,10 @@ type rawDirent struct {
 // files (by name in their directory, by inode anywhere) and links that
 // would lead outside the mount (G-5.6); a link costs one readlinkat.
 // Every name shares one string, so a listing makes a handful of
-// allocations whatever its size.
-func (h *hostFS) list(fd int, rel string) ([]fs.DirEntry, error) {
+// allocations whatever its size. withInfo takes each entry's lstat too,
+// with fstatat against fd: one syscall per entry and no lookup from the
+// root, since the directory is open for this listing anyway.
+func (h *hostFS) list(fd int, rel string, withInfo bool) ([]fs.DirEntry, error) {
 	own := h.own.load()
 	var ownDir *ownDir
 	var dirDev uint64
@@ -128,12 +137,33 @@ func (h *hostFS) list(fd int, rel string) ([]fs.DirEntry, error) {
 		e.typ = typ
 		entries = append(entries, e)
 	}
+	if withInfo {
+		entries = h.takeInfo(fd, entries)
+	}
 	slices.SortFunc(entries, func(a, b hostDirEntry) int { return strings.Compare(a.name, b.name) })
 	out := make([]fs.DirEntry, len(entries))
 	for i := range entries {
 		out[i] = &entries[i]
 	}
 	return out, nil
+}
+
+// takeInfo fills each entry's lstat from the open directory, dropping
+// those that vanished since getdents.
+func (h *hostFS) takeInfo(dir int, entries []hostDirEntry) []hostDirEntry {
+	infos := make([]fileInfo, len(entries))
+	kept := entries[:0]
+	for i, e := range entries {
+		var st unix.Stat_t
+		if ignoringEINTR(func() error { return unix.Fstatat(dir, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) }) != nil {
+			continue
+		}
+		infos[i] = infoFromStat(&st)
+		infos[i].name = e.name
+		e.typ, e.info = infos[i].mode.Type(), &infos[i]
+		kept = append(kept, e)
+	}
+	return kept
 }
 
 // entryType turns a d_type into a mode type. An unknown type (filesystems
@@ -199,11 +229,13 @@ type hostDir struct {
 
 // hostDirEntry is an entry of a host listing: its name and the type the
 // directory recorded. Info takes the lstat when asked, looked up again
-// below the root, since no directory descriptor outlives the listing.
+// below the root, since no directory descriptor outlives the listing,
+// unless ReadDirInfo took it with the listing.
 type hostDirEntry struct {
 	name string
 	typ  fs.FileMode
 	dir  *hostDir
+	info *fileInfo // taken with the listing (ReadDirInfo), or nil
 }
 
 func (e *hostDirEntry) Name() string      { return e.name }
@@ -212,6 +244,9 @@ func (e *hostDirEntry) Type() fs.FileMode { return e.typ }
 func (e *hostDirEntry) String() string    { return fs.FormatDirEntry(e) }
 
 func (e *hostDirEntry) Info() (fs.FileInfo, error) {
+	if e.info != nil {
+		return e.info, nil
+	}
 	r := e.dir.h.walk(joinRel(e.dir.rel, e.name), false)
 	if !r.exists {
 		return nil, pathErr("lstat", e.name, r.missing)

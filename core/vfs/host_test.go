@@ -307,3 +307,34 @@ func TestHostEscapingLinksAreConcealed_G5_6(t *testing.T) {
 		}
 	})
 }
+
+// ReadDirInfo lists what ReadDir lists, each entry's Info already the
+// entry's lstat (taken against the open directory on a host mount).
+func TestHostReadDirInfo(t *testing.T) {
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		repo, _ := hostTree(t)
+		door := &ruleDoor{hidden: []string{"/repo/src/main.go"}}
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/repo", HostDir: repo}).View(door)
+		for _, dir := range []string{"/repo", "/repo/src", "/repo/src/pkg"} {
+			plain, err := fsys.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			withInfo, err := fsys.ReadDirInfo(dir)
+			if err != nil || len(withInfo) != len(plain) {
+				t.Fatalf("ReadDirInfo %s = %d entries, %v; ReadDir has %d", dir, len(withInfo), err, len(plain))
+			}
+			for i, e := range withInfo {
+				info, err := e.Info()
+				want, werr := fsys.Lstat(dir + "/" + e.Name())
+				if e.Name() != plain[i].Name() || e.Type() != plain[i].Type() || err != nil || werr != nil ||
+					info.Name() != want.Name() || info.Mode() != want.Mode() || info.Size() != want.Size() || !info.ModTime().Equal(want.ModTime()) {
+					t.Fatalf("%s entry %d: %v %v (%v) vs lstat %v (%v)", dir, i, e, info, err, want, werr)
+				}
+			}
+		}
+		if _, err := fsys.ReadDirInfo("/repo/README.md"); errnoOf(err) != syscall.ENOTDIR {
+			t.Fatalf("ReadDirInfo of a file = %v", err)
+		}
+	})
+}

@@ -77,11 +77,17 @@ type directReader interface {
 	openDir(rel string) (d dirLister, ok bool)
 }
 
-// dirLister is a directory opened by a directReader: list reads it once,
-// close releases it.
+// dirLister is a directory opened by a directReader: list reads it once
+// (withInfo: each entry's lstat taken too), close releases it.
 type dirLister interface {
-	list() ([]fs.DirEntry, error)
+	list(withInfo bool) ([]fs.DirEntry, error)
 	close()
+}
+
+// infoLister is a backend whose listings can carry each entry's lstat,
+// for ReadDirInfo; backends without it list with their metadata already.
+type infoLister interface {
+	readDirInfo(rel string) ([]fs.DirEntry, error)
 }
 
 // walkResult is what a backend found for one path.

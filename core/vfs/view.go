@@ -171,8 +171,13 @@ func (v *view) Resolve(name string) (string, error) {
 
 // ReadDir lists a directory, then drops every entry the door hides
 // (G-4.5). Entries the door refuses otherwise stay listed (G-6.1b).
-func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
-	if entries, done, err := v.readDirDirect(name); done {
+func (v *view) ReadDir(name string) ([]fs.DirEntry, error) { return v.readDir(name, false) }
+
+// ReadDirInfo is ReadDir with every entry's metadata taken in the listing.
+func (v *view) ReadDirInfo(name string) ([]fs.DirEntry, error) { return v.readDir(name, true) }
+
+func (v *view) readDir(name string, withInfo bool) ([]fs.DirEntry, error) {
+	if entries, done, err := v.readDirDirect(name, withInfo); done {
 		return entries, err
 	}
 	var r resolved
@@ -189,6 +194,10 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 	var entries []fs.DirEntry
 	if r.synthetic() {
 		entries = v.syntheticEntries(r.path)
+	} else if il, ok := r.m.b.(infoLister); ok && withInfo {
+		if entries, err = il.readDirInfo(r.rel); err != nil {
+			return nil, pathErr("open", name, err)
+		}
 	} else if entries, err = r.m.b.readDir(r.rel); err != nil {
 		return nil, pathErr("open", name, err)
 	}
@@ -198,7 +207,7 @@ func (v *view) ReadDir(name string) ([]fs.DirEntry, error) {
 // readDirDirect lists a directory of a backend that opens it in one step
 // (a host mount): open, judge, read. done is false when the general path
 // must answer.
-func (v *view) readDirDirect(name string) (entries []fs.DirEntry, done bool, err error) {
+func (v *view) readDirDirect(name string, withInfo bool) (entries []fs.DirEntry, done bool, err error) {
 	clean, err := cleanAbs(name)
 	if err != nil {
 		return nil, false, nil
@@ -219,7 +228,7 @@ func (v *view) readDirDirect(name string) (entries []fs.DirEntry, done bool, err
 	if err := v.judge(Op{Name: OpReadDir, Path: clean, Prefix: m.prefix}); err != nil {
 		return nil, true, pathErr("open", name, err)
 	}
-	if entries, err = d.list(); err != nil {
+	if entries, err = d.list(withInfo); err != nil {
 		return nil, true, pathErr("open", name, err)
 	}
 	return v.dropHidden(clean, m, entries), true, nil

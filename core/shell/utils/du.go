@@ -188,7 +188,8 @@ func (d *duRun) size(info fs.FileInfo) int64 {
 func (d *duRun) walk(name, p string, info fs.FileInfo, depth int) int64 {
 	total := d.size(info)
 	if info.IsDir() {
-		entries, err := d.t.env.FS.ReadDir(p)
+		// Every entry's metadata is needed: take it with the listing.
+		entries, err := d.t.env.FS.ReadDirInfo(p)
 		if err != nil {
 			d.t.warn("cannot read directory " + quoteAlways(name) + ": " + errText(err))
 			d.status = 1
@@ -204,7 +205,12 @@ func (d *duRun) walk(name, p string, info fs.FileInfo, depth int) int64 {
 				childName = name + ent.Name()
 			}
 			childPath := path.Join(p, ent.Name())
-			childInfo, err := d.stat(childPath, false)
+			var childInfo fs.FileInfo
+			if d.cfg.deref {
+				childInfo, err = d.stat(childPath, false)
+			} else {
+				childInfo, err = ent.Info()
+			}
 			if err != nil {
 				d.t.warn("cannot access " + quoteAlways(childName) + ": " + errText(err))
 				d.status = 1

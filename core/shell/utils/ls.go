@@ -436,7 +436,8 @@ func (l *lister) entry(name, p string, info fs.FileInfo) lsEntry {
 
 // listDir prints one directory block and, with -R, its subdirectories.
 func (l *lister) listDir(name, p string, header, commandLine bool) {
-	kids, err := l.t.env.FS.ReadDir(p)
+	// Every kid's metadata is read below: take it with the listing.
+	kids, err := l.t.env.FS.ReadDirInfo(p)
 	if err != nil {
 		l.fail(commandLine, "cannot open directory "+quoteAlways(name)+": "+errText(err))
 		return

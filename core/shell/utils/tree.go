@@ -230,7 +230,7 @@ type treeEntry struct {
 }
 
 func (r *treeRun) children(p string) ([]treeEntry, error) {
-	ents, err := r.t.env.FS.ReadDir(p)
+	ents, err := r.t.env.FS.ReadDirInfo(p) // every entry's Info is read below
 	if err != nil {
 		return nil, err
 	}

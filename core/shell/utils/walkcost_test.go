@@ -18,6 +18,8 @@ type costFS struct {
 	infos, stats, listedOpens, plainOpens atomic.Int64
 }
 
+// costEntry counts Info calls on entries of a plain ReadDir: on a host
+// mount each is a lookup of its own, where ReadDirInfo's are free.
 type costEntry struct {
 	fs.DirEntry
 	c *costFS
@@ -60,7 +62,8 @@ func (c *costFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, er
 // find -type answers from the type the listing recorded, as GNU find does
 // from d_type, and grep -r opens each regular file it listed with the
 // listing's word (vfs.OListedRegular), so a host mount skips its lstat:
-// no per-file metadata call in either walk.
+// no per-file metadata call in either walk. ls, du and tree, which read
+// every entry's metadata, list with ReadDirInfo and look nothing up.
 func TestRecursiveWalksAskNoMetadataPerFile(t *testing.T) {
 	t.Parallel()
 	c := utilCase{files: map[string]string{
@@ -74,6 +77,10 @@ func TestRecursiveWalksAskNoMetadataPerFile(t *testing.T) {
 		{[]string{"find", ".", "-type", "f"}, "./a/1.txt\n./a/2.txt\n./a/b/3.txt\n./c.txt\n", 0},
 		{[]string{"find", ".", "-type", "d"}, ".\n./a\n./a/b\n", 0},
 		{[]string{"grep", "-rl", "TODO"}, "a/1.txt\na/b/3.txt\n", 4},
+		// ls -l, du and tree read every entry's metadata: with the listing.
+		{[]string{"ls", "-R", "a"}, "a:\n1.txt\n2.txt\nb\n\na/b:\n3.txt\n", 0},
+		{[]string{"du", "-a", "--apparent-size", "-b", "a/b"}, "5\ta/b/3.txt\n4101\ta/b\n", 0},
+		{[]string{"tree", "--noreport", "a"}, "a\n├── 1.txt\n├── 2.txt\n└── b\n    └── 3.txt\n", 0},
 	} {
 		cost := &costFS{FS: newTestFS(t, c)}
 		var out, errb bytes.Buffer
