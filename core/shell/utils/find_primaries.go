@@ -27,7 +27,7 @@ func (p *findParser) primary(tok string) findNode {
 				if info == nil || info.Mode()&fs.ModeSymlink == 0 {
 					return false
 				}
-				target, err := r.t.env.FS.Readlink(f.abs)
+				target, err := r.t.env.FS.Readlink(f.path())
 				return err == nil && fnmatch(pat, target, flags)
 			})
 			break
@@ -39,7 +39,7 @@ func (p *findParser) primary(tok string) findNode {
 			return p.fail("")
 		}
 		flags := fnmatchFlags{casefold: strings.HasPrefix(tok, "-i")}
-		node = findPred(func(r *findRun, f *findFile) bool { return fnmatch(pat, f.shown, flags) })
+		node = findPred(func(r *findRun, f *findFile) bool { return fnmatch(pat, f.shownPath(), flags) })
 	case "-regex", "-iregex":
 		pat, ok := p.arg(tok)
 		if !ok {
@@ -56,7 +56,7 @@ func (p *findParser) primary(tok string) findNode {
 		if err != nil {
 			return p.fail(compileError(err).Error())
 		}
-		node = findPred(func(r *findRun, f *findFile) bool { return re.MatchString(f.shown) })
+		node = findPred(func(r *findRun, f *findFile) bool { return re.MatchString(f.shownPath()) })
 	case "-regextype":
 		v, ok := p.arg(tok)
 		if !ok {
@@ -149,7 +149,7 @@ func (p *findParser) primary(tok string) findNode {
 			case info == nil:
 				return false
 			case info.IsDir():
-				entries, err := r.t.env.FS.ReadDir(f.abs)
+				entries, err := r.t.env.FS.ReadDir(f.path())
 				return err == nil && len(entries) == 0
 			case info.Mode().IsRegular():
 				return info.Size() == 0
@@ -293,12 +293,12 @@ func (p *findParser) primary(tok string) findNode {
 		})
 	case "-print", "-print0":
 		p.sawAction = true
-		end := "\n"
+		end := byte('\n')
 		if tok == "-print0" {
-			end = "\x00"
+			end = 0
 		}
 		node = findPred(func(r *findRun, f *findFile) bool {
-			r.t.writeString(f.shown + end)
+			f.writeShown(r.t, end)
 			return true
 		})
 	case "-printf":
@@ -368,14 +368,14 @@ func (p *findParser) execPrimary(tok string) findNode {
 		b := &findBatch{argv: argv[:len(argv)-1]}
 		p.run.batches = append(p.run.batches, b)
 		return findPred(func(r *findRun, f *findFile) bool {
-			r.addToBatch(b, f.shown)
+			r.addToBatch(b, f.shownPath())
 			return true
 		})
 	}
 	return findPred(func(r *findRun, f *findFile) bool {
 		cmd := make([]string, len(argv))
 		for i, a := range argv {
-			cmd[i] = strings.ReplaceAll(a, "{}", f.shown)
+			cmd[i] = strings.ReplaceAll(a, "{}", f.shownPath())
 		}
 		if ask && !r.confirm(cmd) {
 			return false
@@ -476,17 +476,17 @@ func (r *findRun) printfField(f *findFile, d byte) string {
 	info := f.info(r)
 	switch d {
 	case 'p':
-		return f.shown
+		return f.shownPath()
 	case 'f':
 		return f.base()
 	case 'h':
-		dir := path.Dir(strings.TrimRight(f.shown, "/"))
-		if !strings.Contains(strings.TrimRight(f.shown, "/"), "/") {
+		dir := path.Dir(strings.TrimRight(f.shownPath(), "/"))
+		if !strings.Contains(strings.TrimRight(f.shownPath(), "/"), "/") {
 			return "."
 		}
 		return dir
 	case 'P':
-		rel := strings.TrimPrefix(f.shown, f.start)
+		rel := strings.TrimPrefix(f.shownPath(), f.start)
 		return strings.TrimPrefix(rel, "/")
 	case 'H':
 		return f.start
@@ -502,7 +502,7 @@ func (r *findRun) printfField(f *findFile, d byte) string {
 		return strconv.FormatInt(f.links(r), 10)
 	case 'l':
 		if info != nil && info.Mode()&fs.ModeSymlink != 0 {
-			target, _ := r.t.env.FS.Readlink(f.abs)
+			target, _ := r.t.env.FS.Readlink(f.path())
 			return target
 		}
 		return ""

@@ -37,20 +37,58 @@ type findBatch struct {
 // findFile is one path the walk reached; metadata is fetched on demand so
 // a name test costs no stat.
 type findFile struct {
-	shown  string // as printed: start point joined with names
-	abs    string
-	start  string // the start point it was reached from
-	depth  int
-	typ    fs.FileMode // type from the directory entry
-	pruned bool
+	// shown is the path as printed: the start point joined with names.
+	// It is made when asked; until then dirShown and name hold it.
+	shown, dirShown string
+	// The absolute path is made when asked (most files of a walk are only
+	// printed): abs for a start point, else dirAbs joined with name.
+	abs, dirAbs, name string
+	start             string // the start point it was reached from
+	depth             int
+	typ               fs.FileMode // type from the directory entry
+	pruned            bool
 
 	lstatInfo, statInfo fs.FileInfo
 	lstatDone, statDone bool
 	entry               fs.DirEntry
 }
 
+// shownPath is the path as printed.
+func (f *findFile) shownPath() string {
+	if f.shown == "" {
+		f.shown = joinShown(f.dirShown, f.name)
+	}
+	return f.shown
+}
+
+// writeShown prints the path as shown and a terminator, without making
+// the joined string when it was never needed.
+func (f *findFile) writeShown(t *tool, end byte) {
+	if f.shown != "" {
+		t.writeString(f.shown)
+	} else {
+		t.writeString(f.dirShown)
+		if !strings.HasSuffix(f.dirShown, "/") {
+			t.writeByte('/')
+		}
+		t.writeString(f.name)
+	}
+	t.writeByte(end)
+}
+
+// path is the file's absolute path.
+func (f *findFile) path() string {
+	if f.abs == "" {
+		f.abs = Join(f.dirAbs, f.name)
+	}
+	return f.abs
+}
+
 func (f *findFile) base() string {
-	s := strings.TrimRight(f.shown, "/")
+	if f.name != "" {
+		return f.name
+	}
+	s := strings.TrimRight(f.shownPath(), "/")
 	if s == "" {
 		return "/"
 	}
@@ -63,7 +101,7 @@ func (f *findFile) lstat(r *findRun) fs.FileInfo {
 		if f.entry != nil {
 			f.lstatInfo, _ = f.entry.Info()
 		} else {
-			f.lstatInfo, _ = r.t.env.FS.Lstat(f.abs)
+			f.lstatInfo, _ = r.t.env.FS.Lstat(f.path())
 		}
 	}
 	return f.lstatInfo
@@ -75,7 +113,7 @@ func (f *findFile) stat(r *findRun) fs.FileInfo {
 		l := f.lstat(r)
 		if l != nil && l.Mode()&fs.ModeSymlink == 0 {
 			f.statInfo = l
-		} else if st, err := r.t.env.FS.Stat(f.abs); err == nil {
+		} else if st, err := r.t.env.FS.Stat(f.path()); err == nil {
 			f.statInfo = st
 		}
 	}
@@ -121,7 +159,7 @@ func (f *findFile) links(r *findRun) int64 {
 		return 1
 	}
 	n := int64(2)
-	if entries, err := r.t.env.FS.ReadDir(f.abs); err == nil {
+	if entries, err := r.t.env.FS.ReadDir(f.path()); err == nil {
 		for _, e := range entries {
 			if e.IsDir() {
 				n++
@@ -169,7 +207,7 @@ func runFind(e *Env) (int, error) {
 	}
 	if !p.sawAction {
 		print := findPred(func(r *findRun, f *findFile) bool {
-			r.t.writeString(f.shown + "\n")
+			f.writeShown(r.t, '\n')
 			return true
 		})
 		r.expr = findAnd{r.expr, print}
@@ -254,35 +292,41 @@ func (r *findRun) visit(f *findFile, ancestors []string) {
 }
 
 func (r *findRun) descend(f *findFile, ancestors []string) {
-	entries, err := r.t.env.FS.ReadDir(f.abs)
+	entries, err := r.t.env.FS.ReadDir(f.path())
 	if err != nil {
-		r.fail(quoteAlways(f.shown) + ": " + errText(err))
+		r.fail(quoteAlways(f.shownPath()) + ": " + errText(err))
 		return
 	}
+	dirAbs, dirShown := f.path(), f.shownPath()
+	// One findFile serves every entry in turn: nothing keeps it after
+	// its visit (a walk of many files then allocates per directory).
+	child := &findFile{}
 	for _, ent := range entries {
 		if r.stopped() {
 			return
 		}
-		child := &findFile{
-			shown: joinShown(f.shown, ent.Name()),
-			abs:   Join(f.abs, ent.Name()),
-			start: f.start,
-			depth: f.depth + 1,
-			typ:   ent.Type(),
-			entry: ent,
+		name := ent.Name()
+		*child = findFile{
+			dirShown: dirShown,
+			dirAbs:   dirAbs,
+			name:     name,
+			start:    f.start,
+			depth:    f.depth + 1,
+			typ:      ent.Type(),
+			entry:    ent,
 		}
 		childAncestors := ancestors
 		if r.follow == "-L" && child.typ&fs.ModeSymlink != 0 {
 			if st := child.stat(r); st != nil && st.IsDir() {
-				resolved, err := r.t.env.FS.Resolve(child.abs)
+				resolved, err := r.t.env.FS.Resolve(child.path())
 				if err == nil && containsString(ancestors, resolved) {
-					r.fail("File system loop detected; " + quoteAlways(child.shown) + " is part of the same file system loop as " + quoteAlways(f.shown) + ".")
+					r.fail("File system loop detected; " + quoteAlways(child.shownPath()) + " is part of the same file system loop as " + quoteAlways(f.shownPath()) + ".")
 					continue
 				}
 				childAncestors = append(append([]string(nil), ancestors...), resolved)
 			}
 		} else if r.follow == "-L" && child.typ.IsDir() {
-			childAncestors = append(append([]string(nil), ancestors...), child.abs)
+			childAncestors = append(append([]string(nil), ancestors...), child.path())
 		}
 		r.visit(child, childAncestors)
 	}
@@ -351,11 +395,11 @@ func (r *findRun) confirm(argv []string) bool {
 // delete removes one file for -delete (children go first: -delete
 // implies -depth).
 func (r *findRun) delete(f *findFile) bool {
-	if f.shown == "." || f.base() == "." {
+	if f.shownPath() == "." || f.base() == "." {
 		return true
 	}
-	if err := r.t.env.FS.Remove(f.abs); err != nil {
-		r.fail("cannot delete " + quoteAlways(f.shown) + ": " + errText(err))
+	if err := r.t.env.FS.Remove(f.path()); err != nil {
+		r.fail("cannot delete " + quoteAlways(f.shownPath()) + ": " + errText(err))
 		return false
 	}
 	return true
@@ -375,9 +419,9 @@ func (r *findRun) lsLine(f *findFile) string {
 	line := padLeft("0", 9) + " " + padLeft(strconv.FormatInt(diskBlocks(info), 10), 6) + " " +
 		modeString(info.Mode()) + " " + padLeft(strconv.FormatInt(f.links(r), 10), 3) + " " +
 		padRight("root", 8) + " " + padRight("root", 8) + " " + padLeft(strconv.FormatInt(info.Size(), 10), 8) + " " +
-		date + " " + lsEscape(f.shown)
+		date + " " + lsEscape(f.shownPath())
 	if info.Mode()&fs.ModeSymlink != 0 {
-		target, _ := r.t.env.FS.Readlink(f.abs)
+		target, _ := r.t.env.FS.Readlink(f.path())
 		line += " -> " + lsEscape(target)
 	}
 	return line + "\n"

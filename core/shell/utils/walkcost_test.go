@@ -2,8 +2,11 @@ package utils
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -97,3 +100,42 @@ func TestRecursiveWalksAskNoMetadataPerFile(t *testing.T) {
 		}
 	}
 }
+
+// find -type f allocates per directory, not per file: the absolute path
+// and the printed path are made only when something asks for them, the
+// print writes the parts, and one findFile serves a directory's entries
+// (it made four allocations per file before).
+func TestFindAllocatesPerDirectory(t *testing.T) {
+	files := map[string]string{}
+	for d := range 4 {
+		for f := range 250 {
+			files[fmt.Sprintf("/w/d%d/f%03d.txt", d, f)] = "x\n"
+		}
+	}
+	v, err := vfs.New([]vfs.MountSpec{{Prefix: "/w", Files: files}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	// A door that can say at once that nothing in a directory is hidden,
+	// as the gate's can, so only find's own allocations count.
+	fsys := v.View(hidesNothing{})
+	var out bytes.Buffer
+	e := testEnv(t, utilCase{args: []string{"find", ".", "-type", "f"}}, fsys, &out, io.Discard, nil)
+	find := Lookup("find")
+	allocs := testing.AllocsPerRun(5, func() {
+		out.Reset()
+		find.Run(e)
+	})
+	if lines := strings.Count(out.String(), "\n"); lines != 1000 {
+		t.Fatalf("find printed %d lines", lines)
+	}
+	if perFile := allocs / 1000; perFile > 0.5 {
+		t.Fatalf("find -type f made %.0f allocations for 1000 files (%.2f per file)", allocs, perFile)
+	}
+}
+
+type hidesNothing struct{}
+
+func (hidesNothing) CheckOp(vfs.Op) error                { return nil }
+func (hidesNothing) Hider(string) func(name string) bool { return nil }
