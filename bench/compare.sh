@@ -20,6 +20,9 @@ SESSIONS=${SESSIONS:-1000}       # concurrent sessions in one process
 MICRO=${MICRO:-1}                # 0 skips the go test micro-benchmarks
 MICRO_COUNT=${MICRO_COUNT:-3}    # runs of each micro-benchmark (medians are shown)
 ASK_TRIPS=${ASK_TRIPS:-300}      # ask round trips measured
+HOST=${HOST:-1}                  # 0 skips the host-mount comparison (whole processes)
+HOST_NS=${HOST_NS-"20000 100000"}  # tree sizes of the host-mount comparison
+HOST_REPEAT=${HOST_REPEAT:-11}   # runs of each host-mount line per system (medians)
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -93,6 +96,24 @@ compare "$N"
 for n in $SCALE_NS; do
 	[[ $n == "$N" ]] || compare "$n"
 done
+
+# Host mounts: the gatehouse binary (`exec` in a fresh process per line, a
+# host mount over the tree) against bash -c in the same directory, with
+# syscalls per file from strace -c -f. gatehouse needs no cgo: it is built
+# static, as a release would be (a dynamically linked binary pays ~1.5 ms
+# of loader at every start).
+if [[ $HOST == 1 ]]; then
+	say "building gatehouse (static)"
+	CGO_ENABLED=0 go build -o "$cache/gatehouse" .
+	for n in $HOST_NS; do
+		say "host mounts at N=$n files, whole processes (repeat $HOST_REPEAT)"
+		"$ghbench" tree -n "$n" -root "$TREE_DIR/host-$n"
+		"$ghbench" hostmount -root "$TREE_DIR/host-$n" -gatehouse "$cache/gatehouse" \
+			-repeat "$HOST_REPEAT" -strace 2> >(tee "$cache/hostmount-$n.log" >&2)
+		echo "(every run: $cache/hostmount-$n.log)"
+		rm -rf "${TREE_DIR:?}/host-$n"
+	done
+fi
 
 # The rules' share as the profile grows (no program, no host tree needed).
 for rules in $RULES_SCALE; do

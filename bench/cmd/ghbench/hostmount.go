@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -57,6 +58,7 @@ func hostmountCommand(args []string) error {
 	baseline := fs.String("baseline", "", "a second gatehouse binary measured in the same rounds (e.g. the build before a change)")
 	repeat := fs.Int("repeat", 11, "runs of each line per system")
 	lineNumbers := fs.String("lines", "", "comma-separated line numbers (1 = find … 6 = true); default all")
+	straceCounts := fs.Bool("strace", false, "also run each line once under strace -c -f and report syscalls per file")
 	fs.Parse(args)
 	if *root == "" || *bin == "" {
 		return fmt.Errorf("hostmount: -root and -gatehouse are required")
@@ -129,7 +131,82 @@ func hostmountCommand(args []string) error {
 		}
 	}
 	printHostTable(os.Stdout, lines, systems, res, *repeat)
+	if *straceCounts {
+		return printSyscallsPerFile(os.Stdout, lines, systems, tree)
+	}
 	return nil
+}
+
+// printSyscallsPerFile runs each line once per system under strace -c -f
+// (every thread and child process) and divides the syscalls made by the
+// number of regular files in the tree: the per-file cost issue 18 set
+// side by side (GNU makes none for find -type f, five for grep).
+func printSyscallsPerFile(w io.Writer, lines []hostLine, systems []hostSystem, tree string) error {
+	if _, err := exec.LookPath("strace"); err != nil {
+		fmt.Fprintln(w, "\nsyscalls per file: strace is not installed")
+		return nil
+	}
+	files := 0
+	filepath.WalkDir(tree, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			files++
+		}
+		return nil
+	})
+	fmt.Fprintf(w, "\nsyscalls per file (strace -c -f, one run, %d files; start-up included)\n", files)
+	fmt.Fprintf(w, "%-44s", "line")
+	for _, sys := range systems {
+		fmt.Fprintf(w, " %10s", sys.name)
+	}
+	fmt.Fprintln(w)
+	for _, l := range lines {
+		label := l.label
+		if label == "" {
+			label = l.text
+		}
+		fmt.Fprintf(w, "%-44s", label)
+		for _, sys := range systems {
+			calls, err := straceCalls(sys, l.text)
+			if err != nil {
+				fmt.Fprintf(w, " %10s", "failed")
+				continue
+			}
+			fmt.Fprintf(w, " %10.2f", float64(calls)/float64(files))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// straceCalls is the total of strace -c's table for one run.
+func straceCalls(sys hostSystem, line string) (int, error) {
+	out, err := os.CreateTemp("", "ghbench-strace-")
+	if err != nil {
+		return 0, err
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	argv := append([]string{"strace", "-f", "-c", "-o", out.Name()}, sys.argv(line)...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = sys.dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	if err := cmd.Run(); err != nil {
+		return 0, err
+	}
+	b, err := os.ReadFile(out.Name())
+	if err != nil {
+		return 0, err
+	}
+	for _, row := range strings.Split(string(b), "\n") {
+		f := strings.Fields(row)
+		if len(f) >= 4 && f[len(f)-1] == "total" {
+			var calls int
+			// "100.00 secs usecs/call calls [errors] total"
+			fmt.Sscan(f[3], &calls)
+			return calls, nil
+		}
+	}
+	return 0, fmt.Errorf("no total in strace's table")
 }
 
 // timeBinary is GNU time, which reports a child's peak resident set
