@@ -86,3 +86,26 @@ func BenchmarkRgTree(b *testing.B) {
 		return strings.Count(out, "\n") == 200
 	})
 }
+
+// dumpBenchInput is 4 MiB of varied bytes.
+func dumpBenchInput() string {
+	b := make([]byte, 4<<20)
+	x := uint32(2463534242)
+	for i := range b {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		b[i] = byte(x)
+	}
+	return string(b)
+}
+
+// BenchmarkDumps runs od -c, xxd and hexdump -C over 4 MiB.
+func BenchmarkDumps(b *testing.B) {
+	files := map[string]string{"in.bin": dumpBenchInput()}
+	for _, argv := range [][]string{{"od", "-c", "in.bin"}, {"od", "-tx1z", "in.bin"}, {"xxd", "in.bin"}, {"hexdump", "-C", "in.bin"}} {
+		b.Run(argv[0]+strings.Join(argv[1:len(argv)-1], ""), func(b *testing.B) {
+			benchRun(b, files, argv, "", func(out string) bool { return len(out) > 4<<20 })
+		})
+	}
+}
