@@ -75,16 +75,27 @@ func bypassTwinName(word string) string {
 type bypassGoal int
 
 const (
-	readSecret    bypassGoal = iota // read /vault/aws.token (denied)
-	detectHidden                    // read or detect /vault/internal (hidden)
-	runMissing                      // run `sort`, or another word the profile leaves out
-	writeReadOnly                   // change anything under /ro (ro mount)
-	seeVariable                     // see AWS_SECRET_ACCESS_KEY (vars.hide)
-	escapeHost                      // reach the host outside the /host mount's directory
+	readSecret   bypassGoal = iota // read /vault/aws.token (denied)
+	detectHidden                   // read or detect /vault/internal (hidden)
+	// hiddenIsMissing: tell a hidden path from a missing one. The twin has
+	// neither the hidden content nor the hide rules, so a hidden name must
+	// answer byte for byte as a name that is simply not there, under the
+	// same denies (G-4.5).
+	hiddenIsMissing
+	// judgedAsTarget: reach a path through a symlink (or a cd) to be
+	// judged less strictly than the path itself. The twin is the direct
+	// line, run in the gated world; its stdout and stderr, with the
+	// target's spelling mapped to the link's, must be the attempt's.
+	judgedAsTarget
+	runMissing    // run `sort`, or another word the profile leaves out
+	writeReadOnly // change anything under /ro (ro mount)
+	seeVariable   // see AWS_SECRET_ACCESS_KEY (vars.hide)
+	escapeHost    // reach the host outside the /host mount's directory
 )
 
 func (g bypassGoal) String() string {
-	return [...]string{"read the denied file", "detect the hidden path", "run a command that is not installed",
+	return [...]string{"read the denied file", "detect the hidden path", "tell hidden from missing",
+		"be judged less strictly through a link", "run a command that is not installed",
 		"write under the ro mount", "see the hidden variable", "escape the host mount"}[g]
 }
 
@@ -102,6 +113,8 @@ type bypassCase struct {
 	// missing is the not-installed word a runMissing attempt is after
 	// ("" = sort).
 	missing string
+	// spelled/target: a judgedAsTarget attempt names target as spelled.
+	spelled, target string
 }
 
 type bypassTechnique struct {
@@ -109,8 +122,18 @@ type bypassTechnique struct {
 	cases []bypassCase
 }
 
-func secretCase(line string) bypassCase  { return bypassCase{goal: readSecret, line: line} }
-func hiddenCase(line string) bypassCase  { return bypassCase{goal: detectHidden, line: line} }
+func secretCase(line string) bypassCase { return bypassCase{goal: readSecret, line: line} }
+func hiddenCase(line string) bypassCase { return bypassCase{goal: detectHidden, line: line} }
+func missingLikeCase(line string) bypassCase {
+	return bypassCase{goal: hiddenIsMissing, line: line}
+}
+
+// asTarget is a judgedAsTarget attempt: after setup, line reaches target by
+// the spelling spelled (a link, or a cd then a relative name), and must be
+// judged as direct, which names target itself.
+func asTarget(setup, line, direct, spelled, target string) bypassCase {
+	return bypassCase{goal: judgedAsTarget, setup: setup, line: line, twin: direct, spelled: spelled, target: target}
+}
 func missingCase(line string) bypassCase { return bypassCase{goal: runMissing, line: line} }
 func roCase(line string) bypassCase      { return bypassCase{goal: writeReadOnly, line: line} }
 func varCase(line string) bypassCase     { return bypassCase{goal: seeVariable, line: line} }
@@ -143,6 +166,7 @@ var bypassTechniques = []bypassTechnique{
 	bypassReadBuiltins, bypassGlobs, bypassLaundering, bypassFileReaders,
 	bypassBackgroundJobs, bypassLookalikeFunctions, bypassIntrospection,
 	bypassScriptsAndPath, bypassExecReplacing, bypassMissingBuiltins, bypassHostEscapes, bypassAssignments,
+	bypassRenames, bypassScopedRules, bypassHiddenOrMissing,
 }
 
 // bypassWorld says what differs between a world and its twin.
@@ -312,6 +336,20 @@ func judgeBypass(t *testing.T, db store.Ledger, hostDir string, tc bypassCase, u
 		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassTwinSecret, HasHidden: true, HasVar: true})), tc.setup, tc.line)
 	case detectHidden:
 		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassSecret, HasVar: true})), tc.setup, tc.line)
+		// And as a name that is simply missing, without the hide rule
+		// (G-4.5), which the denies around it must not tell apart.
+		missing := bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassSecret, HasVar: true, Unhidden: true})), tc.setup, tc.line)
+		if missing.String() != real.String() {
+			problems = append(problems, fmt.Sprintf("the agent can tell the hidden path from a missing one\nworld:\n%s\nwithout it or its rule:\n%s", real, missing))
+		}
+	case hiddenIsMissing:
+		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassSecret, HasVar: true, Unhidden: true})), tc.setup, tc.line)
+	case judgedAsTarget:
+		// The direct line always runs gated: in an ungated world the
+		// attempt gets through, and differs from it.
+		twin = bypassRun(t, bypassSession(t, db, bypassRealWorld), tc.setup, tc.twin)
+		twin.stdout = strings.ReplaceAll(twin.stdout, tc.target, tc.spelled)
+		twin.stderr = strings.ReplaceAll(twin.stderr, tc.target, tc.spelled)
 	case seeVariable:
 		twin = bypassRun(t, bypassSession(t, db, world(bypassWorld{Secret: bypassSecret, HasHidden: true})), tc.setup, tc.line)
 		// Environment listings need not keep an order; what they hold

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
+	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
 
@@ -105,22 +107,53 @@ func HostUntouched(hostRoot string) []string {
 }
 
 // Laundered walks fsys (an unrestricted view of the world) and reports any
-// file, other than the original, that holds a protected value: a copy the
-// gate let a command make.
+// file, other than the original, that holds a protected value where the
+// world's profile would let a session read it: a copy the gate let a
+// command make, or a protected file a rename carried out from under its
+// rule (G-6.1a). A value that a move left under a hide or a deny is not
+// laundered.
 func Laundered(fsys vfs.FS) []string {
 	var problems []string
 	Walk(fsys, "/", func(p string, data []byte) {
-		for _, v := range []struct{ home, value string }{
-			{"/vault/aws.", Secret}, {"/vault/internal/", RootKey}, {"\x00", VarValue},
-			{"\x00", HostSecret},
+		for _, v := range []struct {
+			homes []string
+			value string
+		}{
+			{[]string{"/vault/aws.", "/data/team/deny.txt", "/data/team/internal/", "/data/keys/a.key",
+				"/data/vault2/material", "/data/only-hidden/", "/host/team/"}, Secret},
+			{[]string{"/vault/internal/"}, RootKey}, {nil, VarValue}, {nil, HostSecret},
 		} {
-			if !strings.HasPrefix(p, v.home) && Contains(string(data), v.value) {
+			home := false
+			for _, h := range v.homes {
+				home = home || strings.HasPrefix(p, h)
+			}
+			if !home && Contains(string(data), v.value) && !stillProtected(p) {
 				problems = append(problems, fmt.Sprintf("laundered copy of %q at %s", v.value, p))
 			}
 		}
 	})
 	return problems
 }
+
+// stillProtected reports whether the real world's profile hides or denies
+// p at the op door.
+func stillProtected(p string) bool {
+	info := realProfile().PathInfo(p)
+	return info.Visibility == gate.PathHidden || info.Verb == gate.VerbDeny
+}
+
+// realProfile is the real world's profile, compiled once over its mounts.
+var realProfile = sync.OnceValue(func() *gate.Profile {
+	var mounts []gate.Mount
+	for _, prefix := range []string{"/work", "/vault", "/data", "/host", "/ro", "/tmp", "/dev"} {
+		mounts = append(mounts, gate.Mount{Prefix: prefix, ReadOnly: prefix == "/ro"})
+	}
+	p, err := gate.Compile(Profile(RealWorld), mounts)
+	if err != nil {
+		panic(err)
+	}
+	return p
+})
 
 // Walk calls visit for every regular file below dir, not following
 // symlinks (a link to the original is not a copy), skipping /dev.

@@ -19,6 +19,7 @@
 package bypasstest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,9 +56,17 @@ const ProfileName = "bypass"
 
 // World says what differs between a world and its twin.
 type World struct {
-	Secret    string // the bytes of /vault/aws.token
-	HasHidden bool   // /vault/internal exists (and is hidden)
-	HasVar    bool   // the profile sets AWS_SECRET_ACCESS_KEY
+	// Secret is the bytes of /vault/aws.token, and is inside every
+	// protected file of /data and /host/team.
+	Secret string
+	// HasHidden: /vault/internal and the hidden files of /data and
+	// /host/team exist (and are hidden).
+	HasHidden bool
+	// Unhidden drops the hide rules of that content: the twin of a hidden
+	// path that must answer as a missing one (G-4.5), which has no such
+	// content either.
+	Unhidden bool
+	HasVar   bool // the profile sets AWS_SECRET_ACCESS_KEY
 	// HostSecret is what the host file outside the /host mount holds
 	// ("" = HostSecret).
 	HostSecret string
@@ -90,6 +99,9 @@ func Mounts(t testing.TB, w World, hostRoot string) []vfs.MountSpec {
 		os.Symlink("../../outside/secret.txt", filepath.Join(mountDir, "sub", "escape-deep")),
 		os.Symlink("/etc/passwd", filepath.Join(mountDir, "etc-passwd")),
 		os.Symlink("../mount/plain.txt", filepath.Join(mountDir, "out-and-back")),
+		os.MkdirAll(filepath.Join(mountDir, "team"), 0o755),
+		os.WriteFile(filepath.Join(mountDir, "team", "readme"), []byte("host team\n"), 0o644),
+		os.WriteFile(filepath.Join(mountDir, "team", "deny.txt"), []byte("DENIED-"+w.Secret+"\n"), 0o644),
 	} {
 		if step != nil {
 			t.Fatal(step)
@@ -99,9 +111,29 @@ func Mounts(t testing.TB, w World, hostRoot string) []vfs.MountSpec {
 		"aws.token": w.Secret + "\n",
 		"aws.jq":    `def token: "` + w.Secret + `";` + "\n", // a jq module is a file too
 	}
+	// /data holds protected files under directories an agent may move.
+	data := map[string]string{
+		"team/readme":    "team readme\n",
+		"team/deny.txt":  "DENIED-" + w.Secret + "\n",
+		"team/pub/notes": "pub notes\n",
+		"keys/readme":    "keys readme\n",
+		"vault2/pub/p":   "shown\n",
+		"listless/f.txt": "listed only by ls\n",
+		"empty/":         "",
+	}
 	if w.HasHidden {
 		vault["internal/root.key"] = RootKey + "\n"
 		vault["internal/lib.jq"] = `def key: "` + RootKey + `";` + "\n"
+		data["team/internal/key"] = "HIDDEN-" + w.Secret + "\n"
+		data["keys/a.key"] = "HIDDEN-" + w.Secret + "\n"
+		data["vault2/material"] = "HIDDEN-" + w.Secret + "\n"
+		data["only-hidden/x.key"] = "HIDDEN-" + w.Secret + "\n"
+		if err := errors.Join(os.Mkdir(filepath.Join(mountDir, "team", "private"), 0o755),
+			os.WriteFile(filepath.Join(mountDir, "team", "private", "key"), []byte("HIDDEN-"+w.Secret+"\n"), 0o644)); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		data["only-hidden/"] = ""
 	}
 	return []vfs.MountSpec{
 		{Prefix: "/work", Files: map[string]string{
@@ -112,6 +144,7 @@ func Mounts(t testing.TB, w World, hostRoot string) []vfs.MountSpec {
 			"sub/inner.txt": "inner\n",
 		}},
 		{Prefix: "/vault", Files: vault},
+		{Prefix: "/data", Files: data},
 		{Prefix: "/host", HostDir: mountDir},
 		{Prefix: "/ro", ReadOnly: !w.Ungated, Files: map[string]string{
 			"frozen.txt":   "frozen\n",
@@ -154,7 +187,10 @@ var Allow = []string{"cat", "ls", "echo", "cd", "grep", "head", "tail", "find", 
 	"sleep"}
 
 // Profile is the intruder's profile in world w: the token denied, the
-// internal directory hidden, AWS_* variables hidden.
+// internal directory hidden, AWS_* variables hidden; in /data and
+// /host/team, files hidden by name, by a glob (/data/**/*.key) and inside a
+// shown region, files denied, a directory denied to ls alone, and a mount
+// whose command rules deny wc.
 func Profile(w World) gate.ProfileSpec {
 	env := map[string]string{"TEAM": "sre"}
 	if w.HasVar {
@@ -163,13 +199,25 @@ func Profile(w World) gate.ProfileSpec {
 	if w.Ungated {
 		return gate.ProfileSpec{Name: ProfileName, Cwd: "/work", Env: env}
 	}
-	return gate.ProfileSpec{
-		Name:     ProfileName,
-		Cwd:      "/work",
-		Env:      env,
-		Allow:    Allow,
-		Deny:     []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/vault/*"}}},
-		Hide:     []gate.PathGroup{{Reason: "operator only", Paths: []string{"/vault/internal"}}},
+	spec := gate.ProfileSpec{
+		Name:  ProfileName,
+		Cwd:   "/work",
+		Env:   env,
+		Allow: Allow,
+		Deny: []gate.Rule{
+			{Reason: "credentials are never read by hand", Paths: []string{"/vault/*"}},
+			{Reason: "team secrets stay put", Paths: []string{"/data/team/deny.txt", "/host/team/deny.txt"}},
+			{Reason: "not for listing", Commands: []string{"ls"}, Paths: []string{"/data/listless"}},
+		},
+		Show:     []gate.ShowEntry{{Path: "/data/vault2/pub"}},
 		VarsHide: []string{"AWS_*"},
+		Mounts: map[string]gate.MountRules{
+			"/data": {Deny: []gate.Rule{{Reason: "no counting in /data", Commands: []string{"wc"}}}},
+		},
 	}
+	if !w.Unhidden {
+		spec.Hide = []gate.PathGroup{{Reason: "operator only", Paths: []string{
+			"/vault/internal", "/data/team/internal", "/data/**/*.key", "/data/vault2", "/host/team/private"}}}
+	}
+	return spec
 }
