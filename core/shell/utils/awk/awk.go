@@ -45,6 +45,7 @@ func init() {
 			Operands:    Operands,
 			OperandExit: 2,
 			Voice:       voice(name),
+			WriteVoice:  writeVoice(name),
 			Help:        helpText,
 		})
 	}
@@ -54,6 +55,13 @@ func init() {
 func voice(name string) func(arg, msg string) string {
 	return func(arg, msg string) string {
 		return name + ": fatal: cannot open file `" + arg + "' for reading: " + msg + "\n"
+	}
+}
+
+// writeVoice is gawk's line for an output redirection it cannot open.
+func writeVoice(name string) func(arg, msg string) string {
+	return func(arg, msg string) string {
+		return name + ": cmd. line:1: fatal: cannot redirect to `" + arg + "': " + msg + "\n"
 	}
 }
 
@@ -208,8 +216,10 @@ func (c *config) longOption(argv []string, i int) (int, string, *usageError) {
 	return i, "", nil
 }
 
-// Operands declares awk's path operands (G-4.9): -f program files and
-// input files, but not the program text, `var=value` assignments or "-".
+// Operands declares awk's path operands (G-4.9): -f program files, input
+// files, and the files the program text names with constant strings
+// (`print > "out"`, `getline < "in"`), but not the program itself,
+// `var=value` assignments or "-".
 func Operands(argv []string) []utils.OperandRef {
 	c, uerr, stop := parseCommandLine(argv)
 	if uerr != nil || stop != "" {
@@ -230,6 +240,29 @@ func Operands(argv []string) []utils.OperandRef {
 			continue
 		}
 		refs = append(refs, utils.OperandRef{Index: c.operandIdx[k], Kind: utils.Read})
+	}
+	return append(refs, programOperands(c)...)
+}
+
+// programOperands are the literal files of a program given as an argument.
+func programOperands(c *config) []utils.OperandRef {
+	if c.progIdx < 0 {
+		return nil
+	}
+	srcs := newSourceMap()
+	srcs.add("cmd. line", c.sources[0].text)
+	srcs.index()
+	prog, _, err := parse(srcs.text, srcs)
+	if err != nil {
+		return nil
+	}
+	var refs []utils.OperandRef
+	for _, p := range literalPaths(prog) {
+		kind := utils.Read
+		if p.write {
+			kind = utils.Write
+		}
+		refs = append(refs, utils.OperandRef{Index: c.progIdx, Kind: kind, Path: p.path})
 	}
 	return refs
 }
@@ -332,8 +365,8 @@ func runProgram(e *utils.Env, name string, c *config, prog *program, srcs *sourc
 			status, err = in.recovered(r)
 		}
 		in.closeAllQuietly()
-		if in.halt != nil && err == nil {
-			err = in.halt
+		if h := in.haltErr(); h != nil && err == nil {
+			err = h
 			if status == 0 {
 				status = 126
 			}
@@ -346,8 +379,8 @@ func runProgram(e *utils.Env, name string, c *config, prog *program, srcs *sourc
 }
 
 func (in *interp) ctxErr() error {
-	if in.halt != nil {
-		return in.halt
+	if h := in.haltErr(); h != nil {
+		return h
 	}
 	return in.ctx.Err()
 }
@@ -377,10 +410,18 @@ func (in *interp) recovered(r any) (int, error) {
 // errOutput stops awk once its standard output is gone.
 type errOutput struct{}
 
-// closeAllQuietly ends redirections after a fatal error.
+// closeAllQuietly ends redirections after a fatal error or a stop.
 func (in *interp) closeAllQuietly() {
+	in.closing = true
 	defer func() { recover() }()
 	in.closeAll()
+}
+
+// haltErr is the error a command awk ran stopped the line with, if any.
+func (in *interp) haltErr() error {
+	in.haltMu.Lock()
+	defer in.haltMu.Unlock()
+	return in.halt
 }
 
 // processEscapes decodes C escapes in -v values and operand assignments.

@@ -71,6 +71,10 @@ func TestOperands(t *testing.T) {
 		{[]string{"awk", "-v", "n=1", "-e", "BEGIN{}", "a"}, []string{"a"}},
 		{[]string{"awk", "--", "{print}", "/etc/x"}, []string{"/etc/x"}},
 		{[]string{"awk", "BEGIN{}"}, nil},
+		{[]string{"awk", `{print > "out.txt"; print >> "/tmp/log"; getline l < "in.txt"}`, "a"}, []string{"a", "out.txt", "/tmp/log", "in.txt"}},
+		{[]string{"awk", `BEGIN{print > "/dev/stderr"; print | "sort"; f = "x"; print > f; getline < "-"}`}, nil},
+		{[]string{"awk", `function f(){while((getline l < ("a" ".txt")) > 0) n++} {print > ("o")}`}, []string{"o"}},
+		{[]string{"awk", `{print $1`}, nil},
 	}
 	for _, c := range cases {
 		var got []string

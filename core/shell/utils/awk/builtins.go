@@ -49,8 +49,7 @@ func (in *interp) callBuiltin(e *builtinExpr) value {
 	case bToupper:
 		return str(upperASCII(in.evalStr(a[0])))
 	case bSystem:
-		in.flushAll()
-		return num(float64(in.runCommand(in.evalStr(a[0]), strings.NewReader(""), in.stdout)))
+		return num(float64(in.system(in.evalStr(a[0]))))
 	case bClose:
 		return num(float64(in.closeStream(in.evalStr(a[0]))))
 	case bFflush:

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"gatehouse/core/shell/utils"
 )
@@ -55,6 +56,7 @@ type interp struct {
 	stdout  *lockedWriter
 	streams map[string]*outStream
 	readers map[string]*inStream
+	recent  []string // open redirections, most recently used first
 
 	ranges   []bool
 	exitCode int
@@ -82,6 +84,8 @@ type interp struct {
 	endDone  bool
 	halt     error
 	haltMu   sync.Mutex
+	halted   atomic.Bool
+	closing  bool // closeAllQuietly is ending every stream after a stop
 }
 
 // fatal stops the program with gawk's "fatal:" message.
@@ -116,6 +120,7 @@ func (in *interp) filename() string {
 func (in *interp) tick() {
 	in.steps++
 	if in.steps&1023 == 0 {
+		in.checkHalt()
 		if err := in.ctx.Err(); err != nil {
 			panic(errCancelled{err})
 		}

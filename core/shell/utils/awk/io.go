@@ -41,8 +41,10 @@ type inStream struct {
 // output returns the writer for a print statement's redirection.
 func (in *interp) output(redir tok, dest string) *outStream {
 	if s, ok := in.streams[dest]; ok {
+		in.touch("o" + dest)
 		return s
 	}
+	in.touch("o" + dest)
 	var s *outStream
 	switch {
 	case redir != tPipe && (dest == "/dev/stdout" || dest == "-"):
@@ -113,13 +115,33 @@ func (in *interp) runCommand(cmd string, stdin io.Reader, stdout io.Writer) int 
 	return code
 }
 
-// setHalt remembers an error that must stop the whole line.
+// system runs a command and waits for it (system()).
+func (in *interp) system(cmd string) int {
+	in.flushAll()
+	code := in.runCommand(cmd, strings.NewReader(""), in.stdout)
+	in.checkHalt()
+	return code
+}
+
+// setHalt remembers an error that must stop the whole line (an ask at
+// the execution gate inside a command awk ran).
 func (in *interp) setHalt(err error) {
 	in.haltMu.Lock()
 	if in.halt == nil {
 		in.halt = err
 	}
 	in.haltMu.Unlock()
+	in.halted.Store(true)
+}
+
+// checkHalt stops awk once a command it ran has stopped the line.
+func (in *interp) checkHalt() {
+	if in.halted.Load() && !in.closing {
+		in.haltMu.Lock()
+		err := in.halt
+		in.haltMu.Unlock()
+		panic(errCancelled{err})
+	}
 }
 
 func (in *interp) startOutputPipe(cmd string) *outStream {
@@ -133,10 +155,16 @@ func (in *interp) startOutputPipe(cmd string) *outStream {
 		done <- code
 	}()
 	w := bufio.NewWriterSize(pw, 32*1024)
+	closed, code := false, 0
 	return &outStream{w: w, closeFn: func() int {
-		w.Flush()
-		pw.Close()
-		return <-done
+		if !closed {
+			closed = true
+			w.Flush()
+			pw.Close()
+			code = <-done
+		}
+		in.checkHalt()
+		return code
 	}}
 }
 
@@ -156,8 +184,10 @@ func (in *interp) getlineSource(mode int, name string) *inStream {
 		key = "|" + name
 	}
 	if s, ok := in.readers[key]; ok {
+		in.touch("i" + key)
 		return s
 	}
+	in.touch("i" + key)
 	var s *inStream
 	if mode == getCmd {
 		s = in.startInputPipe(name)
@@ -199,9 +229,15 @@ func (in *interp) startInputPipe(cmd string) *inStream {
 		pw.Close()
 		done <- code
 	}()
+	closed, code := false, 0
 	return &inStream{rr: newRecordReader(pr, nil), closeFn: func() int {
-		pr.Close()
-		return <-done
+		if !closed {
+			closed = true
+			pr.Close()
+			code = <-done
+		}
+		in.checkHalt()
+		return code
 	}}
 }
 
@@ -214,33 +250,64 @@ func (in *interp) stdinReader() *recordReader {
 	return in.stdin
 }
 
+// touch moves a redirection to the front of the recency list, as gawk
+// keeps its open redirections; exit closes them in that order.
+func (in *interp) touch(key string) {
+	if len(in.recent) > 0 && in.recent[0] == key {
+		return
+	}
+	for i, k := range in.recent {
+		if k == key {
+			copy(in.recent[1:i+1], in.recent[:i])
+			in.recent[0] = key
+			return
+		}
+	}
+	in.recent = append([]string{key}, in.recent...)
+}
+
+func (in *interp) forget(key string) {
+	for i, k := range in.recent {
+		if k == key {
+			in.recent = append(in.recent[:i], in.recent[i+1:]...)
+			return
+		}
+	}
+}
+
 // closeStream is close(): an output, then an input of that name.
 func (in *interp) closeStream(name string) int {
 	if s, ok := in.streams[name]; ok {
 		delete(in.streams, name)
+		in.forget("o" + name)
 		return s.closeFn()
 	}
-	if s, ok := in.readers["|"+name]; ok {
-		delete(in.readers, "|"+name)
-		return s.closeFn()
-	}
-	if s, ok := in.readers[name]; ok {
-		delete(in.readers, name)
-		return s.closeFn()
+	for _, key := range []string{"|" + name, name} {
+		if s, ok := in.readers[key]; ok {
+			delete(in.readers, key)
+			in.forget("i" + key)
+			return s.closeFn()
+		}
 	}
 	return -1
 }
 
-// closeAll ends every redirection at exit: commands first see the end of
-// their input and finish, then awk's own output is flushed (gawk's order).
+// closeAll ends every redirection at exit, most recently used first:
+// commands see the end of their input and finish, then awk's own output
+// is flushed (gawk's order).
 func (in *interp) closeAll() {
-	for name, s := range in.streams {
-		delete(in.streams, name)
-		s.closeFn()
-	}
-	for name, s := range in.readers {
-		delete(in.readers, name)
-		s.closeFn()
+	for len(in.recent) > 0 {
+		key := in.recent[0]
+		in.recent = in.recent[1:]
+		if key[0] == 'o' {
+			if s, ok := in.streams[key[1:]]; ok {
+				delete(in.streams, key[1:])
+				s.closeFn()
+			}
+		} else if s, ok := in.readers[key[1:]]; ok {
+			delete(in.readers, key[1:])
+			s.closeFn()
+		}
 	}
 	in.out.Flush()
 }

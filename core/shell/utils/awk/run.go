@@ -73,6 +73,7 @@ func (in *interp) mainLoop() (exited bool) {
 			return false
 		}
 		in.rec.set0(line)
+		in.tick()
 		switch in.runRules() {
 		case ctlExit:
 			return true

@@ -176,35 +176,61 @@ func (in *interp) resetSplitter() {
 
 // print runs print and printf, with their redirections.
 func (in *interp) print(s *printStmt) {
-	var text string
-	if s.printf {
-		if len(s.args) == 0 {
-			in.fatal("printf: no arguments")
-		}
-		text = in.sprintf(s.args)
-	} else if len(s.args) == 0 {
-		text = in.rec.get0(in) + in.ors
-	} else {
-		var b strings.Builder
-		for i, a := range s.args {
-			if i > 0 {
-				b.WriteString(in.ofs)
-			}
-			b.WriteString(in.toOutStr(in.eval(a)))
-		}
-		b.WriteString(in.ors)
-		text = b.String()
+	if s.printf && len(s.args) == 0 {
+		in.fatal("printf: no arguments")
 	}
 	if s.redir == 0 {
-		in.out.WriteString(text)
+		in.printTo(in.out, s)
 		in.checkOutput()
 		return
+	}
+	// The arguments are evaluated before the destination, as in gawk.
+	var text string
+	if s.printf {
+		text = in.sprintf(s.args)
+	} else {
+		var b strings.Builder
+		in.printList(&b, s.args)
+		text = b.String()
 	}
 	os := in.output(s.redir, in.evalStr(s.dest))
 	os.w.WriteString(text)
 	if os.unbuffered {
 		os.w.Flush()
 	}
+}
+
+// printTo writes one print or printf straight to w.
+func (in *interp) printTo(w *bufio.Writer, s *printStmt) {
+	if s.printf {
+		w.WriteString(in.sprintf(s.args))
+		return
+	}
+	in.printList(w, s.args)
+}
+
+// printList writes print's arguments joined by OFS and ended by ORS;
+// no arguments print $0.
+func (in *interp) printList(w io.StringWriter, args []expr) {
+	if len(args) == 0 {
+		w.WriteString(in.rec.get0(in))
+		w.WriteString(in.ors)
+		return
+	}
+	// Every argument is evaluated before anything is written: one may
+	// print itself (a function, system()).
+	var small [8]string
+	parts := small[:0]
+	for _, a := range args {
+		parts = append(parts, in.toOutStr(in.eval(a)))
+	}
+	for i, p := range parts {
+		if i > 0 {
+			w.WriteString(in.ofs)
+		}
+		w.WriteString(p)
+	}
+	w.WriteString(in.ors)
 }
 
 // checkOutput stops awk when its standard output is gone.
@@ -245,6 +271,10 @@ func (in *interp) getline(g *getlineExpr) value {
 		return num(-1)
 	}
 	line, rt, ok := s.rr.read(&in.rs)
+	if !ok && g.mode == getCmd {
+		// The command has ended: if it stopped the line, so does awk.
+		s.closeFn()
+	}
 	if !ok {
 		if s.rr.err != nil {
 			return num(-1)
