@@ -327,3 +327,33 @@ func TestInlineAnswerIsBoundToo(t *testing.T) {
 		t.Errorf("the changed line was not asked again: %d records", len(asked))
 	}
 }
+
+// G-9.3, G-9.5: after a cd preflight cannot read, the commands that follow
+// are asked about where they really run (at the execution gate), not about
+// a guessed cwd: one question, showing the path the line reads, and its
+// answer runs the line.
+func TestUnknownCwdIsAskedWhereTheLineRuns(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ setup, line string }{
+		{"D=/data/sub", "cd $D && cat secret.txt"},
+		{"cd /data/sub", "cd - >/dev/null; cd - >/dev/null && cat secret.txt"},
+		{"", "pushd /data/sub >/dev/null && cat secret.txt"},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			t.Parallel()
+			f := newBoundFixture(t)
+			if tc.setup != "" {
+				f.runs(tc.setup)
+			}
+			ids := f.pendingIDs(f.run(tc.line), 1)
+			rec, _ := f.ws.Decisions().Get(context.Background(), ids[0])
+			if !slices.Equal(rec.Paths, []string{"/data/sub/secret.txt"}) || rec.Cwd != "/data/sub" {
+				t.Errorf("the question shows cwd %q, paths %q; want where the line reads", rec.Cwd, rec.Paths)
+			}
+			f.allowAll(ids)
+			if res := f.run(tc.line); res.ExitCode != 0 || res.Stdout != "sub-secret\n" {
+				t.Errorf("retry after the one answer: %+v", res)
+			}
+		})
+	}
+}

@@ -142,7 +142,7 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 		if r.Word == nil || r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc || r.Op == syntax.DplIn || r.Op == syntax.DplOut {
 			continue
 		}
-		if v, ok := literalWord(r.Word); ok {
+		if v, ok := literalWord(r.Word); ok && w.dir != "" {
 			write := r.Op != syntax.RdrIn
 			extra = append(extra, gate.Operand{Arg: v, Path: utils.Join(w.dir, v), Write: write})
 		}
@@ -172,13 +172,30 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 		return
 	}
 	w.cmds = append(w.cmds, staticCmd{place: place, argv: argv, partial: partial, spelled: spelled, dir: w.dir, extra: extra})
+	if name == "cd" || name == "pushd" || name == "popd" {
+		w.changeDir(argv, partial)
+	}
 	if partial {
 		return
 	}
-	if name == "cd" && len(argv) == 2 && !strings.HasPrefix(argv[1], "-") {
-		w.dir = utils.Join(w.dir, argv[1])
-	}
 	w.nested(argv, place)
+}
+
+// changeDir follows a directory change: a literal `cd DIR` moves the cwd
+// later commands are judged in; any other (`cd $D`, `cd -`, `cd`, pushd,
+// popd) leaves it unknown, and the commands after it are judged at the
+// execution gate alone, where their real cwd is known. Preflight asking
+// about a guessed cwd would show the human a path the line will not read,
+// and the execution gate would ask again (G-9.3, G-9.5).
+func (w *walker) changeDir(argv []string, partial bool) {
+	switch {
+	case !partial && argv[0] == "cd" && len(argv) == 2 && !strings.HasPrefix(argv[1], "-"):
+		if w.dir != "" || strings.HasPrefix(argv[1], "/") {
+			w.dir = utils.Join(w.dir, argv[1])
+		}
+	default:
+		w.dir = ""
+	}
 }
 
 // nested follows what a literal command evaluates or wraps (G-3.5, G-9.6).
@@ -327,9 +344,10 @@ func (s *Shell) judgeStatic(line string, c staticCmd) gate.Verdict {
 	if !s.installed(c.argv[0]) {
 		return gate.Verdict{Outcome: gate.NotFound}
 	}
-	if c.partial {
-		// Only a command-axis deny can be read from a literal prefix: a deny
-		// pattern that matches the prefix matches every completion of it.
+	if c.partial || c.dir == "" {
+		// Only a command-axis deny can be read from a literal prefix (or
+		// from a command whose cwd preflight cannot know): a deny pattern
+		// that matches the prefix matches every completion of it.
 		v := s.cfg.Profile.Judge(gate.Command{Argv: c.argv, Cwd: c.dir, Partial: true, Line: line, Session: s.sessionInfo(), Resolver: s.resolver})
 		if v.Outcome == gate.Deny && v.Refusal != nil && v.Refusal.Scope == "command" && v.Refusal.Policy != "allow" {
 			return v
