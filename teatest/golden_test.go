@@ -35,6 +35,9 @@ func crowdOfTwo(t *testing.T, o harnessOptions) *harness {
 	h.runDone("responder-1", "cat README.md")
 	h.runAsking("responder-1", "cat steps.md && cat /vault/break-glass/failover.md")
 	h.runAsking("sre-bot-1", `cd config && echo "replicas: 4" >> db.yaml`)
+	// The queue hears of an ask (a ledger event) a moment before its
+	// session says it waits (a workspace event): goldens show both.
+	h.waitScreen("0 running · ◆ 2 waiting")
 	return h
 }
 
