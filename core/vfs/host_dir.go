@@ -249,7 +249,13 @@ func (e *hostDirEntry) Info() (fs.FileInfo, error) {
 	}
 	r := e.dir.h.walk(joinRel(e.dir.rel, e.name), false)
 	if !r.exists {
-		return nil, pathErr("lstat", e.name, r.missing)
+		// A link where the listed directory was (a host process swapped
+		// it since) leaves the entry gone as well.
+		err := r.missing
+		if err == nil {
+			err = ENOENT
+		}
+		return nil, pathErr("lstat", e.name, err)
 	}
 	return r.info, nil
 }

@@ -338,3 +338,24 @@ func TestHostReadDirInfo(t *testing.T) {
 		}
 	})
 }
+
+// An entry whose directory a host process replaced by a link after the
+// listing is gone: Info says ENOENT (it used to return an error without an
+// errno, which a utility's error text could not read).
+func TestHostEntryInfoAfterItsDirectoryBecameALink(t *testing.T) {
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "a"), 0o755)
+		os.WriteFile(filepath.Join(dir, "a/f"), []byte("x"), 0o644)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/m", HostDir: dir}).View(OpenDoor)
+		entries, err := fsys.ReadDir("/m/a")
+		if err != nil || len(entries) != 1 {
+			t.Fatal(entries, err)
+		}
+		os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "b"))
+		os.Symlink("b", filepath.Join(dir, "a"))
+		if _, err := entries[0].Info(); errnoOf(err) != syscall.ENOENT {
+			t.Fatalf("Info after the swap = %v, want ENOENT", err)
+		}
+	})
+}
