@@ -254,7 +254,11 @@ func (h *hostFS) rename(oldRel, newRel string) error {
 			if h.ownNameIn(newDir, newName) || h.concealedIn(newDir, newName) {
 				return EACCES // never replace an own file or a concealed link
 			}
-			return ignoringEINTR(func() error { return unix.Renameat(oldDir, oldName, newDir, newName) })
+			err := ignoringEINTR(func() error { return unix.Renameat(oldDir, oldName, newDir, newName) })
+			if (err == unix.ENOTEMPTY || err == unix.EEXIST) && h.ownAncestorIn(newDir, newName) {
+				return EACCES // it looks empty: say no more than rmdir does
+			}
+			return err
 		})
 	})
 }

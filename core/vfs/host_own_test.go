@@ -144,6 +144,12 @@ func TestHostConcealsOwnFiles_G5_6(t *testing.T) {
 		if err := fsys.Remove("/m/state"); errnoOf(err) != syscall.EACCES {
 			t.Fatalf("rmdir of the ledger's directory = %v, want EACCES", err)
 		}
+		if err := fsys.Mkdir("/m/empty", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := fsys.Rename("/m/empty", "/m/state"); errnoOf(err) != syscall.EACCES {
+			t.Fatalf("mv of an empty directory over the ledger's = %v, want EACCES (not Directory not empty)", err)
+		}
 	})
 }
 
