@@ -106,16 +106,12 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 			if a := s.admit(ctx, ls, place, inner, hc.Dir, nil); !a.run {
 				return s.refusedCall(ctx, a)
 			}
-			// `builtin eval S` and `command source F` evaluate like the
-			// plain spellings: framed, depth-counted, never along the
-			// host $PATH (G-3.5, G-12.3).
-			switch inner[0] {
-			case "eval":
-				return append([]string{cmdEval, place}, inner[1:]...), nil
-			case "source", ".":
-				if len(inner) >= 2 {
-					return append([]string{cmdSource, place}, inner[1:]...), nil
-				}
+			// `builtin eval S`, `command source F`, `builtin type X`,
+			// `command pwd -P` run as the plain spellings do: framed,
+			// depth-counted, never along the host $PATH or on the host's
+			// files (G-3.5, G-12.1, G-12.3).
+			if own, ok := s.ownBuiltin(place, inner); ok {
+				return own, nil
 			}
 		}
 		return args, nil
@@ -124,38 +120,61 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 	if !a.run {
 		return s.refusedCall(ctx, a)
 	}
-	switch name {
-	case "eval":
-		return append([]string{cmdEval, place}, args[1:]...), nil
-	case "source", ".":
-		if len(args) < 2 {
-			return refuseArgs(2, name+": filename argument required\n"+name+": usage: "+name+" filename [arguments]\n"), nil
-		}
-		return append([]string{cmdSource, place}, args[1:]...), nil
-	case "type", "hash", "compgen", "help", "enable":
-		return append([]string{cmdLookup, name}, args[1:]...), nil
-	case "printf":
-		// The interpreter's printf lacks precision and %e/%f/%g; the
-		// utility has them. `printf -v VAR` formats with the utility and
-		// assigns through the interpreter, so the write passes pre_session.
-		if len(args) < 2 || args[1] != "-v" {
-			return append([]string{cmdUtil}, args...), nil
-		}
-		if len(args) >= 4 {
-			return append([]string{cmdPrintV}, args[2:]...), nil
-		}
-	case "pwd":
-		for _, a := range args[1:] {
-			if a == "-P" {
-				return []string{cmdPwd}, nil
-			}
-		}
-	case "cd", "pushd":
+	if own, ok := s.ownBuiltin(place, args); ok {
+		return own, nil
+	}
+	if name == "cd" || name == "pushd" {
 		if text, code, bad := s.checkCd(ctx, ls, a.scope, hc.Dir, args); bad {
 			return refuseArgs(code, text), nil
 		}
 	}
 	return args, nil
+}
+
+// ownBuiltin rewrites an admitted builtin call that gatehouse runs itself
+// rather than the interpreter: evaluation (eval, source), lookups the
+// interpreter would answer from the host's $PATH (type, hash, compgen,
+// help, enable, command -v), pwd -P (host symlinks), and printf (the
+// utility's formats). Dispatchers (builtin, command, exec) are followed to
+// the builtin they run. ok is false for any other call, which runs as is.
+func (s *Shell) ownBuiltin(place string, args []string) ([]string, bool) {
+	name := args[0]
+	switch name {
+	case "eval":
+		return append([]string{cmdEval, place}, args[1:]...), true
+	case "source", ".":
+		if len(args) < 2 {
+			return refuseArgs(2, name+": filename argument required\n"+name+": usage: "+name+" filename [arguments]\n"), true
+		}
+		return append([]string{cmdSource, place}, args[1:]...), true
+	case "type", "hash", "compgen", "help", "enable":
+		return append([]string{cmdLookup, name}, args[1:]...), true
+	case "printf":
+		// The interpreter's printf lacks precision and %e/%f/%g; the
+		// utility has them. `printf -v VAR` formats with the utility and
+		// assigns through the interpreter, so the write passes pre_session.
+		if len(args) < 2 || args[1] != "-v" {
+			return append([]string{cmdUtil}, args...), true
+		}
+		if len(args) >= 4 {
+			return append([]string{cmdPrintV}, args[2:]...), true
+		}
+	case "pwd":
+		for _, a := range args[1:] {
+			if a == "-P" {
+				return []string{cmdPwd}, true
+			}
+		}
+	case "command", "builtin", "exec":
+		inner, lookup := unwrapDispatch(args)
+		if lookup {
+			return append([]string{cmdLookup, "command"}, args[1:]...), true
+		}
+		if len(inner) > 0 && isShellBuiltin(inner[0]) {
+			return s.ownBuiltin(place, inner)
+		}
+	}
+	return nil, false
 }
 
 // refusedCall turns a refused admission into the internal refusal command,
@@ -271,6 +290,12 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		if ls != nil {
 			ls.jobEnded()
 		}
+		// The job's own status, for `wait $!`.
+		if len(args) > 1 {
+			if n, err := strconv.Atoi(args[1]); err == nil && n > 0 && n < 256 {
+				return interp.ExitStatus(n)
+			}
+		}
 		return nil
 	}
 	if args[0] == s.capture+"_out" {
@@ -289,6 +314,9 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	}
 	if isShellBuiltin(args[0]) {
 		// `exec echo hi`, `command -p echo` reach here with a builtin.
+		if own, ok := s.ownBuiltin(place, args); ok {
+			return s.exec(ctx, own)
+		}
 		return hc.Builtin(ctx, args)
 	}
 	code, err := s.runCommand(withPlace(ctx, place), ls, args, hc.Dir, hc.Env, a.scope, hc.Stdin, hc.Stdout, hc.Stderr)

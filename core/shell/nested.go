@@ -149,7 +149,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	}
 	file.Name = scriptName // $0
 	s.noteFuncs(file)
-	r, err := s.freshRunner(s.environ(env), dir)
+	r, err := s.freshRunner(s.environ(env), dir, s.pid)
 	if err != nil {
 		return 125, err
 	}
@@ -182,14 +182,14 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 }
 
 // freshRunner is a new interpreter for a nested shell process.
-func (s *Shell) freshRunner(env []string, dir string) (*interp.Runner, error) {
-	setup := "unset TMPDIR"
+func (s *Shell) freshRunner(env []string, dir string, ppid int) (*interp.Runner, error) {
+	setup := shellVariables
 	if !hasVar(env, "HOME") {
 		// The interpreter would fill an unset HOME from the host's.
 		env = append(env, "HOME=")
-		setup += " HOME"
+		setup += "unset HOME\n"
 	}
-	r, err := s.newRunner(append(env, "TMPDIR=/"), dir, false)
+	r, err := s.newRunner(env, dir, false, s.pids.next(), ppid)
 	if err != nil {
 		return nil, err
 	}

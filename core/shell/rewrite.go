@@ -45,6 +45,13 @@ func callStmt(words ...string) *syntax.Stmt {
 	return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: ws}}
 }
 
+// doneStmt is `NAME $?`: a job's end, passing on its status so that
+// `wait $!` reports the job's, not the bookkeeping's.
+func doneStmt(name string) *syntax.Stmt {
+	status := &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: "?"}}}}
+	return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: []*syntax.Word{lit(name), status}}}
+}
+
 func (s *Shell) rewriteProcSubst(f *syntax.File) {
 	made := map[*syntax.Stmt]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -74,7 +81,7 @@ func (s *Shell) rewriteProcSubst(f *syntax.File) {
 				job.Redirs = nil
 				sub := &syntax.Stmt{Cmd: &syntax.Subshell{Stmts: []*syntax.Stmt{{Cmd: job.Cmd, Negated: job.Negated, Redirs: n.Redirs, Comments: nil}}}}
 				launched := &syntax.Stmt{
-					Cmd:        &syntax.Block{Stmts: []*syntax.Stmt{sub, callStmt(s.capture + "_done")}},
+					Cmd:        &syntax.Block{Stmts: []*syntax.Stmt{sub, doneStmt(s.capture + "_done")}},
 					Background: true,
 				}
 				made[launched] = true

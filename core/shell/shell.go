@@ -104,6 +104,10 @@ type Shell struct {
 	// resolver lets the gate follow a command's cwd and operands through
 	// symlinks and look them up, as the op door will (G-6.1a, G-4.5).
 	resolver gate.Resolver
+	// pid and ppid are the session's $$ and $PPID; pids hands out the ids
+	// of its subshells, jobs and nested shells (hostfacts.go).
+	pid, ppid int
+	pids      pidCounter
 }
 
 // New builds a session's shell.
@@ -118,6 +122,8 @@ func New(cfg Config) (*Shell, error) {
 		fds:    newFDTable(),
 	}
 	s.resolver = cfg.Profile.Resolver(cfg.VFS)
+	s.pid, s.ppid = sessionPIDs(cfg.SessionID)
+	s.pids.last.Store(int64(s.pid))
 	var nonce [6]byte
 	rand.Read(nonce[:])
 	s.capture = "__gh_capture_" + hex.EncodeToString(nonce[:])
@@ -127,17 +133,14 @@ func New(cfg Config) (*Shell, error) {
 		cwd = cfg.Profile.Cwd()
 	}
 	env := s.initialEnv(cwd)
-	r, err := s.newRunner(env, cwd, true)
+	r, err := s.newRunner(env, cwd, true, s.pid, s.ppid)
 	if err != nil {
 		return nil, err
 	}
 	s.runner = r
 	s.cwd.Store(cwd)
-	// The interpreter treats "$TMPDIR/sh-interp-*" as its own FIFOs and opens
-	// them on the host. TMPDIR=/ makes that shortcut unreachable (a path's
-	// directory is never "" after trimming); then the variable is dropped.
 	r.Reset()
-	s.internal(context.Background(), "unset TMPDIR")
+	s.internal(context.Background(), shellVariables)
 	return s, nil
 }
 
@@ -153,7 +156,6 @@ func (s *Shell) initialEnv(cwd string) []string {
 		"LANG":    "C",
 		"LC_ALL":  "C",
 		"PWD":     cwd,
-		"TMPDIR":  "/",
 	}
 	for k, v := range s.cfg.Profile.Env() {
 		vars[k] = v
@@ -163,7 +165,7 @@ func (s *Shell) initialEnv(cwd string) []string {
 	}
 	list := make([]string, 0, len(vars))
 	for k, v := range vars {
-		if k != "TMPDIR" && s.cfg.Profile.VarHidden(k) {
+		if s.cfg.Profile.VarHidden(k) {
 			continue
 		}
 		list = append(list, k+"="+v)
@@ -172,8 +174,9 @@ func (s *Shell) initialEnv(cwd string) []string {
 	return list
 }
 
-// newRunner makes an interpreter wired to gatehouse's handlers only.
-func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.Runner, error) {
+// newRunner makes an interpreter wired to gatehouse's handlers only, whose
+// $$ and $PPID are pid and ppid.
+func (s *Shell) newRunner(env []string, dir string, interactive bool, pid, ppid int) (*interp.Runner, error) {
 	setDir := func(r *interp.Runner) error { r.Dir = dir; return nil }
 	// The interpreter would read these from the host process when unset.
 	for _, id := range []string{"UID", "EUID", "GID"} {
@@ -193,6 +196,10 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool) (*interp.R
 		interp.ReadDirHandler2(s.readDirHandler),
 		interp.StatHandler(s.statHandler),
 		interp.AccessHandler(s.accessHandler),
+		// Never the host's process ids, never a FIFO in the host's
+		// temporary directory (process substitution is rewritten, G-12.1).
+		interp.ProcessIDs(pid, ppid, s.pids.next),
+		interp.NoHostFIFOs(),
 	}
 	if s.cfg.Profile.JudgesEnvWrites() {
 		// Every variable write passes pre_session (G-8.1).

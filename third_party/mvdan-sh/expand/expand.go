@@ -12,7 +12,6 @@ import (
 	"iter"
 	"maps"
 	"os"
-	"os/user"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -37,7 +36,7 @@ type Config struct {
 	//   * "#", "@", "*", "0"-"9" for the shell's parameters
 	//   * "?", "$", "PPID" for the shell's status and process
 	//   * "HOME foo" to retrieve user foo's home directory (if unset,
-	//     os/user.Lookup will be used)
+	//     no user database is consulted)
 	//
 	// If nil, there are no environment variables set. Use
 	// ListEnviron(os.Environ()...) to use the system's environment
@@ -963,18 +962,20 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 		return "", field
 	}
 
-	// Not the current user; try via "HOME <name>", otherwise fall back to
-	// os/user. There isn't a way to lookup user home dirs without cgo.
+	// Not the current user; try via "HOME <name>". The host's user
+	// database is never consulted: a program must not learn the host's
+	// users or their home directories. The user named by USER has HOME;
+	// any other name stays as written, as bash leaves an unknown user.
 
 	if vr := cfg.Env.Get("HOME " + name); vr.IsSet() {
 		return vr.String(), rest
 	}
-
-	u, err := user.Lookup(name)
-	if err != nil {
-		return "", field
+	if vr := cfg.Env.Get("USER"); vr.IsSet() && vr.String() == name {
+		if home := cfg.Env.Get("HOME"); home.IsSet() {
+			return home.String(), rest
+		}
 	}
-	return u.HomeDir, rest
+	return "", field
 }
 
 func findAllIndex(pat, name string, n int) [][]int {

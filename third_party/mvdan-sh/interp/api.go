@@ -129,6 +129,15 @@ type Runner struct {
 
 	usedNew bool
 
+	// procIDs, when set, makes $$, $PPID, $BASHPID and $! virtual; see
+	// [ProcessIDs]. bashPID is this shell's own id, 0 until first needed.
+	procIDs *processIDs
+	bashPID int
+
+	// noHostFIFOs refuses process substitution rather than make a FIFO
+	// on the host; see [NoHostFIFOs].
+	noHostFIFOs bool
+
 	// nesting is how many statements enclose the one running, counted
 	// across subshells, function calls, eval and nested runners started
 	// from a handler; see [MaxNesting].
@@ -273,6 +282,9 @@ type bgProc struct {
 	// closed when the background process finishes,
 	// after which point the result fields below are set.
 	done chan struct{}
+
+	// pid is the job's virtual process id, with [ProcessIDs]; else 0.
+	pid int
 
 	exit *exitStatus
 }
@@ -514,6 +526,45 @@ func BashOpts(args ...string) RunnerOption {
 		}
 		return nil
 	}
+}
+
+// NoHostFIFOs makes the runner refuse process substitution, which needs a
+// named pipe in the host's temporary directory, and never open such a pipe
+// by path. A caller that offers process substitution its own way rewrites
+// programs before they run; this is what is left for text it did not see.
+func NoHostFIFOs() RunnerOption {
+	return func(r *Runner) error {
+		r.noHostFIFOs = true
+		return nil
+	}
+}
+
+// ProcessIDs makes the runner report virtual process ids and never the
+// host's: $$ expands to pid and $PPID to ppid in the runner and all its
+// subshells; $BASHPID is pid in the runner itself and, in a subshell or
+// background statement, a number taken from next; $! is the id taken for the
+// last background statement, which wait accepts. next must be safe for
+// concurrent use. Without this option the runner reports its own process's
+// ids, as upstream, and has no $BASHPID.
+func ProcessIDs(pid, ppid int, next func() int) RunnerOption {
+	return func(r *Runner) error {
+		r.procIDs = &processIDs{pid: pid, ppid: ppid, next: next}
+		r.bashPID = pid
+		return nil
+	}
+}
+
+type processIDs struct {
+	pid, ppid int
+	next      func() int
+}
+
+// ownPID is $BASHPID: this shell's virtual id, taken on first use.
+func (r *Runner) ownPID() int {
+	if r.bashPID == 0 {
+		r.bashPID = r.procIDs.next()
+	}
+	return r.bashPID
 }
 
 // PanicHandler sets the panic handler. See [PanicHandlerFunc] for more info.
@@ -911,6 +962,9 @@ func (r *Runner) Reset() {
 		tempDir:        r.tempDir,
 		callHandler:    r.callHandler,
 		panicHandler:   r.panicHandler,
+		procIDs:        r.procIDs,
+		noHostFIFOs:    r.noHostFIFOs,
+		bashPID:        r.bashPID,
 		execHandler:    r.execHandler,
 		openHandler:    r.openHandler,
 		readDirHandler: r.readDirHandler,
@@ -1128,6 +1182,8 @@ func (r *Runner) subshell(background bool) *Runner {
 		exit:           r.exit,
 		lastExit:       r.lastExit,
 		nesting:        r.nesting,
+		procIDs:        r.procIDs,
+		noHostFIFOs:    r.noHostFIFOs,
 
 		origStdout: r.origStdout, // used for process substitutions
 	}

@@ -385,12 +385,10 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			break
 		}
 		for _, arg := range args {
-			arg, ok := strings.CutPrefix(arg, "g")
-			pid := atoi(arg)
-			if !ok || pid <= 0 || pid > int64(len(r.bgProcs)) {
-				return failf(1, "wait: pid %s is not a child of this shell\n", arg)
+			bg, ok := r.bgProcByID(arg)
+			if !ok {
+				return failf(1, "wait: pid %s is not a child of this shell\n", strings.TrimPrefix(arg, "g"))
 			}
-			bg := r.bgProcs[pid-1]
 			<-bg.done
 			exit = *bg.exit
 		}
@@ -1300,4 +1298,24 @@ func (r *Runner) optStatusText(status bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// bgProcByID finds a background statement by the id $! gave for it: its
+// virtual process id with [ProcessIDs], else "gN" for the Nth.
+func (r *Runner) bgProcByID(arg string) (bgProc, bool) {
+	if r.procIDs != nil {
+		pid := atoi(arg)
+		for _, bg := range r.bgProcs {
+			if pid != 0 && int64(bg.pid) == pid {
+				return bg, true
+			}
+		}
+		return bgProc{}, false
+	}
+	arg, ok := strings.CutPrefix(arg, "g")
+	pid := atoi(arg)
+	if !ok || pid <= 0 || pid > int64(len(r.bgProcs)) {
+		return bgProc{}, false
+	}
+	return r.bgProcs[pid-1], true
 }

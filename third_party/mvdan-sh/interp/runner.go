@@ -99,6 +99,9 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			if len(ps.Stmts) == 0 { // nothing to do
 				return os.DevNull, nil
 			}
+			if r.noHostFIFOs {
+				return "", fmt.Errorf("process substitution is not supported here")
+			}
 
 			// We can't atomically create a random unused temporary FIFO.
 			// Similar to [os.CreateTemp],
@@ -403,6 +406,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		bg := bgProc{
 			done: make(chan struct{}),
 			exit: new(exitStatus),
+		}
+		if r.procIDs != nil {
+			bg.pid = r2.ownPID()
 		}
 		r.bgProcs = append(r.bgProcs, bg)
 		go func() {
@@ -1329,7 +1335,7 @@ func (r *Runner) open(ctx context.Context, path string, flags int, mode os.FileM
 	// need their own separate handler API matching Unix-like semantics.
 	dir, name := filepath.Split(path)
 	dir = strings.TrimSuffix(dir, "/")
-	if dir == r.tempDir && strings.HasPrefix(name, fifoNamePrefix) {
+	if !r.noHostFIFOs && dir == r.tempDir && strings.HasPrefix(name, fifoNamePrefix) {
 		return os.OpenFile(path, flags, mode)
 	}
 

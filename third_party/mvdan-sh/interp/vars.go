@@ -170,6 +170,9 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 	case "!":
 		if n := len(r.bgProcs); n > 0 {
 			vr.Kind, vr.Str = expand.String, "g"+strconv.Itoa(n)
+			if pid := r.bgProcs[n-1].pid; pid != 0 {
+				vr.Str = strconv.Itoa(pid)
+			}
 		}
 	case "?":
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(int(r.lastExit.code))
@@ -177,9 +180,21 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		// Note that we don't support some of Bash's flags, such as h or B.
 		vr.Kind, vr.Str = expand.String, r.posixOptFlags()
 	case "$":
+		if r.procIDs != nil {
+			vr.Kind, vr.Str = expand.String, strconv.Itoa(r.procIDs.pid)
+			break
+		}
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getpid())
 	case "PPID":
+		if r.procIDs != nil {
+			vr.Kind, vr.Str = expand.String, strconv.Itoa(r.procIDs.ppid)
+			break
+		}
 		vr.Kind, vr.Str = expand.String, strconv.Itoa(os.Getppid())
+	case "BASHPID":
+		if r.procIDs != nil {
+			vr.Kind, vr.Str = expand.String, strconv.Itoa(r.ownPID())
+		}
 	case "RANDOM": // not for cryptographic use
 		// Without a seed we use the global generator, which is seeded randomly
 		// and also uses ChaCha8. Note that [Runner.subshell] does not copy the
