@@ -284,24 +284,40 @@ func (in *interp) execDelete(s *deleteStmt) {
 	}
 }
 
+// execSwitch runs gawk's switch: the first case that matches (or else
+// default, wherever it stands) and the cases after it until a break.
 func (in *interp) execSwitch(s *switchStmt) ctl {
 	in.curPos = s.pos
 	v := in.eval(s.e)
-	matched := false
-	for _, c := range s.cases {
-		if !matched {
-			switch m := c.match.(type) {
-			case nil:
-				matched = true
-			case *regexExpr:
-				matched = m.re.MatchString(in.toStr(v))
-			default:
-				matched = in.compare(v, in.eval(m)) == 0
+	start := -1
+	for i, c := range s.cases {
+		switch m := c.match.(type) {
+		case nil:
+			continue
+		case *regexExpr:
+			if m.re.MatchString(in.toStr(v)) {
+				start = i
+			}
+		default:
+			if in.compare(v, in.eval(m)) == 0 {
+				start = i
 			}
 		}
-		if !matched {
-			continue
+		if start >= 0 {
+			break
 		}
+	}
+	if start < 0 {
+		for i, c := range s.cases {
+			if c.match == nil {
+				start = i
+			}
+		}
+	}
+	if start < 0 {
+		return ctlNone
+	}
+	for _, c := range s.cases[start:] {
 		for _, st := range c.body {
 			switch r := in.exec(st); r {
 			case ctlNone:
@@ -310,11 +326,6 @@ func (in *interp) execSwitch(s *switchStmt) ctl {
 			default:
 				return r
 			}
-		}
-	}
-	if !matched {
-		for _, c := range s.cases {
-			_ = c
 		}
 	}
 	return ctlNone
