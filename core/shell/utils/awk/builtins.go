@@ -238,6 +238,19 @@ func (in *interp) substitute(a []expr, global bool) value {
 		target = a[2]
 	}
 	s := in.toStr(in.eval(target))
+	if re.isLit && !re.prefix && !re.suffix && !strings.ContainsAny(repl, "&\\") {
+		// A literal pattern and a plain replacement: strings.Replace.
+		n := strings.Count(s, re.literal)
+		if n == 0 {
+			return num(0)
+		}
+		if !global {
+			n = 1
+		}
+		in.checkString(len(s) + n*(len(repl)-len(re.literal)))
+		in.assign(target, str(strings.Replace(s, re.literal, repl, n)))
+		return num(float64(n))
+	}
 	var matches [][]int
 	if global {
 		matches = re.allIndex(s)
@@ -248,6 +261,7 @@ func (in *interp) substitute(a []expr, global bool) value {
 		return num(0)
 	}
 	var b strings.Builder
+	b.Grow(len(s) + len(matches)*len(repl))
 	last := 0
 	for _, m := range matches {
 		b.WriteString(s[last:m[0]])
