@@ -140,7 +140,7 @@ func (c *config) shortOptions(argv []string, i int) (int, string, *usageError) {
 	for j := 1; j < len(a); j++ {
 		opt := a[j]
 		switch opt {
-		case 'F', 'v', 'f', 'e', 'E', 'i', 'l':
+		case 'F', 'v', 'f', 'e', 'E', 'i', 'l', 'W':
 			val, attached := a[j+1:], true
 			if val == "" {
 				attached = false
@@ -149,6 +149,13 @@ func (c *config) shortOptions(argv []string, i int) (int, string, *usageError) {
 				}
 				i++
 				val = argv[i]
+			}
+			if opt == 'W' {
+				// -W name[=value] is the POSIX spelling of --name.
+				return c.longOption(append(argv[:i:i], "--"+val), i)
+			}
+			if opt == 'v' && !strings.Contains(val, "=") {
+				return i, "", &usageError{"`" + val + "' argument to `-v' not in `var=value' form\n"}
 			}
 			c.takeValue(opt, val, i, attached)
 			return i, "", nil
@@ -211,6 +218,9 @@ func (c *config) longOption(argv []string, i int) (int, string, *usageError) {
 		}
 		i++
 		val = argv[i]
+	}
+	if opt == 'v' && !strings.Contains(val, "=") {
+		return i, "", &usageError{"`" + val + "' argument to `-v' not in `var=value' form\n"}
 	}
 	c.takeValue(opt, val, i, hasVal)
 	return i, "", nil

@@ -110,6 +110,15 @@ func (in *interp) callMoreBuiltin(e *builtinExpr) value {
 
 func (in *interp) evalStr(e expr) string { return in.toStr(in.eval(e)) }
 
+// isScalar reports a variable that already holds a scalar value.
+func (in *interp) isScalar(v *varExpr) bool {
+	if v.scope == global && v.idx < numSpecials {
+		return v.idx != idxENVIRON && v.idx != idxARGV && v.idx != idxPROCINFO
+	}
+	c := in.cellOf(v)
+	return c.arr == nil && c.v.k != kUninit
+}
+
 func toUint(f float64) uint64 {
 	if f < 0 {
 		return uint64(int64(f))
@@ -169,7 +178,7 @@ func (in *interp) substr(a []expr) value {
 func (in *interp) split(a []expr) value {
 	s := in.evalStr(a[0])
 	target, ok := a[1].(*varExpr)
-	if !ok {
+	if !ok || in.isScalar(target) {
 		in.fatal("split: second argument is not an array")
 	}
 	var sp splitter
@@ -358,7 +367,7 @@ func (in *interp) match(a []expr) value {
 	var arr *array
 	if len(a) == 3 {
 		v, ok := a[2].(*varExpr)
-		if !ok {
+		if !ok || in.isScalar(v) {
 			in.fatal("match: third argument is not an array")
 		}
 		arr = in.array(v)

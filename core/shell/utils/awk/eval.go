@@ -88,9 +88,18 @@ func (in *interp) readVar(v *varExpr) value {
 	}
 	c := in.cellOf(v)
 	if c.arr != nil {
-		in.fatal("attempt to use array `" + v.name + "' in a scalar context")
+		in.fatal("attempt to use array `" + in.arrayName(v, c) + "' in a scalar context")
 	}
 	return c.v
+}
+
+// arrayName is how gawk names an array in messages: a parameter that
+// refers to a caller's array is "a (from b)".
+func (in *interp) arrayName(v *varExpr, c *cell) string {
+	if c.from != "" {
+		return v.name + " (from " + c.from + ")"
+	}
+	return v.name
 }
 
 // array returns the array a variable names, creating it on first use.
@@ -325,7 +334,7 @@ func (in *interp) assign(lhs expr, v value) {
 		}
 		c := in.cellOf(l)
 		if c.arr != nil {
-			in.fatal("attempt to use array `" + l.name + "' in a scalar context")
+			in.fatal("attempt to use array `" + in.arrayName(l, c) + "' in a scalar context")
 		}
 		c.v = v
 	case *fieldExpr:
@@ -445,6 +454,10 @@ func (in *interp) call(c *callExpr) value {
 			continue
 		}
 		cc := in.cellOf(v)
+		frame[i].from = v.name
+		if cc.from != "" {
+			frame[i].from = v.name + ", from " + cc.from
+		}
 		switch {
 		case cc.arr != nil:
 			frame[i].arr = cc.arr
@@ -453,7 +466,7 @@ func (in *interp) call(c *callExpr) value {
 		case cc.v.k == kUninit:
 			frame[i].ref = cc
 		default:
-			frame[i].v = cc.v
+			frame[i].v, frame[i].from = cc.v, ""
 		}
 	}
 	saved := in.frame

@@ -20,6 +20,9 @@ type cell struct {
 	v   value
 	arr *array
 	ref *cell
+	// from names the caller's array a parameter refers to, for messages
+	// ("a (from b)").
+	from string
 }
 
 // ctl is how a statement ended.
