@@ -366,7 +366,7 @@ func cmdDemo(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return usageError(stderr, "demo needs a name: %s", strings.Join(demo.Names(), ", "))
 	}
-	if err := demo.Run(context.Background(), args[0], args[1:], stdout); err != nil {
+	if err := demo.Run(context.Background(), args[0], args[1:], stdout, demo.Options{Console: incidentConsole(stderr)}); err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		if errors.Is(err, demo.ErrUnknown) {
 			return 2

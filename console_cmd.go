@@ -22,10 +22,12 @@ import (
 	"gatehouse/tui"
 )
 
-// The incident demo is the console under another name (G-15.4).
-func init() {
-	demo.Console = func(ctx context.Context, args []string, stdout io.Writer) error {
-		if code := cmdConsole(args, stdout, os.Stderr); code != 0 {
+// incidentConsole is how `demo incident` opens the console: the incident
+// demo is the console under another name (G-15.4), wired here because the
+// console sits above package demo.
+func incidentConsole(stderr io.Writer) demo.ConsoleFunc {
+	return func(ctx context.Context, args []string, stdout io.Writer) error {
+		if code := cmdConsole(args, stdout, stderr); code != 0 {
 			return fmt.Errorf("console exited with status %d", code)
 		}
 		return nil

@@ -24,11 +24,6 @@ func loadAsk(opts ...core.Option) (*core.Workspace, error) {
 	return core.FromConfig(cfg, opts...)
 }
 
-func init() {
-	demos["ask"] = func(ctx context.Context, _ []string, w io.Writer) error { return Ask(ctx, w) }
-	demos["ask-pending"] = func(ctx context.Context, _ []string, w io.Writer) error { return AskPending(ctx, w) }
-}
-
 // Ask: an inline reviewer allows one guarded rm once, so the same line asks
 // again — and this time the reviewer refuses (G-15.3, G-10.4).
 func Ask(ctx context.Context, w io.Writer) error {

@@ -16,12 +16,27 @@ import (
 // ErrUnknown is a demo name that does not exist.
 var ErrUnknown = errors.New("unknown demo")
 
-type demoFunc func(ctx context.Context, args []string, w io.Writer) error
+// ConsoleFunc opens the console on the incident scenario, passing on the
+// demo's own arguments (--quiet, --db), and returns when the human quits.
+// Package demo does not import the console, which sits above it: whoever
+// runs a demo passes one in (Options.Console).
+type ConsoleFunc func(ctx context.Context, args []string, stdout io.Writer) error
+
+// Options wire a demo to what lives above package demo.
+type Options struct {
+	// Console opens the console for `demo incident` without --headless;
+	// nil makes that demo say the console is not available.
+	Console ConsoleFunc
+}
+
+type demoFunc func(ctx context.Context, args []string, w io.Writer, opts Options) error
 
 var demos = map[string]demoFunc{
-	"permissions": func(ctx context.Context, _ []string, w io.Writer) error { return Permissions(ctx, w) },
-	"policy":      func(ctx context.Context, _ []string, w io.Writer) error { return Policy(ctx, w) },
+	"permissions": func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Permissions(ctx, w) },
+	"policy":      func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Policy(ctx, w) },
 	"incident":    Incident,
+	"ask":         func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Ask(ctx, w) },
+	"ask-pending": func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return AskPending(ctx, w) },
 }
 
 // Names lists the demos.
@@ -34,13 +49,13 @@ func Names() []string {
 	return names
 }
 
-// Run runs the demo called name.
-func Run(ctx context.Context, name string, args []string, w io.Writer) error {
+// Run runs the demo called name, printing to w.
+func Run(ctx context.Context, name string, args []string, w io.Writer, opts Options) error {
 	d, ok := demos[name]
 	if !ok {
 		return fmt.Errorf("%w %q (demos: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
 	}
-	return d(ctx, args, w)
+	return d(ctx, args, w, opts)
 }
 
 // table prints rows under a header, aligned.

@@ -203,20 +203,16 @@ func randomSuffix() string {
 	return hex.EncodeToString(b[:])
 }
 
-// Console opens the console on the incident demo; package main sets it,
-// because the console sits above this package (demo does not import tui).
-var Console func(ctx context.Context, args []string, stdout io.Writer) error
-
 // Incident is `gatehouse demo incident`: the console on the embedded
 // scenario, or with --headless the same replay answered by a rule of thumb
 // (--answer allow|deny|session) and printed as a transcript.
-func Incident(ctx context.Context, args []string, w io.Writer) error {
+func Incident(ctx context.Context, args []string, w io.Writer, opts Options) error {
 	if !hasFlag(args, "headless") {
 		// Everything else (--quiet, --db) is the console's to read.
-		if Console == nil {
+		if opts.Console == nil {
 			return errors.New("demo incident: the console is not available in this build")
 		}
-		return Console(ctx, args, w)
+		return opts.Console(ctx, args, w)
 	}
 	fs := flag.NewFlagSet("demo incident", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

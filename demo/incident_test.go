@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ func TestIncidentHeadlessGolden(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			var b bytes.Buffer
-			if err := Run(ctx, "incident", []string{"--headless", "--answer", answer}, &b); err != nil {
+			if err := Run(ctx, "incident", []string{"--headless", "--answer", answer}, &b, Options{}); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, "incident-"+answer, b.Bytes())
@@ -32,7 +33,7 @@ func TestIncidentHeadlessIsDeterministic(t *testing.T) {
 	var first string
 	for i := range 3 {
 		var b bytes.Buffer
-		if err := Run(context.Background(), "incident", []string{"--headless", "--answer", "deny"}, &b); err != nil {
+		if err := Run(context.Background(), "incident", []string{"--headless", "--answer", "deny"}, &b, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if i == 0 {
@@ -132,5 +133,23 @@ func TestReplayAgentsRunIndependently(t *testing.T) {
 	res := <-done
 	if len(res) != 2 || res[0].Agent != "waiter" || res[0].Result.ExitCode != 0 {
 		t.Fatalf("results: %+v", res)
+	}
+}
+
+// G-15.4: `demo incident` without --headless opens the console its caller
+// wires in (package main passes the real one), handing on its arguments.
+func TestIncidentOpensTheConsoleItIsGiven(t *testing.T) {
+	t.Parallel()
+	var got []string
+	console := func(_ context.Context, args []string, _ io.Writer) error { got = args; return nil }
+	if err := Run(context.Background(), "incident", []string{"--quiet"}, io.Discard, Options{Console: console}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, " ") != "--quiet" {
+		t.Errorf("console got %q, want the demo's arguments", got)
+	}
+	err := Run(context.Background(), "incident", nil, io.Discard, Options{})
+	if err == nil || !strings.Contains(err.Error(), "console is not available") {
+		t.Errorf("without a console: %v", err)
 	}
 }

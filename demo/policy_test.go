@@ -58,7 +58,7 @@ func TestPolicyEnginesAgree(t *testing.T) {
 func TestPolicyDemoRuns(t *testing.T) {
 	t.Parallel()
 	var whole, parts bytes.Buffer
-	if err := Run(context.Background(), "policy", nil, &whole); err != nil {
+	if err := Run(context.Background(), "policy", nil, &whole, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, variant := range PolicyVariants {
