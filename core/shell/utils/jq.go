@@ -101,158 +101,198 @@ type jqUsageError struct{ msg string }
 // jqParseArgs reads jq's command line, which getopt cannot: --arg takes
 // two arguments, and --args turns the remaining operands into strings.
 func jqParseArgs(argv []string) (*jqConfig, bool, *jqUsageError) {
-	cfg := &jqConfig{indent: 2, named: map[string]any{}, orders: newJqKeyOrders()}
-	help := false
-	haveFilter := false
-	restMode := "" // "", "args" or "jsonargs"
+	p := &jqArgs{argv: argv, cfg: &jqConfig{indent: 2, named: map[string]any{}, orders: newJqKeyOrders()}}
+	cfg := p.cfg
 	onlyOperands := false
-	need := func(i, n int, opt string) *jqUsageError {
-		if i+n >= len(argv) {
-			return &jqUsageError{"jq: error: " + opt + " takes " + []string{"", "one parameter", "two parameters"}[n] + " (e.g. " + opt + " " + []string{"", "value", "varname value"}[n] + ")"}
-		}
-		return nil
-	}
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
-		if onlyOperands || a == "-" || !strings.HasPrefix(a, "-") {
-			switch {
-			case !haveFilter && cfg.filterFile == "":
-				cfg.filter, haveFilter = a, true
-			case restMode == "args":
-				cfg.positional = append(cfg.positional, a)
-			case restMode == "jsonargs":
-				v, err := jqDecodeText(a, cfg.orders)
-				if err != nil {
-					return nil, false, &jqUsageError{"jq: Invalid JSON text passed to --jsonargs"}
-				}
-				cfg.positional = append(cfg.positional, v)
-			default:
-				cfg.files = append(cfg.files, a)
-				cfg.fileIndexes = append(cfg.fileIndexes, i)
-			}
-			continue
-		}
-		if a == "--" {
+		var err *jqUsageError
+		switch {
+		case onlyOperands || a == "-" || !strings.HasPrefix(a, "-"):
+			err = p.operand(i)
+		case a == "--":
 			onlyOperands = true
-			continue
+		case strings.HasPrefix(a, "--"):
+			i, err = p.long(i)
+		default:
+			i, err = p.short(i)
 		}
-		if strings.HasPrefix(a, "--") {
-			switch name := a[2:]; name {
-			case "raw-output":
-				cfg.raw = true
-			case "join-output":
-				cfg.raw, cfg.join = true, true
-			case "compact-output":
-				cfg.compact = true
-			case "null-input":
-				cfg.nullInput = true
-			case "slurp":
-				cfg.slurp = true
-			case "exit-status":
-				cfg.exitStatus = true
-			case "sort-keys":
-				cfg.sortKeys = true
-			case "color-output", "monochrome-output", "unbuffered", "seq":
-			case "ascii-output":
-				cfg.ascii = true
-			case "raw-input":
-				cfg.rawInput = true
-			case "tab":
-				cfg.tab = true
-			case "indent":
-				if err := need(i, 1, "--indent"); err != nil {
-					return nil, false, err
-				}
-				n, err := strconv.Atoi(argv[i+1])
-				if err != nil || n < -1 || n > 7 {
-					return nil, false, &jqUsageError{"jq: --indent takes a number between -1 and 7" + jqUsageHint}
-				}
-				cfg.indent = n
-				i++
-			case "arg", "argjson", "slurpfile", "rawfile":
-				if err := need(i, 2, a); err != nil {
-					return nil, false, err
-				}
-				vname, value := argv[i+1], argv[i+2]
-				switch name {
-				case "arg":
-					cfg.addVar(vname, value)
-				case "argjson":
-					v, err := jqDecodeText(value, cfg.orders)
-					if err != nil {
-						return nil, false, &jqUsageError{"jq: invalid JSON text passed to --argjson"}
-					}
-					cfg.addVar(vname, v)
-				default:
-					cfg.fileVars = append(cfg.fileVars, jqFileVar{name: vname, file: value, slurp: name == "slurpfile"})
-					cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 2, Kind: Read})
-				}
-				i += 2
-			case "args":
-				restMode = "args"
-			case "jsonargs":
-				restMode = "jsonargs"
-			case "from-file":
-				if err := need(i, 1, "--from-file"); err != nil {
-					return nil, false, err
-				}
-				cfg.filterFile = argv[i+1]
-				cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 1, Kind: Read})
-				i++
-			case "help":
-				help = true
-			case "version":
-				return cfg, false, &jqUsageError{"version"}
-			default:
-				return nil, false, jqUnknownOption(a)
-			}
-			continue
+		if err != nil && err.msg == "version" {
+			return cfg, false, err
 		}
-		for k := 1; k < len(a); k++ {
-			switch a[k] {
-			case 'r':
-				cfg.raw = true
-			case 'j':
-				cfg.raw, cfg.join = true, true
-			case 'c':
-				cfg.compact = true
-			case 'n':
-				cfg.nullInput = true
-			case 's':
-				cfg.slurp = true
-			case 'e':
-				cfg.exitStatus = true
-			case 'a':
-				cfg.ascii = true
-			case 'R':
-				cfg.rawInput = true
-			case 'S':
-				cfg.sortKeys = true
-			case 'C', 'M':
-			case 'h':
-				help = true
-			case 'f':
-				if err := need(i, 1, "-f"); err != nil {
-					return nil, false, err
-				}
-				cfg.filterFile = argv[i+1]
-				cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 1, Kind: Read})
-				i++
-			default:
-				return nil, false, jqUnknownOption(a)
-			}
+		if err != nil {
+			return nil, false, err
 		}
 	}
-	if cfg.filterFile != "" && haveFilter {
+	if cfg.filterFile != "" && p.haveFilter {
 		// With -f the first operand is an input file after all.
 		cfg.files = append([]string{cfg.filter}, cfg.files...)
 		cfg.fileIndexes = append([]int{jqFirstOperand(argv)}, cfg.fileIndexes...)
 		cfg.filter = ""
 	}
-	if !haveFilter && cfg.filterFile == "" {
+	if !p.haveFilter && cfg.filterFile == "" {
 		cfg.filter = "."
 	}
-	return cfg, help, nil
+	return cfg, p.help, nil
+}
+
+// jqArgs is jqParseArgs's state while it reads argv.
+type jqArgs struct {
+	argv       []string
+	cfg        *jqConfig
+	help       bool
+	haveFilter bool
+	restMode   string // "", "args" or "jsonargs"
+}
+
+// need checks that the option at argv[i] is followed by its n arguments.
+func (p *jqArgs) need(i, n int, opt string) *jqUsageError {
+	if i+n >= len(p.argv) {
+		return &jqUsageError{"jq: error: " + opt + " takes " + []string{"", "one parameter", "two parameters"}[n] + " (e.g. " + opt + " " + []string{"", "value", "varname value"}[n] + ")"}
+	}
+	return nil
+}
+
+// operand takes argv[i] as the filter, a positional argument (after
+// --args or --jsonargs) or an input file.
+func (p *jqArgs) operand(i int) *jqUsageError {
+	a, cfg := p.argv[i], p.cfg
+	switch {
+	case !p.haveFilter && cfg.filterFile == "":
+		cfg.filter, p.haveFilter = a, true
+	case p.restMode == "args":
+		cfg.positional = append(cfg.positional, a)
+	case p.restMode == "jsonargs":
+		v, err := jqDecodeText(a, cfg.orders)
+		if err != nil {
+			return &jqUsageError{"jq: Invalid JSON text passed to --jsonargs"}
+		}
+		cfg.positional = append(cfg.positional, v)
+	default:
+		cfg.files = append(cfg.files, a)
+		cfg.fileIndexes = append(cfg.fileIndexes, i)
+	}
+	return nil
+}
+
+// jqLongFlags are the long options that only set a flag.
+var jqLongFlags = map[string]func(*jqConfig){
+	"raw-output":     func(c *jqConfig) { c.raw = true },
+	"join-output":    func(c *jqConfig) { c.raw, c.join = true, true },
+	"compact-output": func(c *jqConfig) { c.compact = true },
+	"null-input":     func(c *jqConfig) { c.nullInput = true },
+	"slurp":          func(c *jqConfig) { c.slurp = true },
+	"exit-status":    func(c *jqConfig) { c.exitStatus = true },
+	"sort-keys":      func(c *jqConfig) { c.sortKeys = true },
+	"ascii-output":   func(c *jqConfig) { c.ascii = true },
+	"raw-input":      func(c *jqConfig) { c.rawInput = true },
+	"tab":            func(c *jqConfig) { c.tab = true },
+	// Accepted and without effect here: no terminal, no streaming.
+	"color-output": func(*jqConfig) {}, "monochrome-output": func(*jqConfig) {},
+	"unbuffered": func(*jqConfig) {}, "seq": func(*jqConfig) {},
+}
+
+// long reads the long option at argv[i] and returns the index of the last
+// word it took.
+func (p *jqArgs) long(i int) (int, *jqUsageError) {
+	argv, cfg := p.argv, p.cfg
+	a := argv[i]
+	name := a[2:]
+	if set, ok := jqLongFlags[name]; ok {
+		set(cfg)
+		return i, nil
+	}
+	switch name {
+	case "indent":
+		if err := p.need(i, 1, "--indent"); err != nil {
+			return i, err
+		}
+		n, err := strconv.Atoi(argv[i+1])
+		if err != nil || n < -1 || n > 7 {
+			return i, &jqUsageError{"jq: --indent takes a number between -1 and 7" + jqUsageHint}
+		}
+		cfg.indent = n
+		return i + 1, nil
+	case "arg", "argjson", "slurpfile", "rawfile":
+		if err := p.need(i, 2, a); err != nil {
+			return i, err
+		}
+		vname, value := argv[i+1], argv[i+2]
+		switch name {
+		case "arg":
+			cfg.addVar(vname, value)
+		case "argjson":
+			v, err := jqDecodeText(value, cfg.orders)
+			if err != nil {
+				return i, &jqUsageError{"jq: invalid JSON text passed to --argjson"}
+			}
+			cfg.addVar(vname, v)
+		default:
+			cfg.fileVars = append(cfg.fileVars, jqFileVar{name: vname, file: value, slurp: name == "slurpfile"})
+			cfg.pathRefs = append(cfg.pathRefs, OperandRef{Index: i + 2, Kind: Read})
+		}
+		return i + 2, nil
+	case "args", "jsonargs":
+		p.restMode = name
+	case "from-file":
+		return p.filterFile(i, "--from-file")
+	case "help":
+		p.help = true
+	case "version":
+		return i, &jqUsageError{"version"}
+	default:
+		return i, jqUnknownOption(a)
+	}
+	return i, nil
+}
+
+// jqShortFlags are the letters that only set a flag.
+var jqShortFlags = map[byte]func(*jqConfig){
+	'r': func(c *jqConfig) { c.raw = true },
+	'j': func(c *jqConfig) { c.raw, c.join = true, true },
+	'c': func(c *jqConfig) { c.compact = true },
+	'n': func(c *jqConfig) { c.nullInput = true },
+	's': func(c *jqConfig) { c.slurp = true },
+	'e': func(c *jqConfig) { c.exitStatus = true },
+	'a': func(c *jqConfig) { c.ascii = true },
+	'R': func(c *jqConfig) { c.rawInput = true },
+	'S': func(c *jqConfig) { c.sortKeys = true },
+	'C': func(*jqConfig) {}, 'M': func(*jqConfig) {},
+}
+
+// short reads the cluster of letters at argv[i] and returns the index of
+// the last word it took.
+func (p *jqArgs) short(i int) (int, *jqUsageError) {
+	a := p.argv[i]
+	for k := 1; k < len(a); k++ {
+		if set, ok := jqShortFlags[a[k]]; ok {
+			set(p.cfg)
+			continue
+		}
+		switch a[k] {
+		case 'h':
+			p.help = true
+		case 'f':
+			next, err := p.filterFile(i, "-f")
+			if err != nil {
+				return i, err
+			}
+			i = next
+		default:
+			return i, jqUnknownOption(a)
+		}
+	}
+	return i, nil
+}
+
+// filterFile takes the word after argv[i] as the file holding the filter.
+func (p *jqArgs) filterFile(i int, opt string) (int, *jqUsageError) {
+	if err := p.need(i, 1, opt); err != nil {
+		return i, err
+	}
+	p.cfg.filterFile = p.argv[i+1]
+	p.cfg.pathRefs = append(p.cfg.pathRefs, OperandRef{Index: i + 1, Kind: Read})
+	return i + 1, nil
 }
 
 // jqFirstOperand finds the argv index of the operand taken as the filter.

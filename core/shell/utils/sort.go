@@ -124,165 +124,216 @@ type sorter struct {
 	reverse bool // global -r, which also reverses the last-resort comparison
 }
 
+// sortConfig is a parsed sort command line.
+type sortConfig struct {
+	s                        *sorter
+	global                   sortKeyOrder // the ordering options given outside -k
+	globalBlanks             bool         // -b outside -k
+	check, quietCheck, merge bool
+	output                   string
+	hasOutput                bool
+	delim                    byte
+	files0                   string
+	files                    []string
+}
+
 func runSort(e *Env) (int, error) {
 	t, args, status, done := begin(e, spec{name: "sort", defs: sortOpts, usageExit: 2, help: sortHelp})
 	if done {
 		return status, nil
 	}
-	s := &sorter{tab: -1}
-	var global sortKeyOrder
-	var globalBlanks bool
-	check, quietCheck, merge := false, false, false
-	var output string
-	hasOutput := false
-	delim := byte('\n')
-	var files0 string
-	for _, o := range args.opts {
-		switch o.name {
-		case "ignore-leading-blanks":
-			globalBlanks = true
-		case "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort",
-			"human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort":
-			letter := map[string]string{"dictionary-order": "d", "ignore-case": "f", "general-numeric-sort": "g",
-				"ignore-nonprinting": "i", "month-sort": "M", "human-numeric-sort": "h", "numeric-sort": "n",
-				"random-sort": "R", "reverse": "r", "version-sort": "V"}[o.name]
-			global.applyOrderLetters(letter, nil, nil)
-		case "sort":
-			letter := map[string]string{"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n",
-				"random": "R", "version": "V"}[o.value]
-			if letter == "" {
-				t.warn("invalid argument " + quoteAlways(o.value) + " for '--sort'")
-				return t.end(2)
-			}
-			global.applyOrderLetters(letter, nil, nil)
-		case "check":
-			switch o.value {
-			case "", "diagnose-first":
-				check = true
-			case "quiet", "silent":
-				check, quietCheck = true, true
-			default:
-				t.warn("invalid argument " + quoteAlways(o.value) + " for '--check'")
-				return t.end(2)
-			}
-		case "c":
-			check = true
-		case "C":
-			check, quietCheck = true, true
-		case "key":
-			k, msg := parseSortKey(o.value)
-			if msg != "" {
-				t.warn(msg)
-				return t.end(2)
-			}
-			s.keys = append(s.keys, k)
-		case "output":
-			if hasOutput && output != o.value {
-				t.warn("multiple output files specified")
-				return t.end(2)
-			}
-			output, hasOutput = o.value, true
-		case "stable":
-			s.stable = true
-		case "merge":
-			merge = true
-		case "field-separator":
-			sep := o.value
-			switch {
-			case sep == "":
-				t.warn("empty tab")
-				return t.end(2)
-			case sep == `\0`:
-				s.tab = 0
-			case len(sep) > 1:
-				t.warn("multi-character tab " + quoteAlways(sep))
-				return t.end(2)
-			default:
-				if s.tab >= 0 && s.tab != int(sep[0]) {
-					t.warn("incompatible tabs")
-					return t.end(2)
-				}
-				s.tab = int(sep[0])
-			}
-		case "unique":
-			s.unique = true
-		case "zero-terminated":
-			delim = 0
-		case "files0-from":
-			files0 = o.value
-		}
-	}
-	s.reverse = global.reverse
-	if len(s.keys) == 0 && (!global.isZero() || globalBlanks) {
-		s.keys = []*sortKey{{endField: -1, skipStartBlanks: globalBlanks, skipEndBlanks: globalBlanks}}
-	}
-	for _, k := range s.keys {
-		// A key without ordering options of its own takes the global ones.
-		if k.sortKeyOrder.isZero() && !k.skipStartBlanks && !k.skipEndBlanks {
-			k.sortKeyOrder = global
-			k.skipStartBlanks, k.skipEndBlanks = globalBlanks, globalBlanks
-		}
-		if bad := k.sortKeyOrder.incompatible(k.skipStartBlanks || k.skipEndBlanks); bad != "" {
-			t.warn("options '-" + bad + "' are incompatible")
-			return t.end(2)
-		}
-	}
-	if bad := global.incompatible(globalBlanks); bad != "" && len(s.keys) == 0 {
-		t.warn("options '-" + bad + "' are incompatible")
+	c, msg := sortConfigure(t, args)
+	if msg != "" {
+		t.warn(msg)
 		return t.end(2)
 	}
-	files := args.operandStrings(e.Args)
-	if files0 != "" {
-		names, err := readFiles0(t, files0)
+	if c.check {
+		if len(c.files) > 1 {
+			t.warn("extra operand " + quoteAlways(c.files[1]) + " not allowed with -c")
+			return t.end(2)
+		}
+		return t.end(c.s.check(t, c.files[0], c.delim, c.quietCheck))
+	}
+	lines, msg := c.sorted(t)
+	if msg != "" {
+		t.warn(msg)
+	}
+	if msg != "" || t.ctx.Err() != nil {
+		return t.end(2)
+	}
+	return t.end(c.write(t, lines))
+}
+
+// sortConfigure reads sort's options and operands; msg is a fatal message
+// (exit 2) when they do not make a command.
+func sortConfigure(t *tool, args *parsedArgs) (*sortConfig, string) {
+	c := &sortConfig{s: &sorter{tab: -1}, delim: '\n'}
+	for _, o := range args.opts {
+		if msg := c.option(o); msg != "" {
+			return nil, msg
+		}
+	}
+	if msg := c.finishKeys(); msg != "" {
+		return nil, msg
+	}
+	c.files = args.operandStrings(t.env.Args)
+	if c.files0 != "" {
+		names, err := readFiles0(t, c.files0)
 		if err != nil {
-			t.warn("cannot open " + quoteAlways(files0) + " for reading: " + errText(err))
-			return t.end(2)
+			return nil, "cannot open " + quoteAlways(c.files0) + " for reading: " + errText(err)
 		}
-		files = append(files, names...)
+		c.files = append(c.files, names...)
 	}
-	if len(files) == 0 {
-		files = []string{"-"}
+	if len(c.files) == 0 {
+		c.files = []string{"-"}
 	}
-	if check {
-		if len(files) > 1 {
-			t.warn("extra operand " + quoteAlways(files[1]) + " not allowed with -c")
-			return t.end(2)
+	return c, ""
+}
+
+// sortOrderLetters are the ordering options' letters, by long name and by
+// --sort=WORD.
+var (
+	sortOrderLetters = map[string]string{"dictionary-order": "d", "ignore-case": "f", "general-numeric-sort": "g",
+		"ignore-nonprinting": "i", "month-sort": "M", "human-numeric-sort": "h", "numeric-sort": "n",
+		"random-sort": "R", "reverse": "r", "version-sort": "V"}
+	sortWordLetters = map[string]string{"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n",
+		"random": "R", "version": "V"}
+)
+
+// option applies one option; msg is a fatal message.
+func (c *sortConfig) option(o parsedOpt) string {
+	s := c.s
+	switch o.name {
+	case "ignore-leading-blanks":
+		c.globalBlanks = true
+	case "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort",
+		"human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort":
+		c.global.applyOrderLetters(sortOrderLetters[o.name], nil, nil)
+	case "sort":
+		letter := sortWordLetters[o.value]
+		if letter == "" {
+			return "invalid argument " + quoteAlways(o.value) + " for '--sort'"
 		}
-		return t.end(s.check(t, files[0], delim, quietCheck))
+		c.global.applyOrderLetters(letter, nil, nil)
+	case "check":
+		switch o.value {
+		case "", "diagnose-first":
+			c.check = true
+		case "quiet", "silent":
+			c.check, c.quietCheck = true, true
+		default:
+			return "invalid argument " + quoteAlways(o.value) + " for '--check'"
+		}
+	case "c":
+		c.check = true
+	case "C":
+		c.check, c.quietCheck = true, true
+	case "key":
+		k, msg := parseSortKey(o.value)
+		if msg != "" {
+			return msg
+		}
+		s.keys = append(s.keys, k)
+	case "output":
+		if c.hasOutput && c.output != o.value {
+			return "multiple output files specified"
+		}
+		c.output, c.hasOutput = o.value, true
+	case "stable":
+		s.stable = true
+	case "merge":
+		c.merge = true
+	case "field-separator":
+		return c.fieldSeparator(o.value)
+	case "unique":
+		s.unique = true
+	case "zero-terminated":
+		c.delim = 0
+	case "files0-from":
+		c.files0 = o.value
 	}
+	return ""
+}
+
+// fieldSeparator applies -t SEP.
+func (c *sortConfig) fieldSeparator(sep string) string {
+	switch {
+	case sep == "":
+		return "empty tab"
+	case sep == `\0`:
+		c.s.tab = 0
+	case len(sep) > 1:
+		return "multi-character tab " + quoteAlways(sep)
+	default:
+		if c.s.tab >= 0 && c.s.tab != int(sep[0]) {
+			return "incompatible tabs"
+		}
+		c.s.tab = int(sep[0])
+	}
+	return ""
+}
+
+// finishKeys gives keys without ordering options of their own the global
+// ones (or makes the whole line the key), and checks each key's options
+// go together.
+func (c *sortConfig) finishKeys() string {
+	s := c.s
+	s.reverse = c.global.reverse
+	if len(s.keys) == 0 && (!c.global.isZero() || c.globalBlanks) {
+		s.keys = []*sortKey{{endField: -1, skipStartBlanks: c.globalBlanks, skipEndBlanks: c.globalBlanks}}
+	}
+	for _, k := range s.keys {
+		if k.sortKeyOrder.isZero() && !k.skipStartBlanks && !k.skipEndBlanks {
+			k.sortKeyOrder = c.global
+			k.skipStartBlanks, k.skipEndBlanks = c.globalBlanks, c.globalBlanks
+		}
+		if bad := k.sortKeyOrder.incompatible(k.skipStartBlanks || k.skipEndBlanks); bad != "" {
+			return "options '-" + bad + "' are incompatible"
+		}
+	}
+	if bad := c.global.incompatible(c.globalBlanks); bad != "" && len(s.keys) == 0 {
+		return "options '-" + bad + "' are incompatible"
+	}
+	return ""
+}
+
+// sorted reads every input and returns its lines sorted (or merged, with
+// -m) and, with -u, without repeats; msg is a fatal message.
+func (c *sortConfig) sorted(t *tool) ([][]byte, string) {
 	var runs [][][]byte // one run of lines per input, for -m
-	for _, f := range files {
+	for _, f := range c.files {
 		data, msg := readSortInput(t, f)
 		if msg != "" {
-			t.warn(msg)
-			return t.end(2)
+			return nil, msg
 		}
-		runs = append(runs, appendLines(nil, data, delim))
+		runs = append(runs, appendLines(nil, data, c.delim))
 		if t.ctx.Err() != nil {
-			return t.end(2)
+			return nil, ""
 		}
 	}
 	var lines [][]byte
-	if merge {
-		lines = s.mergeRuns(runs)
+	if c.merge {
+		lines = c.s.mergeRuns(runs)
 	} else {
 		for _, r := range runs {
 			lines = append(lines, r...)
 		}
-		s.sortLines(lines)
+		c.s.sortLines(lines)
 	}
-	if s.unique {
-		lines = s.dedupe(lines)
+	if c.s.unique {
+		lines = c.s.dedupe(lines)
 	}
-	if t.ctx.Err() != nil {
-		return t.end(2)
-	}
+	return lines, ""
+}
+
+// write prints the lines to stdout or the -o file, and returns the status.
+func (c *sortConfig) write(t *tool, lines [][]byte) int {
 	var w io.Writer = t.out
-	if hasOutput && output != "-" {
-		f, err := t.env.FS.OpenFile(t.abs(output), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	if c.hasOutput && c.output != "-" {
+		f, err := t.env.FS.OpenFile(t.abs(c.output), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 		if err != nil {
-			t.warn("open failed: " + quoteIfNeeded(output) + ": " + errText(err))
-			return t.end(2)
+			t.warn("open failed: " + quoteIfNeeded(c.output) + ": " + errText(err))
+			return 2
 		}
 		defer f.Close()
 		w = f
@@ -290,18 +341,18 @@ func runSort(e *Env) (int, error) {
 	var buf bytes.Buffer
 	for _, l := range lines {
 		buf.Write(l)
-		buf.WriteByte(delim)
+		buf.WriteByte(c.delim)
 		if buf.Len() > 64*1024 {
 			if _, err := w.Write(buf.Bytes()); err != nil {
-				return t.end(sortWriteFailed(t, hasOutput, output, err))
+				return sortWriteFailed(t, c.hasOutput, c.output, err)
 			}
 			buf.Reset()
 		}
 	}
 	if _, err := w.Write(buf.Bytes()); err != nil {
-		return t.end(sortWriteFailed(t, hasOutput, output, err))
+		return sortWriteFailed(t, c.hasOutput, c.output, err)
 	}
-	return t.end(0)
+	return 0
 }
 
 func sortWriteFailed(t *tool, toFile bool, name string, err error) int {

@@ -119,9 +119,26 @@ func (c *wcCounter) add(p []byte, needWords, needWidth bool) {
 
 func (c *wcCounter) finish() { c.maxLine = max(c.maxLine, c.col) }
 
-type wcInput struct {
-	name   string
-	counts wcCounts
+// wcShow is which counts wc prints, in its fixed column order.
+type wcShow struct{ lines, words, chars, bytes, maxLine bool }
+
+// columns is how many counts a row has.
+func (s wcShow) columns() int {
+	n := 0
+	for _, on := range []bool{s.lines, s.words, s.chars, s.bytes, s.maxLine} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
+// wcConfig is a parsed wc command line.
+type wcConfig struct {
+	show      wcShow
+	total     string // auto, always, only or never
+	files     []string
+	fromStdin bool // no operand: the one input is stdin, printed without a name
 }
 
 func runWc(e *Env) (int, error) {
@@ -129,65 +146,98 @@ func runWc(e *Env) (int, error) {
 	if done {
 		return status, nil
 	}
-	var show struct{ lines, words, chars, bytes, maxLine bool }
-	total := "auto"
+	c, ok := wcConfigure(t, args)
+	if !ok {
+		return t.end(1)
+	}
+	width := c.width(t)
+	var sum wcCounts
+	buf := make([]byte, 64*1024) // shared by every file of the run
+	for _, name := range c.files {
+		if t.stopped() {
+			break
+		}
+		counts, ok := c.count(t, name, buf, width)
+		if !ok {
+			status = 1
+		}
+		sum.lines += counts.lines
+		sum.words += counts.words
+		sum.chars += counts.chars
+		sum.bytes += counts.bytes
+		sum.maxLine = max(sum.maxLine, counts.maxLine)
+	}
+	if c.total == "always" || (c.total == "auto" && len(c.files) > 1) {
+		wcLine(t, sum, c.show, width, "total")
+	} else if c.total == "only" {
+		wcLine(t, sum, c.show, 1, "")
+	}
+	return t.end(status)
+}
+
+// wcConfigure reads wc's options and operands; it has warned when ok is
+// false.
+func wcConfigure(t *tool, args *parsedArgs) (*wcConfig, bool) {
+	c := &wcConfig{total: "auto"}
 	var files0 string
 	for _, o := range args.opts {
 		switch o.name {
 		case "bytes":
-			show.bytes = true
+			c.show.bytes = true
 		case "chars":
-			show.chars = true
+			c.show.chars = true
 		case "lines":
-			show.lines = true
+			c.show.lines = true
 		case "max-line-length":
-			show.maxLine = true
+			c.show.maxLine = true
 		case "words":
-			show.words = true
+			c.show.words = true
 		case "total":
 			switch o.value {
 			case "auto", "always", "only", "never":
-				total = o.value
+				c.total = o.value
 			default:
 				t.warn("invalid argument " + quoteAlways(o.value) + " for '--total'")
-				return t.end(1)
+				return nil, false
 			}
 		case "files0-from":
 			files0 = o.value
 		}
 	}
-	if !show.lines && !show.words && !show.chars && !show.bytes && !show.maxLine {
-		show.lines, show.words, show.bytes = true, true, true
+	if c.show.columns() == 0 {
+		c.show.lines, c.show.words, c.show.bytes = true, true, true
 	}
-	files := args.operandStrings(e.Args)
+	c.files = args.operandStrings(t.env.Args)
 	if files0 != "" {
-		if len(files) > 0 {
-			t.warn("extra operand " + quoteAlways(files[0]))
+		if len(c.files) > 0 {
+			t.warn("extra operand " + quoteAlways(c.files[0]))
 			t.rawStderr("file operands cannot be combined with --files0-from\nTry 'wc --help' for more information.\n")
-			return t.end(1)
+			return nil, false
 		}
 		names, err := readFiles0(t, files0)
 		if err != nil {
 			t.warn("cannot open " + quoteAlways(files0) + " for reading: " + errText(err))
-			return t.end(1)
+			return nil, false
 		}
-		files = names
+		c.files = names
 	}
-	fromStdin := len(files) == 0
-	if fromStdin {
-		files = []string{"-"}
+	c.fromStdin = len(c.files) == 0
+	if c.fromStdin {
+		c.files = []string{"-"}
 	}
-	needWords, needWidth := show.words, show.maxLine
-	inputs := make([]wcInput, len(files))
-	width := 1
+	return c, true
+}
+
+// width sizes the columns as GNU does, before reading: from the total size
+// of the regular files, at least 7 wide when a pipe or terminal is
+// involved, and 1 for a single count of a single input.
+func (c *wcConfig) width(t *tool) int {
+	if c.show.columns() == 1 && len(c.files) == 1 {
+		return 1
+	}
 	minWidth := 1
 	var regularTotal int64
-	// GNU sizes the columns before reading: from the total size of the
-	// regular files, at least 7 wide when a pipe or terminal is involved.
-	for i, name := range files {
-		inputs[i].name = name
-	}
-	for _, name := range files {
+	for _, name := range c.files {
 		if name == "-" {
 			if size, ok := regularSize(t.env.Stdin); ok {
 				regularTotal += size
@@ -205,84 +255,53 @@ func runWc(e *Env) (int, error) {
 			}
 		}
 	}
+	width := 1
 	for n := regularTotal; n >= 10; n /= 10 {
 		width++
 	}
-	width = max(width, minWidth)
-	count := 0
-	if show.lines {
-		count++
+	return max(width, minWidth)
+}
+
+// count reads one input through buf, prints its row (unless --total=only)
+// at width and returns its counts; ok is false when it could not be read
+// whole.
+func (c *wcConfig) count(t *tool, name string, buf []byte, width int) (wcCounts, bool) {
+	r, closeIn, err := t.openInput(name)
+	if err != nil {
+		t.warn(quoteIfNeeded(name) + ": " + errText(err))
+		return wcCounts{}, false
 	}
-	if show.words {
-		count++
-	}
-	if show.chars {
-		count++
-	}
-	if show.bytes {
-		count++
-	}
-	if show.maxLine {
-		count++
-	}
-	if count == 1 && len(files) == 1 {
-		width = 1
-	}
-	var sum wcCounts
-	buf := make([]byte, 64*1024) // shared by every file of the run
-	for i := range inputs {
-		if t.stopped() {
+	defer closeIn()
+	ok := true
+	var n wcCounter
+	for {
+		k, rerr := r.Read(buf)
+		n.add(buf[:k], c.show.words, c.show.maxLine)
+		if rerr == io.EOF {
 			break
 		}
-		in := &inputs[i]
-		r, closeIn, err := t.openInput(in.name)
-		if err != nil {
-			t.warn(quoteIfNeeded(in.name) + ": " + errText(err))
-			status = 1
-			continue
+		if rerr != nil {
+			t.warn(quoteIfNeeded(name) + ": " + errText(rerr))
+			ok = false
+			break
 		}
-		var c wcCounter
-		for {
-			k, rerr := r.Read(buf)
-			c.add(buf[:k], needWords, needWidth)
-			if rerr == io.EOF {
-				break
-			}
-			if rerr != nil {
-				t.warn(quoteIfNeeded(in.name) + ": " + errText(rerr))
-				status = 1
-				break
-			}
-			if t.ctx.Err() != nil {
-				break
-			}
-		}
-		closeIn()
-		c.finish()
-		in.counts = c.wcCounts
-		sum.lines += c.lines
-		sum.words += c.words
-		sum.chars += c.chars
-		sum.bytes += c.bytes
-		sum.maxLine = max(sum.maxLine, c.maxLine)
-		if total != "only" {
-			name := in.name
-			if fromStdin {
-				name = ""
-			}
-			wcLine(t, c.wcCounts, show, width, name)
+		if t.ctx.Err() != nil {
+			break
 		}
 	}
-	if total == "always" || (total == "auto" && len(files) > 1) {
-		wcLine(t, sum, show, width, "total")
-	} else if total == "only" {
-		wcLine(t, sum, show, 1, "")
+	n.finish()
+	if c.total != "only" {
+		shown := name
+		if c.fromStdin {
+			shown = ""
+		}
+		wcLine(t, n.wcCounts, c.show, width, shown)
 	}
-	return t.end(status)
+	return n.wcCounts, ok
 }
 
 // wcLine prints one row of counts, right-aligned to width.
-func wcLine(t *tool, c wcCounts, show struct{ lines, words, chars, bytes, maxLine bool }, width int, name string) {
+func wcLine(t *tool, c wcCounts, show wcShow, width int, name string) {
 	var fields []string
 	if show.lines {
 		fields = append(fields, padLeft(strconv.FormatInt(c.lines, 10), width))
