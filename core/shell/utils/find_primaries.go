@@ -3,342 +3,122 @@ package utils
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
-	"time"
 )
 
-// primary parses one test, action or option named tok.
+// primary parses one test, action or option named tok. Each family's
+// parsers sit in a file of their own: names and paths (find_names.go),
+// types, sizes, modes and owners (find_types.go), times (find_times.go),
+// actions (find_actions.go) and options (below).
 func (p *findParser) primary(tok string) findNode {
-	r := p.run
-	isOption := false
-	var node findNode
 	switch tok {
 	case "-name", "-iname", "-lname", "-ilname":
-		pat, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		flags := fnmatchFlags{casefold: tok == "-iname" || tok == "-ilname"}
-		if tok == "-lname" || tok == "-ilname" {
-			node = findPred(func(r *findRun, f *findFile) bool {
-				info := f.lstat(r)
-				if info == nil || info.Mode()&fs.ModeSymlink == 0 {
-					return false
-				}
-				target, err := r.t.env.FS.Readlink(f.path())
-				return err == nil && fnmatch(pat, target, flags)
-			})
-			break
-		}
-		node = findPred(func(r *findRun, f *findFile) bool { return fnmatch(pat, f.base(), flags) })
+		return p.test(tok, p.nameTest(tok))
 	case "-path", "-wholename", "-ipath", "-iwholename":
-		pat, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		flags := fnmatchFlags{casefold: strings.HasPrefix(tok, "-i")}
-		node = findPred(func(r *findRun, f *findFile) bool { return fnmatch(pat, f.shownPath(), flags) })
+		return p.test(tok, p.pathTest(tok))
 	case "-regex", "-iregex":
-		pat, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		src, err := TranslateRegex(pat, RegexOptions{Dialect: r.regexDialect})
-		if err != nil {
-			return p.fail(err.Error())
-		}
-		if tok == "-iregex" {
-			src = "(?i)" + src
-		}
-		re, err := regexp.Compile(`^(?:` + src + `)$`)
-		if err != nil {
-			return p.fail(compileError(err).Error())
-		}
-		node = findPred(func(r *findRun, f *findFile) bool { return re.MatchString(f.shownPath()) })
+		return p.test(tok, p.regexTest(tok))
 	case "-regextype":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		switch v {
-		case "emacs", "findutils-default":
-			r.regexDialect = EmacsRegex
-		case "posix-basic", "grep", "ed", "sed", "posix-minimal-basic":
-			r.regexDialect = BasicRegex
-		case "posix-extended", "egrep", "posix-egrep", "awk", "posix-awk", "gnu-awk":
-			r.regexDialect = ExtendedRegex
-		default:
-			return p.fail("Unknown regular expression type " + quoteAlways(v) + "; valid types are 'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', 'posix-extended', 'posix-minimal-basic', 'sed'.")
-		}
-		return findTrue()
+		return p.regexType(tok)
 	case "-type", "-xtype":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		want := map[byte]bool{}
-		for _, part := range strings.Split(v, ",") {
-			if len(part) != 1 || strings.IndexByte("bcdpflsD", part[0]) < 0 {
-				if len(part) > 1 {
-					return p.fail("Must separate multiple arguments to " + tok + " using: ','")
-				}
-				return p.fail("Unknown argument to " + tok + ": " + part)
-			}
-			want[part[0]] = true
-		}
-		xtype := tok == "-xtype"
-		node = findPred(func(r *findRun, f *findFile) bool {
-			typ, ok := f.fileType(r, xtype != (r.follow == "-L"))
-			return ok && want[fileTypeLetter(typ)]
-		})
+		return p.test(tok, p.typeTest(tok))
 	case "-maxdepth", "-mindepth":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return p.fail("Expected a positive decimal integer argument to " + tok + ", but got " + quoteAlways(v))
-		}
-		p.globalOption(tok)
-		if tok == "-maxdepth" {
-			r.maxDepth = n
-		} else {
-			r.minDepth = n
-		}
-		isOption = true
-		node = findTrue()
+		return p.depthLimit(tok)
 	case "-depth", "-d":
-		p.globalOption(tok)
-		r.depthFirst = true
-		isOption = true
-		node = findTrue()
+		return p.depthFirst(tok)
 	case "-follow":
-		r.follow = "-L"
-		return findTrue()
+		return p.followLinks()
 	case "-warn", "-nowarn":
-		p.warn = tok == "-warn"
-		return findTrue()
+		return p.warnings(tok)
 	case "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-noignore_readdir_race", "-daystart":
-		return findTrue()
+		return findTrue() // accepted, and nothing to do in a workspace
 	case "-prune":
-		node = findPred(func(r *findRun, f *findFile) bool {
-			if !r.depthFirst {
-				f.pruned = true
-			}
-			return true
-		})
+		return p.test(tok, findPrune())
 	case "-quit":
-		node = findPred(func(r *findRun, f *findFile) bool {
-			r.quit = true
-			return true
-		})
+		return p.test(tok, findQuit())
 	case "-true":
-		node = findTrue()
-	case "-false":
-		node = findPred(func(*findRun, *findFile) bool { return false })
+		return p.test(tok, findTrue())
+	case "-false", "-nouser", "-nogroup":
+		return p.test(tok, findFalse())
 	case "-empty":
-		node = findPred(func(r *findRun, f *findFile) bool {
-			info := f.stat(r)
-			if r.follow != "-L" {
-				info = f.lstat(r)
-			}
-			switch {
-			case info == nil:
-				return false
-			case info.IsDir():
-				entries, err := r.t.env.FS.ReadDir(f.path())
-				return err == nil && len(entries) == 0
-			case info.Mode().IsRegular():
-				return info.Size() == 0
-			}
-			return false
-		})
+		return p.test(tok, findEmpty())
 	case "-size":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		unit := int64(512)
-		num := v
-		if num != "" {
-			switch num[len(num)-1] {
-			case 'b':
-				unit, num = 512, num[:len(num)-1]
-			case 'c':
-				unit, num = 1, num[:len(num)-1]
-			case 'w':
-				unit, num = 2, num[:len(num)-1]
-			case 'k':
-				unit, num = 1024, num[:len(num)-1]
-			case 'M':
-				unit, num = 1<<20, num[:len(num)-1]
-			case 'G':
-				unit, num = 1<<30, num[:len(num)-1]
-			}
-		}
-		a, ok := parseNumericArg(num)
-		if !ok {
-			return p.fail("invalid -size type " + quoteAlways(v))
-		}
-		node = findPred(func(r *findRun, f *findFile) bool {
-			info := f.info(r)
-			if info == nil {
-				return false
-			}
-			return a.matches((info.Size() + unit - 1) / unit)
-		})
+		return p.test(tok, p.sizeTest(tok))
 	case "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		a, ok := parseNumericArg(v)
-		if !ok {
-			return p.fail("invalid argument " + quoteAlways(v) + " to " + quoteAlways(tok))
-		}
-		unit := 24 * time.Hour
-		if strings.HasSuffix(tok, "min") {
-			unit = time.Minute
-		}
-		node = findPred(func(r *findRun, f *findFile) bool {
-			info := f.info(r)
-			return info != nil && a.matches(ageIn(r.now, info.ModTime(), unit))
-		})
+		return p.test(tok, p.ageTest(tok))
 	case "-newer", "-anewer", "-cnewer":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		ref, err := r.t.env.FS.Stat(r.t.abs(v))
-		if err != nil {
-			return p.fail(quoteAlways(v) + ": " + errText(err))
-		}
-		mt := ref.ModTime()
-		node = findPred(func(r *findRun, f *findFile) bool {
-			info := f.info(r)
-			return info != nil && info.ModTime().After(mt)
-		})
+		return p.test(tok, p.newerTest(tok))
 	case "-perm":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		kind := byte(0)
-		spec := v
-		if spec != "" && (spec[0] == '-' || spec[0] == '/' || spec[0] == '+') {
-			kind, spec = spec[0], spec[1:]
-		}
-		want, ok := applyModeSpec(spec, 0, false, 0)
-		if !ok {
-			return p.fail("invalid mode " + quoteAlways(v))
-		}
-		node = findPred(func(r *findRun, f *findFile) bool {
-			info := f.info(r)
-			if info == nil {
-				return false
-			}
-			have := unixBits(info.Mode())
-			switch kind {
-			case '-':
-				return have&want == want
-			case '/', '+':
-				return want == 0 || have&want != 0
-			}
-			return have == want
-		})
+		return p.test(tok, p.permTest(tok))
 	case "-user", "-group", "-uid", "-gid":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		// Every entry of a workspace belongs to root.
-		isRoot := v == "root" || v == "0"
-		if (tok == "-user" || tok == "-group") && !isRoot {
-			if _, err := strconv.Atoi(v); err != nil {
-				what := "user"
-				if tok == "-group" {
-					what = "group"
-				}
-				return p.fail(quoteAlways(v) + " is not the name of a known " + what)
-			}
-		}
-		if tok == "-uid" || tok == "-gid" {
-			a, ok := parseNumericArg(v)
-			if !ok {
-				return p.fail("invalid argument " + quoteAlways(v) + " to " + quoteAlways(tok))
-			}
-			isRoot = a.matches(0)
-		}
-		node = findPred(func(*findRun, *findFile) bool { return isRoot })
-	case "-nouser", "-nogroup":
-		node = findPred(func(*findRun, *findFile) bool { return false })
+		return p.test(tok, p.ownerTest(tok))
 	case "-links":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		a, ok := parseNumericArg(v)
-		if !ok {
-			return p.fail("invalid argument " + quoteAlways(v) + " to " + quoteAlways(tok))
-		}
-		node = findPred(func(r *findRun, f *findFile) bool { return a.matches(f.links(r)) })
+		return p.test(tok, p.linksTest(tok))
 	case "-readable", "-writable", "-executable":
-		bits := map[string]uint32{"-readable": 0o444, "-writable": 0o222, "-executable": 0o111}[tok]
-		node = findPred(func(r *findRun, f *findFile) bool {
-			info := f.info(r)
-			return info != nil && unixBits(info.Mode())&bits != 0
-		})
-	case "-print", "-print0":
-		p.sawAction = true
-		end := byte('\n')
-		if tok == "-print0" {
-			end = 0
-		}
-		node = findPred(func(r *findRun, f *findFile) bool {
-			f.writeShown(r.t, end)
-			return true
-		})
-	case "-printf":
-		v, ok := p.arg(tok)
-		if !ok {
-			return p.fail("")
-		}
-		p.sawAction = true
-		node = findPred(func(r *findRun, f *findFile) bool {
-			r.t.writeString(r.printf(v, f))
-			return true
-		})
-	case "-ls":
-		p.sawAction = true
-		node = findPred(func(r *findRun, f *findFile) bool {
-			r.t.writeString(r.lsLine(f))
-			return true
-		})
-	case "-delete":
-		p.sawAction = true
-		r.depthFirst = true
-		node = findPred(func(r *findRun, f *findFile) bool { return r.delete(f) })
+		return p.test(tok, findAccess(tok))
+	case "-print", "-print0", "-printf", "-ls", "-delete":
+		return p.test(tok, p.printAction(tok))
 	case "-exec", "-execdir", "-ok", "-okdir":
 		p.sawAction = true
 		return p.execPrimary(tok)
 	case "-fprint", "-fprint0", "-fls", "-fprintf", "-files0-from", "-samefile", "-used", "-inum", "-context":
 		return p.fail("unsupported predicate `" + tok + "' in this workspace")
-	default:
-		if strings.HasPrefix(tok, "-") {
-			return p.fail("unknown predicate `" + tok + "'")
-		}
-		return p.pathsMustPrecede(p.pos - 1)
 	}
-	if !isOption {
-		p.lastNonOption = tok
+	if strings.HasPrefix(tok, "-") {
+		return p.fail("unknown predicate `" + tok + "'")
 	}
+	return p.pathsMustPrecede(p.pos - 1)
+}
+
+// test records tok as the last test or action seen, which the warning
+// about a global option placed after one names, and returns its node.
+func (p *findParser) test(tok string, node findNode) findNode {
+	p.lastNonOption = tok
 	return node
 }
 
+// depthLimit parses -maxdepth N and -mindepth N, global options.
+func (p *findParser) depthLimit(tok string) findNode {
+	v, ok := p.arg(tok)
+	if !ok {
+		return p.fail("")
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return p.fail("Expected a positive decimal integer argument to " + tok + ", but got " + quoteAlways(v))
+	}
+	p.globalOption(tok)
+	if tok == "-maxdepth" {
+		p.run.maxDepth = n
+	} else {
+		p.run.minDepth = n
+	}
+	return findTrue()
+}
+
+// depthFirst is -depth (and -d): a directory after its contents.
+func (p *findParser) depthFirst(tok string) findNode {
+	p.globalOption(tok)
+	p.run.depthFirst = true
+	return findTrue()
+}
+
+// followLinks is -follow, the old spelling of -L.
+func (p *findParser) followLinks() findNode {
+	p.run.follow = "-L"
+	return findTrue()
+}
+
+// warnings is -warn and -nowarn.
+func (p *findParser) warnings(tok string) findNode {
+	p.warn = tok == "-warn"
+	return findTrue()
+}
+
 func findTrue() findNode { return findPred(func(*findRun, *findFile) bool { return true }) }
+
+func findFalse() findNode { return findPred(func(*findRun, *findFile) bool { return false }) }
 
 // execPrimary parses -exec CMD... ; or -exec CMD... {} +.
 func (p *findParser) execPrimary(tok string) findNode {
