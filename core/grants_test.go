@@ -386,7 +386,10 @@ func TestConcurrentAnswersOneWinner(t *testing.T) {
 }
 
 // G-10.3, G-10.4: with an inline handler the line waits; an answer written
-// through another handle on the ledger file releases it within 100 ms.
+// through another handle on the ledger file releases it. How soon (within
+// 100 ms) is measured where the waiting lives, in core/decisions
+// (wait_test.go, process_test.go); a wall-clock bound here only measured
+// how busy the machine was.
 func TestAnswerFromAnotherProcessReleasesWaitingLine(t *testing.T) {
 	t.Parallel()
 	path := t.TempDir() + "/ledger.db"
@@ -415,9 +418,6 @@ func TestAnswerFromAnotherProcessReleasesWaitingLine(t *testing.T) {
 		t.Logf("released %v after the other handle's answer", took)
 		if res.ExitCode != 0 || res.Stdout != "s3cret\n" {
 			t.Fatalf("%+v", res)
-		}
-		if took > 250*time.Millisecond {
-			t.Errorf("G-10.3 release took %v", took)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the waiting line was not released")
