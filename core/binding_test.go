@@ -357,3 +357,42 @@ func TestUnknownCwdIsAskedWhereTheLineRuns(t *testing.T) {
 		})
 	}
 }
+
+// G-9.5: an allow for session settles the rule the human saw. When the
+// document is edited so that another rule (another reason, other paths)
+// now stands where it was written, that rule asks: the grant does not pass
+// to whatever sits at the old position.
+func TestSessionGrantDoesNotPassToAnotherRuleAtItsPlace(t *testing.T) {
+	t.Parallel()
+	path := t.TempDir() + "/ledger.db"
+	open := func(reason string, paths ...string) *Session {
+		spec := bound
+		spec.Ask = []gate.Rule{{Reason: reason, Paths: paths}} // one call site: one Rule string
+		ws, err := NewWorkspace(boundMount(), WithProfiles(spec), WithLedger(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		s, err := ws.OpenSession("s1", "agent", Profile("bound"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ctx := context.Background()
+	before := open("secrets need sign-off", "/data/secret.txt")
+	res := before.Execute(ctx, "cat secret.txt")
+	if res.Refusal == nil || res.Refusal.AskID == "" {
+		t.Fatalf("first: %+v", res)
+	}
+	if _, err := before.ws.Decisions().Answer(ctx, res.Refusal.AskID, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session}); err != nil {
+		t.Fatal(err)
+	}
+	if res := before.Execute(ctx, "cat secret.txt"); res.ExitCode != 0 {
+		t.Fatalf("after allow for session: %+v", res)
+	}
+	after := open("the plain file is audited", "/data/plain.txt")
+	if res := after.Execute(ctx, "cat plain.txt"); res.ExitCode != 126 || res.Refusal == nil || res.Refusal.Status != "pending" {
+		t.Errorf("another rule at the old rule's place ran on its session grant: %+v", res)
+	}
+}

@@ -136,3 +136,37 @@ func TestDoorOpensOnlyWhatWasGranted(t *testing.T) {
 		}
 	}
 }
+
+// G-9.5: a rule's fingerprint changes with what it says (reason, commands,
+// paths), not with the exceptions an amendment adds, and is empty for what
+// is not a document rule.
+func TestRuleFingerprint(t *testing.T) {
+	t.Parallel()
+	fp := func(r Rule) string {
+		r.Source = "w:1:1"
+		p := mustCompile(t, ProfileSpec{Name: "t", Ask: []Rule{r}}, []Mount{{Prefix: "/d"}})
+		return p.RuleFingerprint("profile:t", "w:1:1")
+	}
+	base := Rule{Reason: "r", Paths: []string{"/d/a"}}
+	if fp(base) == "" || fp(base) != fp(base) {
+		t.Fatalf("fingerprint of a rule = %q, want a stable digest", fp(base))
+	}
+	for name, other := range map[string]Rule{
+		"another reason":  {Reason: "s", Paths: []string{"/d/a"}},
+		"other paths":     {Reason: "r", Paths: []string{"/d/b"}},
+		"a command scope": {Reason: "r", Paths: []string{"/d/a"}, Commands: []string{"cat"}},
+	} {
+		if fp(other) == fp(base) {
+			t.Errorf("%s: same fingerprint as the rule it replaced", name)
+		}
+	}
+	excepted := base
+	excepted.Commands, excepted.Except = nil, []Exception{{Argv: []string{"cat", "/d/a/x"}}}
+	if fp(excepted) != fp(base) {
+		t.Error("an exception changed the rule's fingerprint")
+	}
+	p := mustCompile(t, ProfileSpec{Name: "t", Ask: []Rule{base}}, []Mount{{Prefix: "/d"}})
+	if got := p.RuleFingerprint("profile:t", "nowhere"); got != "" {
+		t.Errorf("fingerprint of no rule = %q", got)
+	}
+}

@@ -1,6 +1,9 @@
 package gate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -16,6 +19,9 @@ type Profile struct {
 	spec   ProfileSpec
 	policy string // "profile:NAME", the G-7.7 policy of profile-level rules
 	cwd    string
+	// fingerprints digest each document rule, by policy and source (see
+	// RuleFingerprint).
+	fingerprints map[string]string
 
 	// Tool set (G-3.1 step 1). installAll is true for an omitted allow list
 	// and for one whose pattern starts with `*`.
@@ -213,6 +219,10 @@ func (c *compiler) compileRules(rules []Rule, verb Verb, policy, mountPrefix str
 			return err
 		}
 		rec := Refusal{Kind: string(verb), Reason: r.Reason, Policy: policy, Rule: r.Source}
+		if c.p.fingerprints == nil {
+			c.p.fingerprints = map[string]string{}
+		}
+		c.p.fingerprints[policy+"\x00"+r.Source] = fingerprint(verb, r, mountPrefix)
 		if len(r.Paths) == 0 {
 			rec.Scope = "command"
 			for _, pat := range pats {
@@ -416,4 +426,27 @@ func (p *Profile) mountOf(name string) *mountInfo {
 		}
 	}
 	return nil
+}
+
+// fingerprint digests what a rule says, exceptions aside (an amendment
+// that waives one command leaves the rule the same rule).
+func fingerprint(verb Verb, r Rule, mountPrefix string) string {
+	b, _ := json.Marshal(struct {
+		Verb     Verb
+		Reason   string
+		Commands []string
+		Paths    []string
+		Mount    string
+	}{verb, r.Reason, r.Commands, r.Paths, mountPrefix})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// RuleFingerprint is a digest of what the document rule written at rule
+// (its Refusal.Rule) for policy says: its verb, reason, commands, paths and
+// mount; "" for anything else (policies, allow refinement). A rule
+// rewritten where another was written has another fingerprint, so an
+// allow for session given for one never settles the other (G-9.5).
+func (p *Profile) RuleFingerprint(policy, rule string) string {
+	return p.fingerprints[policy+"\x00"+rule]
 }

@@ -92,11 +92,12 @@ func operandExit(name string) int {
 }
 
 // grantKey names what an allow-for-session of this refusal covers: the rule
-// that asked; for a policy, which of its questions (hook and reason), so one
-// answer does not cover every question a program can raise.
-func grantKey(r *gate.Refusal) string {
+// that asked, as written (where and what it says, so a rule rewritten in
+// its place is another); for a policy, which of its questions (hook and
+// reason), so one answer does not cover every question a program can raise.
+func grantKey(r *gate.Refusal, fingerprint string) string {
 	if strings.HasPrefix(r.Policy, "profile:") || strings.HasPrefix(r.Policy, "mount:") || r.Policy == "allow" {
-		return r.Policy + "|" + r.Rule
+		return r.Policy + "|" + r.Rule + "|" + fingerprint
 	}
 	return r.Policy + "|" + r.Rule + "|" + r.Hook + "|" + r.Reason
 }
@@ -116,7 +117,7 @@ func (s *Shell) question(ls *lineState, place string, argv []string, cmd gate.Co
 	}
 	var rules []AskRule
 	for _, a := range asks {
-		key := grantKey(&a)
+		key := grantKey(&a, s.cfg.Profile.RuleFingerprint(a.Policy, a.Rule))
 		i := 0
 		for i < len(rules) && rules[i].Key != key {
 			i++
