@@ -304,6 +304,14 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return nil
 	}
 	place := placeAt(fr.prefix, hc.Pos.Offset())
+	if isPathCommand(args[0]) {
+		run, msg, code := s.scriptArgv(ctx, ls, hc.Dir, args)
+		if run == nil {
+			io.WriteString(hc.Stderr, msg)
+			return interp.ExitStatus(uint8(code))
+		}
+		args = run
+	}
 	a := s.admit(ctx, ls, place, args, hc.Dir, nil)
 	if a.halt != nil {
 		return s.halt(ctx, a.halt)
@@ -360,16 +368,23 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		stdin = strings.NewReader("")
 	}
 	e := &utils.Env{
-		Ctx:      ctx,
-		Args:     argv,
-		Stdin:    stdin,
-		NoStdin:  noStdin,
-		Stdout:   stdout,
-		Stderr:   stderr,
-		Dir:      dir,
-		FS:       &stdioFS{FS: s.view(ls, scope), fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
-		Environ:  s.environ(env),
-		LookPath: s.installed,
+		Ctx:     ctx,
+		Args:    argv,
+		Stdin:   stdin,
+		NoStdin: noStdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Dir:     dir,
+		FS:      &stdioFS{FS: s.view(ls, scope), fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
+		Environ: s.environ(env),
+		LookPath: func(name string) bool {
+			if isPathCommand(name) {
+				// A script: present if the file is (exec reports the rest).
+				info, err := s.view(ls, scope).Stat(utils.Join(dir, name))
+				return err == nil && !info.IsDir()
+			}
+			return s.installed(name)
+		},
 	}
 	exec := s.nestedExec(ctx, ls, argv[0], dir, env)
 	// A wrapper may run its commands on goroutines of its own (xargs -P):
@@ -406,6 +421,14 @@ func (s *Shell) nestedExec(ctx context.Context, ls *lineState, caller, dir strin
 	return func(cctx context.Context, argv []string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 		if len(argv) == 0 {
 			return 0, nil
+		}
+		if isPathCommand(argv[0]) {
+			run, msg, code := s.scriptArgv(cctx, ls, dir, argv)
+			if run == nil {
+				io.WriteString(stderr, msg)
+				return code, nil
+			}
+			argv = run
 		}
 		a := s.admit(cctx, ls, place, argv, dir, nil)
 		if a.halt != nil {

@@ -171,6 +171,10 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 		}
 		return
 	}
+	if isPathCommand(name) {
+		// A script run by path is judged as the bash that runs it.
+		argv = append([]string{"bash"}, argv...)
+	}
 	w.cmds = append(w.cmds, staticCmd{place: place, argv: argv, partial: partial, spelled: spelled, dir: w.dir, extra: extra})
 	if name == "cd" || name == "pushd" || name == "popd" {
 		w.changeDir(argv, partial)
