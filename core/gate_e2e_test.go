@@ -151,7 +151,10 @@ func TestCommandAxis(t *testing.T) {
 		{name: "G-12.1 command -v sh", line: "command -v sh", wantOut: "/usr/bin/sh\n"},
 		{name: "G-12.1 source /etc/profile", line: "source /etc/profile", wantErr: "bash: /etc/profile: " + enoent + "\n", wantExit: 1},
 		{name: "G-12.1 cat /etc/passwd", line: "cat /etc/passwd", wantErr: "cat: /etc/passwd: " + enoent + "\n", wantExit: 1},
-		{name: "G-12.1 /bin/ls", line: "/bin/ls /", wantErr: "/bin/ls: command not found\n", wantExit: 127},
+		// Where `which` says a utility lives, that spelling runs it (never
+		// a host binary); a missing one reads as bash reads a missing file.
+		{name: "G-12.1 /bin/ls", line: "/bin/ls /", wantOut: "dev\nrepo\nro\nrunbook\ntmp\nvault\n"},
+		{name: "G-12.1 /usr/bin/sort not installed", line: "/usr/bin/sort x", wantErr: "bash: /usr/bin/sort: No such file or directory\n", wantExit: 127},
 		{name: "G-12.1 pwd -P", line: "cd /runbook/frozen && pwd -P", wantOut: "/runbook/frozen\n"},
 	})
 }

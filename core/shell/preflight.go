@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"path"
 	"strings"
 	"sync"
 
@@ -172,8 +173,13 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 		return
 	}
 	if isPathCommand(name) {
-		// A script run by path is judged as the bash that runs it.
-		argv = append([]string{"bash"}, argv...)
+		// As at run time: /usr/bin/NAME is the utility NAME, any other
+		// path a script, judged as the bash that runs it.
+		if base := path.Base(name); utilityDirs[path.Dir(utils.Join(w.dir, name))] && w.s.installed(base) {
+			argv = append([]string{base}, argv[1:]...)
+		} else {
+			argv = append([]string{"bash"}, argv...)
+		}
 	}
 	w.cmds = append(w.cmds, staticCmd{place: place, argv: argv, partial: partial, spelled: spelled, dir: w.dir, extra: extra})
 	if name == "cd" || name == "pushd" || name == "popd" {

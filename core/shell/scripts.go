@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 
 	"gatehouse/core/shell/utils"
@@ -23,6 +24,9 @@ var scriptShells = map[string]string{
 	"/bin/bash": "bash", "/usr/bin/bash": "bash",
 	"/bin/sh": "sh", "/usr/bin/sh": "sh", "/bin/dash": "sh", "/usr/bin/dash": "sh",
 }
+
+// utilityDirs are where `type` and `which` say the utilities live.
+var utilityDirs = map[string]bool{"/usr/bin": true, "/bin": true}
 
 // scriptHead is how much of a file the kernel reads for its "#!" line.
 const scriptHead = 256
@@ -43,6 +47,10 @@ func (s *Shell) scriptArgv(ctx context.Context, ls *lineState, dir string, argv 
 	abs := utils.Join(dir, name)
 	info, err := fsys.Stat(abs)
 	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist) && utilityDirs[path.Dir(abs)] && s.installed(path.Base(abs)):
+		// `which cat` says /usr/bin/cat: that spelling runs the utility,
+		// judged under its own name.
+		return append([]string{path.Base(abs)}, argv[1:]...), "", 0
 	case err != nil:
 		return scriptError(name, err)
 	case info.IsDir():
