@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gatehouse/core/decisions"
@@ -394,5 +395,30 @@ func TestSessionGrantDoesNotPassToAnotherRuleAtItsPlace(t *testing.T) {
 	after := open("the plain file is audited", "/data/plain.txt")
 	if res := after.Execute(ctx, "cat plain.txt"); res.ExitCode != 126 || res.Refusal == nil || res.Refusal.Status != "pending" {
 		t.Errorf("another rule at the old rule's place ran on its session grant: %+v", res)
+	}
+}
+
+// G-10.4, G-9.5: an inline allow for session settles its rule for the rest
+// of the same line too: a later command meeting only that rule runs
+// without asking the host again.
+func TestInlineSessionAnswerCoversTheRestOfTheLine(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := 0
+	handler := func(ctx context.Context, rec decisions.Record) (decisions.Answer, error) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		return decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session}, nil
+	}
+	f := newBoundFixture(t, OnAsk(handler))
+	f.runs("F=a/y")
+	if res := f.run("cat a/x; cat $F; cat a/x"); res.ExitCode != 0 || res.Stdout != "ax\nay\nax\n" {
+		t.Fatalf("%+v", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 1 {
+		t.Errorf("the handler was asked %d times, want once", calls)
 	}
 }

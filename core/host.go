@@ -173,7 +173,7 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 	case r := <-settled:
 		if r.Outcome == decisions.Allow && r.Scope == decisions.Session {
 			// The rules are settled for the session: nothing to claim.
-			return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: shell.Claim{Standing: shell.Allowed, AskID: r.ID}}, nil
+			return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: shell.Claim{Standing: shell.Allowed, AskID: r.ID}, Session: true}, nil
 		}
 		// An allow is consumed by the line that asked; a refusal given here
 		// stands for the agent's immediate retry (G-10.4), so this line does

@@ -105,6 +105,9 @@ type Reply struct {
 	AskID   string
 	Note    string
 	Claim   Claim // for allow/deny: what the line must spend when it ends
+	// Session: the allow settles the question's rules for the session, so
+	// the rest of the line does not ask about them again.
+	Session bool
 }
 
 // Host settles the questions lines raise: the decisions ledger behind an

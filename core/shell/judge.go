@@ -169,9 +169,12 @@ func (s *Shell) resolvePaths(paths []string) []string {
 }
 
 // narrow drops from q the rules a session grant settles, asking the host
-// once per rule and line (G-9.5: allow for session settles its rule only).
-// It returns the question with what is left, its first refusal and its
-// facts updated.
+// once per rule and line (G-9.5: allow for session settles its rule only),
+// so a loop or xargs asking the same rule thousands of times asks the
+// ledger once. An allow for session answering this line's own question
+// counts at once (settledForSession); one given elsewhere while the line
+// runs counts from the next line. It returns the question with what is left, its first refusal
+// and its facts updated.
 func (s *Shell) narrow(ctx context.Context, ls *lineState, q Question) Question {
 	host := s.cfg.Host
 	if host == nil {
@@ -180,22 +183,21 @@ func (s *Shell) narrow(ctx context.Context, ls *lineState, q Question) Question 
 	var unknown []string
 	ls.mu.Lock()
 	for _, r := range q.Rules {
-		if !ls.sessionKeys[r.Key] {
+		if _, known := ls.sessionKeys[r.Key]; !known {
 			unknown = append(unknown, r.Key)
 		}
 	}
 	ls.mu.Unlock()
 	if len(unknown) > 0 {
-		if held := host.Settled(ctx, q.SessionID, unknown); len(held) > 0 {
-			ls.mu.Lock()
-			if ls.sessionKeys == nil {
-				ls.sessionKeys = map[string]bool{}
-			}
-			for _, k := range held {
-				ls.sessionKeys[k] = true
-			}
-			ls.mu.Unlock()
+		held := host.Settled(ctx, q.SessionID, unknown)
+		ls.mu.Lock()
+		if ls.sessionKeys == nil {
+			ls.sessionKeys = map[string]bool{}
 		}
+		for _, k := range unknown {
+			ls.sessionKeys[k] = slices.Contains(held, k)
+		}
+		ls.mu.Unlock()
 	}
 	ls.mu.Lock()
 	left := make([]AskRule, 0, len(q.Rules))
@@ -247,7 +249,7 @@ func (s *Shell) settle(ctx context.Context, ls *lineState, q Question) (Standing
 		r.Status = "pending"
 		return NoAnswer, &r, nil
 	}
-	standing, c, held, ref, err := s.obtain(ctx, q)
+	standing, c, held, ref, err := s.obtain(ctx, ls, q)
 	if held {
 		ls.hold(q.Place, &placeClaim{claim: c, rules: q.ruleKeys(), asked: q.Facts, facts: q.Facts, command: q.Argv[0]})
 	}
@@ -260,7 +262,7 @@ func (s *Shell) settle(ctx context.Context, ls *lineState, q Question) (Standing
 // and spend it when it ends; a deny given inline is not held: it stands
 // for the agent's retry (G-10.4). ref is the record of a deny or of a
 // question still pending.
-func (s *Shell) obtain(ctx context.Context, q Question) (standing Standing, c Claim, held bool, ref *gate.Refusal, err error) {
+func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing Standing, c Claim, held bool, ref *gate.Refusal, err error) {
 	host := s.cfg.Host
 	if c, ok := host.Lookup(ctx, q); ok {
 		return c.Standing, c, true, refusalFromClaim(q, c), nil
@@ -271,6 +273,9 @@ func (s *Shell) obtain(ctx context.Context, q Question) (standing Standing, c Cl
 	}
 	switch reply.Outcome {
 	case "allow":
+		if reply.Session {
+			ls.settledForSession(q.Rules)
+		}
 		return Allowed, reply.Claim, true, nil, nil
 	case "deny":
 		c := reply.Claim

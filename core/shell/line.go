@@ -26,8 +26,9 @@ type lineState struct {
 	mu sync.Mutex
 	// claims are the standing answers the line holds, by place (G-9.7).
 	claims map[string][]*placeClaim
-	// sessionKeys are rules' grant keys a session grant settled while
-	// this line ran: asked of the host once per line.
+	// sessionKeys are the rules' grant keys this line asked the host
+	// about, each with whether a session grant settles it: asked once per
+	// line.
 	sessionKeys map[string]bool
 	// granted are the paths an answered question showed, with the rules
 	// it opened there: a redirection or a sourced file of the line may
@@ -72,6 +73,19 @@ func (ls *lineState) reserved(place, asked string) bool {
 		}
 	}
 	return false
+}
+
+// settledForSession records that an answer of this line settled rules for
+// the session (see Shell.narrow).
+func (ls *lineState) settledForSession(rules []AskRule) {
+	ls.mu.Lock()
+	if ls.sessionKeys == nil {
+		ls.sessionKeys = map[string]bool{}
+	}
+	for _, r := range rules {
+		ls.sessionKeys[r.Key] = true
+	}
+	ls.mu.Unlock()
 }
 
 // hold records a standing answer the line took at place.

@@ -413,7 +413,13 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	if s.cfg.Host != nil && s.cfg.Host.Inline(ctx) {
 		// One question at a time, in line order; the line waits (G-9.8).
 		for _, a := range unanswered {
-			standing, claim, held, ref, err := s.obtain(ctx, a.q)
+			// An earlier answer of this loop may have settled this
+			// question's rules for the session.
+			if a.q = s.narrow(ctx, ls, a.full); len(a.q.Rules) == 0 {
+				ls.grantPaths(pathGrants(a.full))
+				continue
+			}
+			standing, claim, held, ref, err := s.obtain(ctx, ls, a.q)
 			if err != nil {
 				return s.waitLine(ls, a, withStatus(a.q.Refusal, "", "pending")), true
 			}
