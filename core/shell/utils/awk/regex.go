@@ -110,7 +110,66 @@ func (r *regex) MatchString(s string) bool {
 		}
 		return strings.Contains(s, r.literal)
 	}
+	if !isASCII(s) {
+		t, _ := latin1(s, false)
+		return r.re.MatchString(t)
+	}
 	return r.re.MatchString(s)
+}
+
+func isASCIIBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// latin1 spells every byte of s as the rune of the same number, so RE2
+// (which matches UTF-8 runes) sees one character per byte: `.` is one
+// byte, as in gawk under LC_ALL=C. back maps an offset in the result to
+// the offset in s (filled when asked).
+func latin1(s string, wantBack bool) (string, []int) {
+	b := make([]byte, 0, len(s)+len(s)/4)
+	var back []int
+	if wantBack {
+		back = make([]int, 0, len(s)+len(s)/4+1)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if wantBack {
+			back = append(back, i)
+			if c >= utf8.RuneSelf {
+				back = append(back, i)
+			}
+		}
+		b = utf8.AppendRune(b, rune(c))
+	}
+	if wantBack {
+		back = append(back, len(s))
+	}
+	return string(b), back
+}
+
+// mapBack turns index pairs found in the Latin-1 spelling into offsets of
+// the original string (-1 stays -1).
+func mapBack(m []int, back []int) []int {
+	for i, x := range m {
+		if x >= 0 {
+			m[i] = back[x]
+		}
+	}
+	return m
 }
 
 // index returns the leftmost-longest match in s, or nil.
@@ -134,6 +193,13 @@ func (r *regex) index(s string) []int {
 		}
 		return []int{i, i + len(r.literal)}
 	}
+	if !isASCII(s) {
+		t, back := latin1(s, true)
+		if m := r.re.FindStringIndex(t); m != nil {
+			return mapBack(m, back)
+		}
+		return nil
+	}
 	return r.re.FindStringIndex(s)
 }
 
@@ -141,6 +207,14 @@ func (r *regex) index(s string) []int {
 // after a match is skipped, as awk's gsub wants.
 func (r *regex) allIndex(s string) [][]int {
 	if !r.isLit {
+		if !isASCII(s) {
+			t, back := latin1(s, true)
+			all := r.re.FindAllStringIndex(t, -1)
+			for _, m := range all {
+				mapBack(m, back)
+			}
+			return all
+		}
 		return r.re.FindAllStringIndex(s, -1)
 	}
 	if r.prefix || r.suffix {
@@ -163,6 +237,14 @@ func (r *regex) allIndex(s string) [][]int {
 // allSubmatch is allIndex with groups.
 func (r *regex) allSubmatch(s string) [][]int {
 	if !r.isLit {
+		if !isASCII(s) {
+			t, back := latin1(s, true)
+			all := r.re.FindAllStringSubmatchIndex(t, -1)
+			for _, m := range all {
+				mapBack(m, back)
+			}
+			return all
+		}
 		return r.re.FindAllStringSubmatchIndex(s, -1)
 	}
 	return r.allIndex(s)
@@ -177,7 +259,7 @@ func (r *regex) indexBytes(b []byte) []int {
 		}
 		return []int{i, i + len(r.literal)}
 	}
-	if r.isLit {
+	if r.isLit || !isASCIIBytes(b) {
 		return r.index(string(b))
 	}
 	return r.re.FindIndex(b)
@@ -187,6 +269,13 @@ func (r *regex) indexBytes(b []byte) []int {
 func (r *regex) submatches(s string) []int {
 	if r.isLit {
 		return r.index(s)
+	}
+	if !isASCII(s) {
+		t, back := latin1(s, true)
+		if m := r.re.FindStringSubmatchIndex(t); m != nil {
+			return mapBack(m, back)
+		}
+		return nil
 	}
 	return r.re.FindStringSubmatchIndex(s)
 }
@@ -264,14 +353,6 @@ func (t *ereTranslator) step() error {
 	case '{':
 		return t.interval()
 	default:
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(t.src[t.pos-1:])
-			if r != utf8.RuneError {
-				t.pos += size - 1
-				t.atom(string(r))
-				return nil
-			}
-		}
 		t.atom(quoteByte(c))
 	}
 	return nil
@@ -411,14 +492,15 @@ func (t *ereTranslator) escapedByte(c byte) (byte, bool) {
 	return c, false
 }
 
-// quoteByte spells one byte literally for RE2; bytes of UTF-8 sequences
-// pass through so multibyte text still matches itself.
+// quoteByte spells one byte literally for RE2. A byte from 0x80 up is the
+// rune of the same number: patterns match the Latin-1 spelling of the
+// input (see latin1), which gives the C locale's byte semantics.
 func quoteByte(c byte) string {
 	if c < 0x80 && strings.IndexByte(`\.+*?()|[]{}^$`, c) >= 0 {
 		return `\` + string(c)
 	}
-	if c < 0x20 || c == 0x7f {
-		return `\x` + strconv.FormatUint(uint64(c)|0x100, 16)[1:]
+	if c < 0x20 || c >= 0x7f {
+		return `\x{` + strconv.FormatUint(uint64(c), 16) + `}`
 	}
 	return string(c)
 }
@@ -481,14 +563,6 @@ func (t *ereTranslator) bracket() error {
 // sequence is one member.
 func (t *ereTranslator) bracketRune() rune {
 	c := t.src[t.pos]
-	if c >= utf8.RuneSelf {
-		r, size := utf8.DecodeRuneInString(t.src[t.pos:])
-		t.pos += size
-		if r == utf8.RuneError {
-			return rune(c)
-		}
-		return r
-	}
 	t.pos++
 	if c != '\\' || t.pos >= len(t.src) {
 		return rune(c)
