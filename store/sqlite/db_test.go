@@ -119,6 +119,42 @@ func TestMigrationsIdempotentOnReopen(t *testing.T) {
 	}
 }
 
+// A ledger already at the latest schema opens with reads alone: another
+// process holding the write lock does not make the open wait for it (an
+// exec starting while a daemon writes), where taking the lock to check
+// each migration made it wait out the busy timeout.
+func TestUpToDateOpenTakesNoWriteLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	holder, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.begin(ctx) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.rollback()
+	done := make(chan error, 1)
+	go func() {
+		db, err := Open(path)
+		if err == nil {
+			db.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("open beside a writer: %v", err)
+		}
+	case <-time.After(busyTimeout / 2):
+		t.Fatal("an up-to-date ledger waited for another process's write lock to open")
+	}
+}
+
 // Two processes opening a fresh file at once must not both migrate it.
 func TestConcurrentFirstOpen(t *testing.T) {
 	t.Parallel()

@@ -61,16 +61,24 @@ func (l *Ledger) migrate(ctx context.Context) error { return l.migrateTo(ctx, 0)
 // migrateTo is migrate stopping after version upTo (0: no stop); tests
 // use it to build a file as an older gatehouse left it.
 func (l *Ledger) migrateTo(ctx context.Context, upTo int) error {
+	migrations, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	// A file already at the latest version (every open but the first)
+	// answers one read: no write transaction, so an exec starting while
+	// another process writes does not queue behind it for the lock.
+	if upTo == 0 && len(migrations) > 0 {
+		if v, err := l.SchemaVersion(ctx); err == nil && v >= migrations[len(migrations)-1].version {
+			return nil
+		}
+	}
 	if _, err := l.sql.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version    INTEGER PRIMARY KEY,
 		name       TEXT NOT NULL,
 		applied_at TEXT NOT NULL
 	)`); err != nil {
 		return fmt.Errorf("schema_version: %w", err)
-	}
-	migrations, err := loadMigrations()
-	if err != nil {
-		return err
 	}
 	for _, m := range migrations {
 		if upTo > 0 && m.version > upTo {
