@@ -208,6 +208,9 @@ func (v *view) readDir(name string, withInfo bool) ([]fs.DirEntry, error) {
 // (a host mount): open, judge, read. done is false when the general path
 // must answer.
 func (v *view) readDirDirect(name string, withInfo bool) (entries []fs.DirEntry, done bool, err error) {
+	if v.vfs.hostMounts == 0 {
+		return nil, false, nil // only host mounts open in one step
+	}
 	clean, err := cleanAbs(name)
 	if err != nil {
 		return nil, false, nil
@@ -330,6 +333,9 @@ func (v *view) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 // path, judged before they happen. done is false when the general path
 // must answer.
 func (v *view) openDirect(name string, listedRegular bool) (f File, done bool, err error) {
+	if v.vfs.hostMounts == 0 {
+		return nil, false, nil // only host mounts open in one step
+	}
 	clean, err := cleanAbs(name)
 	if err != nil {
 		return nil, false, nil
