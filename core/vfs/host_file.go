@@ -26,10 +26,11 @@ type hostFile struct {
 	mu   sync.Mutex
 	fd   int // -1 once closed
 	name string
-	// opened is the file's lstat taken when it was opened; Stat answers
-	// from it until the file is written through this handle, as a tool
-	// that fstats once after open would see.
-	opened  fileInfo
+	// info is the file's fstat taken when it was opened, under the
+	// name's last element; Stat answers with it (no syscall, no copy)
+	// until the file is written through this handle, as a tool that
+	// fstats once after open would see.
+	info    fileInfo
 	written bool
 	cleanup runtime.Cleanup
 }
@@ -37,7 +38,8 @@ type hostFile struct {
 // newHostFile wraps an open descriptor. The cleanup closes a descriptor
 // that a caller forgot to Close, as os.File's finalizer would.
 func newHostFile(fd int, name string, st *unix.Stat_t) *hostFile {
-	f := &hostFile{fd: fd, name: name, opened: infoFromStat(st)}
+	f := &hostFile{fd: fd, name: name, info: infoFromStat(st)}
+	f.info.name = path.Base(name)
 	f.cleanup = runtime.AddCleanup(f, closeFD, fd)
 	return f
 }
@@ -158,10 +160,11 @@ func (f *hostFile) Stat() (fs.FileInfo, error) {
 		if err := fstat(f.fd, &st); err != nil {
 			return nil, f.fail("stat", err)
 		}
-		f.opened = infoFromStat(&st)
-		f.written = false
+		// A new value, not an update: a FileInfo handed out before
+		// keeps what it said.
+		return infoFromStat(&st).named(f.info.name), nil
 	}
-	return f.opened.named(path.Base(f.name)), nil
+	return &f.info, nil
 }
 
 func (f *hostFile) Close() error {

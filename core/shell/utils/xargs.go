@@ -422,6 +422,7 @@ type xargsReader struct {
 	r    *bufio.Reader
 	cfg  *xargsConfig
 	done bool
+	item []byte // the item being read, reused: one allocation per item
 }
 
 func newXargsReader(r *bufio.Reader, cfg *xargsConfig) *xargsReader {
@@ -461,7 +462,8 @@ func (x *xargsReader) next() (item string, endsLine, ok bool, msg string) {
 		x.r.UnreadByte()
 		break
 	}
-	var b strings.Builder
+	b := x.item[:0]
+	defer func() { x.item = b[:0] }()
 	quoted := false
 	for {
 		c, err := x.r.ReadByte()
@@ -484,13 +486,13 @@ func (x *xargsReader) next() (item string, endsLine, ok bool, msg string) {
 				if q == c {
 					break
 				}
-				b.WriteByte(q)
+				b = append(b, q)
 			}
 			continue
 		case c == '\\':
 			n, err := x.r.ReadByte()
 			if err == nil {
-				b.WriteByte(n)
+				b = append(b, n)
 			}
 			continue
 		case c == '\n':
@@ -498,12 +500,12 @@ func (x *xargsReader) next() (item string, endsLine, ok bool, msg string) {
 		case (c == ' ' || c == '\t') && !replaceMode:
 			endsLine = x.trailingBlanksEndLine()
 		default:
-			b.WriteByte(c)
+			b = append(b, c)
 			continue
 		}
 		break
 	}
-	item = b.String()
+	item = string(b)
 	if replaceMode {
 		item = strings.TrimRight(item, " \t")
 	}
