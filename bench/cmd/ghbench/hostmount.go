@@ -168,6 +168,7 @@ func printSyscallsPerFile(w io.Writer, lines []hostLine, systems []hostSystem, t
 		for _, sys := range systems {
 			calls, err := straceCalls(sys, l.text)
 			if err != nil {
+				logf("strace %s %q: %v", sys.name, l.text, err)
 				fmt.Fprintf(w, " %10s", "failed")
 				continue
 			}
@@ -190,8 +191,10 @@ func straceCalls(sys hostSystem, line string) (int, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = sys.dir
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("%v: %s", err, firstLine(stderr.String()))
 	}
 	b, err := os.ReadFile(out.Name())
 	if err != nil {
