@@ -3,6 +3,7 @@ package awk
 import (
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // array is an awk array: a Go map for lookups, plus a shadow of the
@@ -508,4 +509,65 @@ func (o *order) list(m map[string]*value, out []string) []string {
 		}
 	}
 	return out
+}
+
+// sortKeys orders a for-in snapshot as gawk's PROCINFO["sorted_in"]
+// asks: "@ind_str_asc", "@ind_num_desc", "@val_num_asc", "@val_type_asc",
+// "@val_str_desc" and so on; ties fall back to the index as a string, and
+// a descending order is the ascending one reversed. "@unsorted" and
+// anything else (a user function's name) keep gawk's table order.
+func (in *interp) sortKeys(arr *array, keys []string, how string) {
+	var less func(a, b string) int
+	switch how {
+	case "@ind_str_asc", "@ind_str_desc":
+		less = func(a, b string) int { return strings.Compare(a, b) }
+	case "@ind_num_asc", "@ind_num_desc":
+		less = func(a, b string) int { return cmpNum(strToNum(a), strToNum(b), a, b) }
+	case "@val_str_asc", "@val_str_desc":
+		less = func(a, b string) int {
+			if c := strings.Compare(in.toStr(*arr.m[a]), in.toStr(*arr.m[b])); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		}
+	case "@val_num_asc", "@val_num_desc":
+		less = func(a, b string) int { return cmpNum(arr.m[a].toNum(), arr.m[b].toNum(), a, b) }
+	case "@val_type_asc", "@val_type_desc":
+		less = func(a, b string) int {
+			x, y := *arr.m[a], *arr.m[b]
+			xn, xok := numericView(x)
+			yn, yok := numericView(y)
+			switch {
+			case xok && yok:
+				return cmpNum(xn, yn, a, b)
+			case xok:
+				return -1
+			case yok:
+				return 1
+			}
+			if c := strings.Compare(in.toStr(x), in.toStr(y)); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		}
+	default:
+		return
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return less(keys[i], keys[j]) < 0 })
+	if strings.HasSuffix(how, "_desc") {
+		for i, j := 0, len(keys)-1; i < j; i, j = i+1, j-1 {
+			keys[i], keys[j] = keys[j], keys[i]
+		}
+	}
+}
+
+// cmpNum orders two numbers, then their indices as strings.
+func cmpNum(x, y float64, a, b string) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return strings.Compare(a, b)
 }

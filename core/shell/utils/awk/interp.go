@@ -261,7 +261,12 @@ func (in *interp) execFor(s *forStmt) ctl {
 func (in *interp) execForIn(s *forInStmt) ctl {
 	in.curPos = s.pos
 	// gawk walks a snapshot: elements deleted by the body are still visited.
-	for _, k := range in.array(s.arr).keys() {
+	arr := in.array(s.arr)
+	keys := arr.keys()
+	if how, ok := in.globals[idxPROCINFO].arr.get("sorted_in"); ok {
+		in.sortKeys(arr, keys, in.toStr(*how))
+	}
+	for _, k := range keys {
 		in.tick()
 		in.assign(s.key, maybe(k))
 		if c, done := loopCtl(in.exec(s.body)); done {
