@@ -109,3 +109,25 @@ func BenchmarkDumps(b *testing.B) {
 		})
 	}
 }
+
+// textBenchInput is 4 MiB of source-like lines with tabs.
+func textBenchInput() string {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 4<<20; i++ {
+		sb.WriteString("\tfunc handler" + itoa(i) + "(w http.ResponseWriter, r *http.Request) {\treturn nil }\n")
+	}
+	return sb.String()
+}
+
+// BenchmarkTextTools runs the streaming text and checksum utilities over
+// 4 MiB.
+func BenchmarkTextTools(b *testing.B) {
+	files := map[string]string{"in.txt": textBenchInput()}
+	for _, argv := range [][]string{
+		{"fold", "-w", "40", "in.txt"}, {"expand", "in.txt"}, {"unexpand", "-a", "in.txt"},
+		{"strings", "in.txt"}, {"b2sum", "in.txt"}, {"sha512sum", "in.txt"}, {"cksum", "in.txt"},
+		{"less", "in.txt"}, {"column", "-t", "in.txt"},
+	} {
+		b.Run(argv[0], func(b *testing.B) { benchRun(b, files, argv, "", nil) })
+	}
+}

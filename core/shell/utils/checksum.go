@@ -3,7 +3,9 @@ package utils
 import (
 	"bufio"
 	"crypto/md5"
+	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/hex"
 	"hash"
 	"io"
@@ -59,20 +61,38 @@ type checksumAlgo struct {
 	name, tag string
 	newHash   func() hash.Hash
 	help      string
+	lengthOpt bool // b2sum's -l BITS
+	opts      []optDef
 }
+
+// checksumAlgos are the digest utilities (cksum -a finds its hashes here).
+var checksumAlgos []*checksumAlgo
 
 func init() {
 	algos := []*checksumAlgo{
 		{name: "md5sum", tag: "MD5", newHash: md5.New},
+		{name: "sha1sum", tag: "SHA1", newHash: sha1.New},
+		{name: "sha224sum", tag: "SHA224", newHash: sha256.New224},
 		{name: "sha256sum", tag: "SHA256", newHash: sha256.New},
+		{name: "sha384sum", tag: "SHA384", newHash: sha512.New384},
+		{name: "sha512sum", tag: "SHA512", newHash: sha512.New},
+		{name: "b2sum", tag: "BLAKE2b", newHash: func() hash.Hash { return newBlake2b(64) }, lengthOpt: true},
 	}
-	rfc := map[string]string{"md5sum": "RFC 1321", "sha256sum": "FIPS-180-2"}
+	rfc := map[string]string{"md5sum": "RFC 1321", "sha1sum": "FIPS-180-1", "sha224sum": "RFC 3874",
+		"sha256sum": "FIPS-180-2", "sha384sum": "FIPS-180-2", "sha512sum": "FIPS-180-2", "b2sum": "RFC 7693"}
+	checksumAlgos = algos
 	for _, a := range algos {
 		a.help = strings.NewReplacer("NAME", a.name, "ALGO", a.tag, "RFC.", rfc[a.name]+".").Replace(checksumHelpTemplate)
+		opts := checksumOpts
+		if a.lengthOpt {
+			opts = append(append([]optDef(nil), checksumOpts...), optDef{short: 'l', long: "length", arg: needArg})
+			a.help = strings.Replace(a.help, "  -b, --binary", "  -l, --length=BITS     digest length in bits; a multiple of 8, at most 512\n  -b, --binary", 1)
+		}
+		a.opts = opts
 		Register(&Utility{
 			Name:        a.name,
 			Run:         func(e *Env) (int, error) { return runChecksum(e, a) },
-			Operands:    plainOperands(checksumOpts, parseMode{}, Read),
+			Operands:    plainOperands(opts, parseMode{}, Read),
 			OperandExit: 1,
 			Voice:       quotedVoice(a.name),
 			Help:        a.help,
@@ -87,7 +107,7 @@ type checksumConfig struct {
 }
 
 func runChecksum(e *Env, a *checksumAlgo) (int, error) {
-	t, args, status, done := begin(e, spec{name: a.name, defs: checksumOpts, usageExit: 1, help: a.help})
+	t, args, status, done := begin(e, spec{name: a.name, defs: a.opts, usageExit: 1, help: a.help})
 	if done {
 		return status, nil
 	}
@@ -115,6 +135,24 @@ func runChecksum(e *Env, a *checksumAlgo) (int, error) {
 			cfg.strict = true
 		case "warn":
 			cfg.warn = true
+		case "length":
+			bits, err := strconv.Atoi(o.value)
+			switch {
+			case err != nil || bits < 0:
+				t.warn("invalid length: '" + o.value + "'")
+				return t.end(1)
+			case bits%8 != 0:
+				t.warn("invalid length: '" + o.value + "'")
+				t.warn("length is not a multiple of 8")
+				return t.end(1)
+			case bits > 512:
+				t.warn("invalid length: '" + o.value + "'")
+				t.warn("maximum digest length for 'BLAKE2b' is 512 bits")
+				return t.end(1)
+			case bits != 0 && bits != 512:
+				size := bits / 8
+				a = &checksumAlgo{name: a.name, tag: "BLAKE2b-" + o.value, newHash: func() hash.Hash { return newBlake2b(size) }, help: a.help, opts: a.opts}
+			}
 		}
 	}
 	files := args.operandStrings(e.Args)
