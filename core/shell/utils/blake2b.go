@@ -32,11 +32,11 @@ var blake2bSigma = [12][16]byte{
 
 // blake2b is the running state of one digest.
 type blake2b struct {
-	h      [8]uint64
-	t      [2]uint64 // bytes hashed so far, 128 bits
-	buf    [128]byte
-	n      int // bytes waiting in buf
-	size   int
+	h    [8]uint64
+	t    [2]uint64 // bytes hashed so far, 128 bits
+	buf  [128]byte
+	n    int // bytes waiting in buf
+	size int
 }
 
 // newBlake2b returns a BLAKE2b hash producing size bytes (1..64).

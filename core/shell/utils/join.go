@@ -377,4 +377,3 @@ func (j *joiner) emit(a, b [][]byte) {
 	j.t.write(bytes.Join(out, sep))
 	j.t.writeByte(cfg.eol)
 }
-
