@@ -128,8 +128,15 @@ func (d *door) CheckCarry(from, to vfs.Op) error {
 	if !d.preOps {
 		return nil
 	}
-	// A hook judges ops, not paths: ask it about reading and writing the
-	// entry at both ends.
+	// A hook judges ops, not paths: ask it about the rename of this entry
+	// at both ends, as if it were renamed alone, and about reading and
+	// writing it there.
+	if err := d.p.policies.checkOp(d, from); err != nil {
+		return err
+	}
+	if err := d.p.policies.checkOp(d, to); err != nil {
+		return err
+	}
 	for _, write := range [2]bool{false, true} {
 		old := vfs.Op{Name: vfs.OpOpen, Path: from.Path, Write: write, Prefix: from.Prefix}
 		err := d.p.policies.checkOp(d, old)

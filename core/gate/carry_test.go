@@ -7,12 +7,16 @@ import (
 	"gatehouse/core/vfs"
 )
 
-// guardP is a coded pre_ops hook that refuses every op under /d/p.
+// guardP is a coded pre_ops hook that refuses every op under /d/p, and
+// renames alone under /d/r.
 type guardP struct{}
 
 func (guardP) PreOps(ctx OpContext) Decision {
 	if strings.HasPrefix(ctx.Op.Path, "/d/p/") {
 		return Refuse("p is guarded")
+	}
+	if ctx.Op.Name == vfs.OpRename && strings.HasPrefix(ctx.Op.Path, "/d/r/") {
+		return Refuse("r stays put")
 	}
 	return NoOpinion()
 }
@@ -67,7 +71,9 @@ func TestCheckCarry(t *testing.T) {
 		{"what a rule keeps from cat, for mv", mv, "/d/a/cat-only/f", "/d/b/f", "refused: no cat here"},
 		{"what a rule keeps from cat, without a command", nil, "/d/a/cat-only/f", "/d/b/f", "refused: no cat here"},
 		{"what a hook refuses to where it does not", mv, "/d/p/f", "/d/b/f", "refused: p is guarded"},
-		{"what a hook refuses to where it still does", mv, "/d/p/f", "/d/p/g", "pass"},
+		{"what a hook refuses to where it still does", mv, "/d/p/f", "/d/p/g", "refused: p is guarded"},
+		{"what a hook will not let be renamed", mv, "/d/r/f", "/d/b/f", "refused: r stays put"},
+		{"to where a hook will not let it be renamed", mv, "/d/b/f", "/d/r/f", "refused: r stays put"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
