@@ -196,3 +196,31 @@ func TestRenamesKeepProtection(t *testing.T) {
 		t.Errorf("a renamed link into the hidden dir: %+v", res)
 	}
 }
+
+// G-4.5: the dry run an agent may ask for says of a hidden operand exactly
+// what it says of a missing one, under a deny or not.
+func TestExplainForAgentHiddenIsMissing(t *testing.T) {
+	t.Parallel()
+	s := pathsTestWorkspace(t)
+	for _, pair := range [][2]string{
+		{"cat /data/hid/key", "cat /data/gon/key"},
+		{"cat /data/den/hx.key", "cat /data/den/nothere"},
+		{"rm /data/hid/key", "rm /data/gon/key"},
+		{"touch /data/hid/x", "touch /data/gon/x"},
+		{"ls -la /data/only/x.key", "ls -la /data/only/y.txt"},
+	} {
+		hidden, err1 := s.ExplainForAgent(pair[0])
+		missing, err2 := s.ExplainForAgent(pair[1])
+		if err1 != nil || err2 != nil || len(hidden) != 1 || len(missing) != 1 {
+			t.Fatalf("%q: %v %v", pair, err1, err2)
+		}
+		h, m := hidden[0], missing[0]
+		h.Command, h.Argv, m.Command, m.Argv = "", nil, "", nil
+		h.Stderr = strings.ReplaceAll(h.Stderr, pair[0][strings.IndexByte(pair[0], '/'):], "P")
+		m.Stderr = strings.ReplaceAll(m.Stderr, pair[1][strings.IndexByte(pair[1], '/'):], "P")
+		if h.Outcome != m.Outcome || h.ExitCode != m.ExitCode || h.Stderr != m.Stderr || (h.Refusal == nil) != (m.Refusal == nil) ||
+			h.Reason != m.Reason || h.Rule != m.Rule || h.Operand != "" && m.Operand == "" {
+			t.Errorf("%s explains as %+v, %s as %+v", pair[0], h, pair[1], m)
+		}
+	}
+}

@@ -631,14 +631,16 @@ func (s *Session) Explain(line string) ([]Explanation, error) {
 }
 
 // ExplainForAgent is Explain as an agent may see it: a hidden operand reads
-// exactly as a missing one would (outcome "run", the same stderr and exit
-// code), and no hide reason or rule is given away (G-4.5).
+// exactly as a missing one would (outcome "run", no stderr, exit 0: a dry
+// run does not look for files), and no hide reason or rule is given away
+// (G-4.5).
 func (s *Session) ExplainForAgent(line string) ([]Explanation, error) {
 	exps, err := s.Explain(line)
 	for i := range exps {
 		if exps[i].Outcome == gate.Hidden {
 			exps[i].Outcome = gate.Run
 			exps[i].Reason, exps[i].Rule, exps[i].Policy, exps[i].Operand = "", "", "", ""
+			exps[i].ExitCode, exps[i].Stderr, exps[i].Refusal = 0, "", nil
 		}
 	}
 	return exps, err
