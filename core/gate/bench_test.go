@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gatehouse/core/vfs"
@@ -172,8 +174,9 @@ func TestGeneratedProfileDecides(t *testing.T) {
 }
 
 // A grep handed a batch of siblings by xargs, judged with the session's
-// Resolver (memory mounts without links: LinkFree answers without a walk)
-// and without one; the difference is what following links costs (G-14).
+// Resolver (memory mounts without links: LinkFree answers without a walk),
+// without one, and on a host mount (each operand looked up); the
+// differences are what following links costs (G-14).
 func BenchmarkJudgeBatch(b *testing.B) {
 	p, mounts := generatedProfile(b, 1000)
 	specs := make([]vfs.MountSpec, 0, len(mounts))
@@ -193,10 +196,26 @@ func BenchmarkJudgeBatch(b *testing.B) {
 		batch.Argv = append(batch.Argv, f)
 		batch.Operands = append(batch.Operands, Operand{Arg: f, Path: f})
 	}
+	// The same batch on a host mount, where every operand is looked up.
+	hostDir := b.TempDir()
+	hostSpecs := []vfs.MountSpec{{Prefix: "/data", HostDir: hostDir}}
+	if err := os.MkdirAll(filepath.Join(hostDir, "team3", "proj43", "src"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 256 {
+		if err := os.WriteFile(filepath.Join(hostDir, "team3", "proj43", "src", fmt.Sprintf("file%d.go", i)), nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	hostFS, err := vfs.New(hostSpecs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer hostFS.Close()
 	for _, r := range []struct {
 		name string
 		r    Resolver
-	}{{"unresolved", nil}, {"resolved", p.Resolver(fsys)}} {
+	}{{"unresolved", nil}, {"resolved", p.Resolver(fsys)}, {"resolved-host", p.Resolver(hostFS)}} {
 		b.Run(r.name, func(b *testing.B) {
 			c := batch
 			c.Resolver = r.r
