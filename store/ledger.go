@@ -137,6 +137,11 @@ type Ledger interface {
 	// ChangesSince returns every ask whose last change came after rev, in
 	// the order the changes were committed, each as it stands now and
 	// tagged with that change's Rev.
+	//
+	// Revs follow commit order across every handle and host: once a reader
+	// has seen Rev N, no change committed later gets a Rev at or below N
+	// (a server database must not hand out revs from a sequence that
+	// commits out of order, or readers would skip changes).
 	ChangesSince(ctx context.Context, rev int64) ([]Change, error)
 
 	// WaitForChange blocks until the ledger may have changed since mark
