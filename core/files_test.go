@@ -366,7 +366,7 @@ func TestFileOperationPolicies(t *testing.T) {
 	t.Parallel()
 	prof := filesProfile
 	prof.Name = "guarded"
-	prof.Policy = &gate.PolicySpec{Engine: "starlark", Name: "guard.star", Source: "test", Timeout: int64(time.Minute), Code: `
+	prof.Policy = &gate.PolicySpec{Engine: "starlark", Name: "guard.star", Source: "test", Timeout: int64(gate.MaxPolicyTimeout), Code: `
 def pre_command(ctx):
     if ctx["command"] == "write_file" and "AKIA" in ctx["argv"][2]:
         return {"deny": "no credentials in files"}

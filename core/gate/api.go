@@ -108,7 +108,15 @@ type Refusal struct {
 	// Hook is the policy hook that spoke (G-8.1): "pre_command", "pre_ops"
 	// or "pre_session"; empty for document rules.
 	Hook string `json:"hook,omitempty"`
+
+	// timedOut marks a policy program stopped at its time-out (G-8.4).
+	timedOut bool
 }
+
+// TimedOut reports whether the refusal is a policy program that ran past
+// its time-out rather than one that decided: the agent is told so, since
+// no rule and no answer of the program refused the command.
+func (r *Refusal) TimedOut() bool { return r != nil && r.timedOut }
 
 // Operand is one path argument of a command, as the shell resolved it.
 type Operand struct {

@@ -19,12 +19,13 @@ type javascriptEngine struct {
 	runtimes sync.Pool // *jsRuntime
 }
 
-// jsRuntime is one loaded interpreter with its hooks and watchdog.
+// jsRuntime is one loaded interpreter with its hooks and the slot its
+// calls run through (policy_budget.go).
 type jsRuntime struct {
 	vm     *goja.Runtime
 	hooks  [hookCount]goja.Callable // nil where the program defines none
 	mounts *goja.Object             // frozen, shared by every ctx of this runtime
-	dog    *watchdog
+	slot   *callSlot
 	cwd    string // the calling command's cwd, for open() of a relative path
 	err    error  // the program failed to load into this runtime
 }
@@ -52,8 +53,8 @@ func newJavaScriptEngine(code string, env *programEnv, mounts map[string]string)
 // hook time-out.
 func (e *javascriptEngine) load() *jsRuntime {
 	vm := goja.New()
-	rt := &jsRuntime{vm: vm}
-	rt.dog = newWatchdog(func() { vm.Interrupt(errTimedOut) })
+	rt := &jsRuntime{vm: vm, slot: newCallSlot()}
+	limitJavaScript(vm)
 	freeze, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
 	rt.mounts = vm.NewObject()
 	for _, prefix := range sortedKeys(e.mounts) {
@@ -63,13 +64,17 @@ func (e *javascriptEngine) load() *jsRuntime {
 	_ = vm.Set("open", rt.open(e))
 	_ = vm.Set("isFile", rt.isFile(e))
 
-	rt.dog.arm(e.env.timeout)
-	_, err := vm.RunProgram(e.compiled)
-	fired := rt.dog.disarm()
-	vm.ClearInterrupt()
+	var err error
+	timedOut, panicked := rt.slot.run(e.env.budget,
+		func() { _, err = vm.RunProgram(e.compiled) },
+		func() { vm.Interrupt(errStopped) },
+		func() {}) // an abandoned runtime is never used again
 	switch {
-	case fired && err != nil:
+	case timedOut:
 		rt.err = fmt.Errorf("the top level timed out after %v", e.env.timeout)
+		return rt
+	case panicked != nil:
+		rt.err = fmt.Errorf("the top level panicked: %v", panicked)
 		return rt
 	case err != nil:
 		rt.err = errors.New(javascriptErrorText(err))
@@ -103,16 +108,25 @@ func (e *javascriptEngine) call(h hook, in *hookInput) (d Decision, err error) {
 	}
 	rt.cwd = in.facts.Cwd
 	ctx := rt.ctx(in)
-	rt.dog.arm(e.env.timeout)
-	v, callErr := rt.hooks[h](goja.Undefined(), ctx)
-	fired := rt.dog.disarm()
-	// The watchdog has finished by now, so no Interrupt can follow this.
-	rt.vm.ClearInterrupt()
-	e.runtimes.Put(rt)
+	var v goja.Value
+	var callErr error
+	timedOut, panicked := rt.slot.run(e.env.budget,
+		func() { v, callErr = rt.hooks[h](goja.Undefined(), ctx) },
+		func() { rt.vm.Interrupt(errStopped) },
+		func() {
+			// The abandoned call has returned: the runtime is whole again.
+			rt.vm.ClearInterrupt()
+			e.runtimes.Put(rt)
+		})
 	switch {
-	case callErr != nil && fired:
-		return Decision{}, timeoutError(javascriptNames[h], e.env.timeout)
-	case callErr != nil:
+	case timedOut:
+		return Decision{}, e.env.timedOut(javascriptNames[h])
+	case panicked != nil:
+		// A runtime that panicked mid-call is dropped rather than reused.
+		return Decision{}, fmt.Errorf("%s panicked: %v", javascriptNames[h], panicked)
+	}
+	defer e.runtimes.Put(rt)
+	if callErr != nil {
 		return Decision{}, fmt.Errorf("%s: %s", javascriptNames[h], javascriptErrorText(callErr))
 	}
 	return decodeJavaScript(rt.vm, h, v)
@@ -197,6 +211,10 @@ func describeJavaScript(v goja.Value) string {
 // javascriptErrorText is what was thrown, without goja's stack positions:
 // "Error: boom" for `throw new Error("boom")`.
 func javascriptErrorText(err error) string {
+	var overflow *goja.StackOverflowError
+	if errors.As(err, &overflow) {
+		return "RangeError: Maximum call stack size exceeded"
+	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) && ex.Value() != nil {
 		return ex.Value().String()

@@ -3,6 +3,8 @@ package gate
 import (
 	"errors"
 	"fmt"
+	"math"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -20,10 +22,14 @@ type starlarkEngine struct {
 	threads sync.Pool      // *starlarkThread
 }
 
-// starlarkThread is a reusable interpreter thread with its watchdog.
+// starlarkThread is a reusable interpreter thread with the watch that
+// bounds its calls (policy_budget.go).
 type starlarkThread struct {
 	thread *starlark.Thread
-	dog    *watchdog
+	watch  *inlineWatch
+	// locked: the running call holds its OS thread, so its clock can be
+	// read (see onSteps).
+	locked bool
 	cwd    string // the calling command's cwd, for open() of a relative path
 	facts  starlarkFacts
 	// The ctx dicts are the thread's own, cleared and refilled per call:
@@ -80,15 +86,20 @@ func newStarlarkEngine(code string, env *programEnv, mounts map[string]string) (
 	predeclared := starlark.StringDict{
 		"open":    starlark.NewBuiltin("open", e.open),
 		"is_file": starlark.NewBuiltin("is_file", e.isFile),
+		"range":   starlark.NewBuiltin("range", boundedRange),
 	}
 	t := e.newThread()
-	t.dog.arm(env.timeout)
-	globals, err := starlark.ExecFileOptions(starlarkOptions, t.thread, env.name, code, predeclared)
-	fired := t.dog.disarm()
+	var globals starlark.StringDict
+	var err error
+	timedOut, panicked := t.bounded(env.budget, func() {
+		globals, err = starlark.ExecFileOptions(starlarkOptions, t.thread, env.name, code, predeclared)
+	})
 	var hooks [hookCount]bool
 	switch {
-	case fired:
+	case timedOut:
 		return nil, hooks, fmt.Errorf("the top level timed out after %v", env.timeout)
+	case panicked != nil:
+		return nil, hooks, fmt.Errorf("the top level panicked: %v", panicked)
 	case err != nil:
 		return nil, hooks, errors.New(starlarkErrorText(err))
 	}
@@ -113,35 +124,67 @@ func (e *starlarkEngine) newThread() *starlarkThread {
 		Name:  e.env.name,
 		Print: func(*starlark.Thread, string) {}, // print() must not reach the host's stderr
 	}}
-	t.dog = newWatchdog(func() { t.thread.Cancel(errTimedOut.Error()) })
+	t.watch = newInlineWatch(func() { t.thread.Cancel(errStopped.Error()) })
+	t.thread.OnMaxSteps = t.onSteps
 	t.thread.SetLocal(starlarkThreadKey, t)
 	return t
+}
+
+// clockSteps is how many steps a call runs before its thread's CPU clock
+// is made readable: a call shorter than that (most are) pays for no lock
+// and no system call, and cannot have run long.
+const clockSteps = 10_000
+
+// bounded runs call on this goroutine within b (inlineWatch). A panic is
+// returned, not raised.
+func (t *starlarkThread) bounded(b callBudget, call func()) (timedOut bool, panicked any) {
+	t.thread.SetMaxExecutionSteps(t.thread.ExecutionSteps() + clockSteps)
+	t.watch.arm(b)
+	func() {
+		defer func() { panicked = recover() }()
+		call()
+	}()
+	timedOut = t.watch.disarm()
+	if t.locked {
+		runtime.UnlockOSThread()
+		t.locked = false
+	}
+	t.thread.Uncancel()
+	return timedOut, panicked
+}
+
+// onSteps runs on the call's goroutine once the call has run clockSteps
+// steps: it locks the goroutine to its OS thread for the rest of the call
+// and hands the thread's clock to the watch.
+func (t *starlarkThread) onSteps(thread *starlark.Thread) {
+	thread.SetMaxExecutionSteps(math.MaxUint64)
+	if !t.locked {
+		runtime.LockOSThread()
+		t.locked = true
+		t.watch.clock.begin()
+	}
 }
 
 func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
 	t := e.threads.Get().(*starlarkThread)
 	t.cwd = in.facts.Cwd
-	healthy := false
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%s: %v", starlarkNames[h], r)
-		}
-		// A thread that panicked mid-call is dropped rather than reused.
-		if healthy {
-			e.threads.Put(t)
-		}
-	}()
 	ctx := e.ctx(t, in)
 	t.usedFiles = false
-	t.dog.arm(e.env.timeout)
-	v, callErr := starlark.Call(t.thread, e.hooks[h], starlark.Tuple{ctx}, nil)
-	fired := t.dog.disarm()
-	t.thread.Uncancel()
-	healthy = true
+	var v starlark.Value
+	var callErr error
+	timedOut, panicked := t.bounded(e.env.budget, func() {
+		v, callErr = starlark.Call(t.thread, e.hooks[h], starlark.Tuple{ctx}, nil)
+	})
 	switch {
-	case callErr != nil && fired:
-		return Decision{}, timeoutError(starlarkNames[h], e.env.timeout)
-	case callErr != nil:
+	case panicked != nil:
+		// A thread that panicked mid-call is dropped rather than reused.
+		return Decision{}, fmt.Errorf("%s: %v", starlarkNames[h], panicked)
+	case timedOut:
+		e.threads.Put(t)
+		return Decision{}, e.env.timedOut(starlarkNames[h])
+	}
+	defer e.threads.Put(t)
+	if callErr != nil {
 		return Decision{}, fmt.Errorf("%s: %s", starlarkNames[h], starlarkErrorText(callErr))
 	}
 	d, err = decodeStarlark(h, v)

@@ -112,7 +112,7 @@ func TestPreCommandTimeOut(t *testing.T) {
 			if took := time.Since(start); took > 30*time.Second {
 				t.Errorf("the time-out took %v", took)
 			}
-			want := hookName(engine, "pre_command") + " timed out after 1s"
+			want := "policy " + programName(engine) + " timed out: " + hookName(engine, "pre_command") + " ran past 1s"
 			if v.Outcome != Deny || v.Refusal.Reason != want || v.Refusal.Hook != HookPreCommand {
 				t.Errorf("got %s, want a deny %q", verdictText(v), want)
 			}
@@ -127,7 +127,7 @@ func TestPreCommandTimeOut(t *testing.T) {
 func TestPolicyDefaultTimeOut(t *testing.T) {
 	t.Parallel()
 	p, _ := compileGuardedTimeout(t, "starlark", "def pre_command(ctx):\n    while True:\n        pass\n", 0)
-	if v := p.Judge(catReadme); v.Refusal == nil || v.Refusal.Reason != "pre_command timed out after 100ms" {
+	if v := p.Judge(catReadme); v.Refusal == nil || v.Refusal.Reason != "policy guard.star timed out: pre_command ran past 100ms" {
 		t.Errorf("got %s", verdictText(v))
 	}
 }

@@ -104,10 +104,10 @@ func guardedSpec(engine, code string, timeout time.Duration) ProfileSpec {
 }
 
 // patientTimeout is the per-call time-out of programs in tests that are not
-// about time-outs. The default 100 ms is wall time: on a machine busy with
-// the race detector and parallel tests a call that does almost nothing can
-// be starved that long, and would deny for a reason the test did not mean.
-const patientTimeout = time.Minute
+// about time-outs: the longest a document may set. Time-outs count a call's
+// own CPU time, so a starved call is not denied, but the wall backstop is
+// only a second past the time-out, and the race detector slows every call.
+const patientTimeout = MaxPolicyTimeout
 
 // compileGuarded compiles guardedSpec over policyFS, with open() wired, and
 // a time-out no test will meet (see patientTimeout).

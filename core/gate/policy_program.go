@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultPolicyTimeout bounds one hook call when the policy block names no
-// timeout (G-8.4).
+// timeout (G-8.4); see policy_budget.go for how time is counted.
 const DefaultPolicyTimeout = 100 * time.Millisecond
 
 // hook is one of the three admission hooks, as an index.
@@ -54,6 +54,12 @@ type programEnv struct {
 	name    string // the program's file name, for positions in errors
 	files   vfs.FS // the policies' view for open(); nil without WithFS
 	timeout time.Duration
+	budget  callBudget
+}
+
+// timedOut is the deny reason of a call of hook stopped at the time-out.
+func (env *programEnv) timedOut(hook string) error {
+	return &timedOutError{program: env.name, hook: hook, timeout: env.timeout}
 }
 
 // program is a profile's compiled policy program (G-8).
@@ -79,6 +85,10 @@ func compileProgram(spec PolicySpec, profileSource string, ch *policyChain) (*pr
 	if spec.Timeout > 0 {
 		env.timeout = time.Duration(spec.Timeout)
 	}
+	if env.timeout > MaxPolicyTimeout {
+		return nil, fmt.Errorf("timeout %v is over the limit of %v per call", env.timeout, MaxPolicyTimeout)
+	}
+	env.budget = newBudget(env.timeout)
 	prog := &program{policy: "policy:" + name, rule: spec.Source}
 	if prog.rule == "" {
 		prog.rule = profileSource
@@ -116,7 +126,10 @@ func (p *program) record(h hook, d Decision, err error, scope string) *Refusal {
 		return nil
 	}
 	rec := &Refusal{Kind: string(VerbDeny), Policy: p.policy, Scope: scope, Rule: p.rule, Hook: recordNames[h]}
+	var timedOut *timedOutError
 	switch {
+	case errors.As(err, &timedOut):
+		rec.Reason, rec.timedOut = err.Error(), true
 	case err != nil:
 		rec.Reason = err.Error()
 	case d.Verb == VerbAsk:
@@ -148,43 +161,4 @@ func unknownAnswer(hookName string, h hook, got, none string) error {
 		return fmt.Errorf(`%s returned %s; want %s, "allow", "deny", "ask", {"deny": reason} or {"ask": reason}`, hookName, got, none)
 	}
 	return fmt.Errorf(`%s returned %s; want %s, "allow", "deny" or {"deny": reason} (no ask here)`, hookName, got, none)
-}
-
-// errTimedOut marks a call the watchdog stopped.
-var errTimedOut = errors.New("timed out")
-
-// watchdog stops a call that runs past its time-out. One is kept per pooled
-// interpreter and re-armed per call, so a call allocates no timer.
-type watchdog struct {
-	timer *time.Timer
-	fired chan struct{}
-}
-
-// newWatchdog makes a disarmed watchdog that runs fire when a call
-// overruns.
-func newWatchdog(fire func()) *watchdog {
-	w := &watchdog{fired: make(chan struct{}, 1)}
-	w.timer = time.AfterFunc(time.Hour, func() {
-		fire()
-		w.fired <- struct{}{}
-	})
-	w.timer.Stop()
-	return w
-}
-
-func (w *watchdog) arm(d time.Duration) { w.timer.Reset(d) }
-
-// disarm stops the watchdog and reports whether it fired. Once it returns,
-// fire has finished, so the interpreter may be reset and reused safely.
-func (w *watchdog) disarm() bool {
-	if w.timer.Stop() {
-		return false
-	}
-	<-w.fired
-	return true
-}
-
-// timeoutError is the deny reason of a call the watchdog stopped.
-func timeoutError(hookName string, d time.Duration) error {
-	return fmt.Errorf("%s timed out after %v", hookName, d)
 }

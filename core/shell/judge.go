@@ -60,6 +60,10 @@ func refusalText(v gate.Verdict, argv []string) (string, int) {
 			}
 			return voice(name, *v.Operand, v.Refusal.Reason), code
 		}
+		if v.Refusal.TimedOut() {
+			// No rule refused: the agent reads which program ran too long.
+			return name + ": " + v.Refusal.Reason + "\n", code
+		}
 		return name + ": Permission denied\n", code
 	case gate.Hidden:
 		if len(v.HiddenOperands) > 0 {

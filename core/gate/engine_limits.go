@@ -1,0 +1,172 @@
+package gate
+
+import (
+	"fmt"
+
+	"github.com/dlclark/regexp2"
+	"github.com/dop251/goja"
+	"go.starlark.net/starlark"
+)
+
+// What a policy program may build in one step. The time-out stops a
+// program between steps, but not inside one builtin: `new Array(3e7).fill(0)`
+// or `"a".repeat(1 << 29)` would run for seconds and take gigabytes in a
+// single call, and JSON.parse of "[[[[…" a few million deep recurses until
+// the Go stack overflows, which no recover survives. So the builtins whose
+// work is set by an argument or a length, rather than by data the program
+// already holds, refuse past these bounds, and the call ends with a
+// RangeError like any other exception (G-8.4).
+const (
+	// maxPolicyElements bounds an array a builtin walks or fills, and a
+	// Starlark range.
+	maxPolicyElements = 1 << 22
+	// maxPolicyString bounds a string repeat or padStart/padEnd builds, in
+	// UTF-16 units.
+	maxPolicyString = 1 << 24
+	// maxPolicyNesting bounds the nesting of JSON a program parses, and
+	// its call depth.
+	maxPolicyNesting = 1000
+)
+
+func init() {
+	// A backtracking regular expression (lookaround, backreferences) runs
+	// in regexp2, which no interrupt reaches; its own clock stops a match.
+	// goja is the only user of regexp2 in the process.
+	regexp2.DefaultMatchTimeout = regexpMatchCap
+}
+
+// limitJavaScript applies the bounds to a fresh runtime, before the
+// program's top level runs. Binary buffers (ArrayBuffer, typed arrays,
+// DataView) are removed: a policy has no use for them, and their
+// constructors allocate whatever length they are given.
+func limitJavaScript(vm *goja.Runtime) {
+	vm.SetMaxCallStackSize(maxPolicyNesting)
+	global := vm.GlobalObject()
+	for _, name := range []string{"ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics",
+		"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
+		"Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"} {
+		_ = global.Delete(name)
+	}
+	array := global.Get("Array").ToObject(vm)
+	arrayProto := array.Get("prototype").ToObject(vm)
+	for _, name := range arrayProto.GetOwnPropertyNames() {
+		if name == "constructor" {
+			continue
+		}
+		guard(vm, arrayProto, name, func(call goja.FunctionCall) error {
+			return lengthWithin(vm, call.This, "Array.prototype."+name)
+		})
+	}
+	guard(vm, array, "from", func(call goja.FunctionCall) error {
+		return lengthWithin(vm, call.Argument(0), "Array.from")
+	})
+	strProto := global.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
+	guard(vm, strProto, "repeat", func(call goja.FunctionCall) error {
+		n := call.Argument(0).ToFloat()
+		if float64(len(call.This.String()))*n > maxPolicyString {
+			return fmt.Errorf("String.prototype.repeat: the result would be over %d characters", maxPolicyString)
+		}
+		return nil
+	})
+	for _, name := range []string{"padStart", "padEnd"} {
+		guard(vm, strProto, name, func(call goja.FunctionCall) error {
+			if call.Argument(0).ToFloat() > maxPolicyString {
+				return fmt.Errorf("String.prototype.%s: the result would be over %d characters", name, maxPolicyString)
+			}
+			return nil
+		})
+	}
+	json := global.Get("JSON").ToObject(vm)
+	guard(vm, json, "parse", func(call goja.FunctionCall) error {
+		if jsonNesting(call.Argument(0).String()) > maxPolicyNesting {
+			return fmt.Errorf("JSON.parse: nested deeper than %d", maxPolicyNesting)
+		}
+		return nil
+	})
+}
+
+// guard replaces obj[name] with a function that runs check first and
+// throws its error as a RangeError, then calls the original.
+func guard(vm *goja.Runtime, obj *goja.Object, name string, check func(goja.FunctionCall) error) {
+	orig, ok := goja.AssertFunction(obj.Get(name))
+	if !ok {
+		return
+	}
+	fn := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		if err := check(call); err != nil {
+			panic(newRangeError(vm, err.Error()))
+		}
+		v, err := orig(call.This, call.Arguments...)
+		if err != nil {
+			panic(err) // rethrown as it was: an exception, or an interrupt
+		}
+		return v
+	})
+	_ = obj.DefineDataProperty(name, fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// newRangeError makes a RangeError, so `catch (e) { e.message }` reads a
+// bound's refusal as it would any other.
+func newRangeError(vm *goja.Runtime, msg string) goja.Value {
+	if obj, err := vm.New(vm.Get("RangeError"), vm.ToValue(msg)); err == nil {
+		return obj
+	}
+	return vm.ToValue(msg)
+}
+
+// lengthWithin refuses an array-like whose length is past the bound.
+func lengthWithin(vm *goja.Runtime, v goja.Value, who string) error {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	if n := obj.Get("length"); n != nil && n.ToFloat() > maxPolicyElements {
+		return fmt.Errorf("%s: a length over %d elements", who, maxPolicyElements)
+	}
+	return nil
+}
+
+// jsonNesting is the deepest nesting of arrays and objects in a JSON text
+// (brackets inside strings do not count).
+func jsonNesting(text string) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// boundedRange is Starlark's range, refusing more than maxPolicyElements
+// elements (list(range(1 << 27)) would take two gigabytes in one step).
+func boundedRange(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v, err := starlark.Call(thread, starlark.Universe["range"], args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	if seq, ok := v.(starlark.Sequence); ok && seq.Len() > maxPolicyElements {
+		return nil, fmt.Errorf("range: more than %d elements", maxPolicyElements)
+	}
+	return v, nil
+}
