@@ -12,17 +12,18 @@ import (
 // A policy program's call is bounded by its time-out (G-8.4), counted as
 // the running time of the call itself, not the wall clock: on a loaded
 // machine a goroutine can wait for a CPU far longer than a hook takes, and a
-// wall-clock limit would deny commands that did nothing wrong. Each call runs
-// on a goroutine of its own, locked to its OS thread, whose CPU clock the
-// caller reads; the wall clock is only a backstop (backstopSlack past the
-// time-out) for a call that cannot get a CPU at all.
+// wall-clock limit would deny commands that did nothing wrong. A call runs
+// locked to its OS thread, whose CPU clock a watchdog reads (threadClock);
+// the wall clock is only a backstop (backstopSlack past the time-out) for a
+// call that cannot get a CPU at all.
 //
-// Running the call on its own goroutine also lets the caller go at the
-// deadline when the program is stuck where no interrupt reaches: inside a
-// builtin (a huge allocation) or a backtracking regular expression. The
-// caller refuses at once; the goroutine is left to finish on its own, and
-// every such builtin is bounded (see engine_limits.go), regular expressions
-// by regexpMatchCap.
+// A JavaScript call runs on a goroutine of its own (callSlot), so that its
+// caller can go at the deadline when the program is stuck where no
+// interrupt reaches: inside a backtracking regular expression, which only
+// regexp2's own clock stops (regexpMatchCap). The caller refuses at once;
+// the goroutine is left to finish on its own. A Starlark call runs on its
+// caller's goroutine (inlineWatch): every Starlark builtin is bounded (see
+// engine_limits.go), and its steps let short calls skip the clock.
 
 const (
 	// MaxPolicyTimeout is the longest time-out a policy block may ask for:
