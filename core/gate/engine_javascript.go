@@ -36,6 +36,7 @@ func newJavaScriptEngine(code string, env *programEnv, mounts map[string]string)
 	if err != nil {
 		return nil, hooks, err
 	}
+	keepRegexpClock()
 	e := &javascriptEngine{env: env, compiled: compiled, mounts: mounts}
 	e.runtimes.New = func() any { return e.load() }
 	rt := e.load()

@@ -2,6 +2,8 @@ package gate
 
 import (
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/dlclark/regexp2"
 	"github.com/dop251/goja"
@@ -33,6 +35,23 @@ func init() {
 	// in regexp2, which no interrupt reaches; its own clock stops a match.
 	// goja is the only user of regexp2 in the process.
 	regexp2.DefaultMatchTimeout = regexpMatchCap
+}
+
+var regexpClock sync.Once
+
+// keepRegexpClock keeps regexp2's clock running for the life of the
+// process. regexp2 reads time from a goroutine that it stops when no match
+// has a deadline; a match that starts while the clock is stopped takes its
+// deadline from the last reading, so after a quiet spell it times out at
+// the clock's first tick, a tenth of a second in, and reads as "no match":
+// a program would answer as if a pattern had not matched. One match with a
+// deadline a century away keeps the clock ticking (ten times a second).
+func keepRegexpClock() {
+	regexpClock.Do(func() {
+		re := regexp2.MustCompile("x", regexp2.None)
+		re.MatchTimeout = 100 * 365 * 24 * time.Hour
+		_, _ = re.MatchString("x")
+	})
 }
 
 // limitJavaScript applies the bounds to a fresh runtime, before the

@@ -36,10 +36,12 @@ const (
 
 	// regexpMatchCap bounds one match of a backtracking regular expression
 	// (JavaScript lookaround and backreferences), which no interrupt stops.
-	// It is at least every call's wall backstop, so a match stopped by the
-	// cap (which the engine would report as "no match") always belongs to a
-	// call that is refused as timed out.
-	regexpMatchCap = MaxPolicyTimeout + backstopSlack
+	// It is longer than every call's wall backstop, so a match stopped by
+	// the cap (which the engine reports as "no match") always belongs to a
+	// call that is refused as timed out. The extra two seconds cover the lag
+	// of regexp2's own clock, which a goroutine updates every 100 ms (see
+	// keepRegexpClock).
+	regexpMatchCap = MaxPolicyTimeout + backstopSlack + 2*time.Second
 )
 
 // callBudget is what one call may use: cpu of its own thread's running
