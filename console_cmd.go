@@ -130,16 +130,18 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	}
 
 	_, runErr := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(stdout)).Run()
-	// Quitting ends the agents' lines: a line still waiting for an answer
-	// is cancelled, and its ask leaves the queue saying so.
+	// Quitting (q, SIGINT, SIGTERM) ends the agents' lines at once: a line
+	// still waiting for an answer is cancelled, and its ask leaves the queue
+	// saying so. The console is gone within two seconds (G-12.3).
+	stopLines(ws)
 	cancel()
 	select {
 	case err := <-replayed:
 		if err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "gatehouse: scenario: %v\n", err)
 		}
-	case <-time.After(5 * time.Second):
-		fmt.Fprintln(stderr, "gatehouse: agents still running after 5s; leaving them")
+	case <-time.After(300 * time.Millisecond):
+		fmt.Fprintln(stderr, "gatehouse: agents still running; leaving them")
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {
 		fmt.Fprintf(stderr, "gatehouse: console: %v\n", runErr)

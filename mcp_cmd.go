@@ -7,9 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -54,7 +51,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "gatehouse mcp: %s, profile %s, ledger %s; answer asks with `gatehouse allow ID --db %s`\n",
 		*wsFile, name, ledgerPath, ledgerPath)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilSignal(ws)
 	defer stop()
 	srv := mcp.New(ws, mcp.Options{Profile: *profile, Agent: *agent})
 	transport := &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
@@ -117,7 +114,9 @@ func serveMCPBeside(ctx context.Context, ws *core.Workspace, addr, profile strin
 	fmt.Fprintf(stderr, "gatehouse: MCP on http://%s/mcp (profile %s)\n", ln.Addr(), name)
 	return func() {
 		srv.Close()
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		// The lines were stopped already; what is left are streams that
+		// never end by themselves.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 300*time.Millisecond)
 		defer cancel()
 		if hs.Shutdown(sctx) != nil {
 			hs.Close() // waiting calls hold their streams open: cut them

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"gatehouse/core"
 	"gatehouse/rest"
@@ -73,7 +69,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "gatehouse: serving %s on http://%s\n  ledger: %s\n  host token: %s\n  open to agents: %s\n",
 		*wsFile, ln.Addr(), ledgerPath, rest.TokenPath(ledgerPath), profileText(open))
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilSignal(ws)
 	defer stop()
 	srv := rest.New(ws, opts...)
 	if err := srv.Serve(ctx, ln); err != nil {

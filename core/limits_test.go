@@ -120,3 +120,47 @@ func TestForkBombIsContained(t *testing.T) {
 		t.Errorf("the session did not survive: %+v", next)
 	}
 }
+
+// G-12.3: wall time ends lines whose utilities loop over endless input or
+// output without looking at the time themselves, blocked pipelines and
+// reads included; the session runs the next line.
+func TestWallTimeEndsEveryLine(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"cat /dev/zero > /dev/null",
+		"cp /dev/zero /dev/null",
+		"wc -c /dev/zero",
+		"sha256sum /dev/zero",
+		"md5sum < /dev/zero",
+		"tr -d x < /dev/zero > /dev/null",
+		"od /dev/zero > /dev/null",
+		"tee /dev/null < /dev/zero > /dev/null",
+		"yes > /dev/null",
+		"seq 1e18 > /dev/null",
+		"sleep 100 | cat",
+		"cat /dev/zero | cat > /dev/null",
+		"read x < /dev/zero",
+		"cat /dev/zero | read x",
+		"while :; do :; done",
+		"sleep 1000 & wait",
+		"echo $(sleep 1000)",
+		"cat <(sleep 1000)",
+	}
+	for _, line := range lines {
+		t.Run(line, func(t *testing.T) {
+			t.Parallel()
+			s := limitsWorkspace(t, Limits{WallTime: 500 * time.Millisecond, Commands: 1 << 30})
+			start := time.Now()
+			res := s.Execute(context.Background(), line)
+			if res.ExitCode != 124 || !strings.HasSuffix(res.Stderr, "gatehouse: line exceeded the wall-time limit (500ms)\n") {
+				t.Errorf("exit %d stderr %q, want 124 and the wall-time message last", res.ExitCode, tail(res.Stderr))
+			}
+			if d := time.Since(start); d > 8*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if next := s.Execute(context.Background(), "echo alive"); next.Stdout != "alive\n" {
+				t.Errorf("the session did not survive: %+v", next)
+			}
+		})
+	}
+}

@@ -174,6 +174,8 @@ type Workspace struct {
 	sessions map[string]*Session
 	deflt    *Session
 	events   bus
+	// lines are the lines running now, for Shutdown.
+	lines runningLines
 
 	// attachMu serialises making a live Session from a ledger row, so
 	// that concurrent resumes (and the default session) of one id give
@@ -599,6 +601,10 @@ func (s *Session) Cwd() string { return s.sh.Cwd() }
 
 // Execute runs one line (G-7.6).
 func (s *Session) Execute(ctx context.Context, line string) Result {
+	ctx, ok := s.ws.lines.start(ctx)
+	if !ok {
+		return refusedForShutdown()
+	}
 	s.mu.Lock()
 	s.running++
 	s.mu.Unlock()

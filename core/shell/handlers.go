@@ -367,6 +367,9 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	if noStdin {
 		stdin = strings.NewReader("")
 	}
+	// Every stream and file stops with the line, whether or not the
+	// utility looks at its context (G-12.3).
+	stdin, stdout, stderr, view := stoppable(ctx, stdin, stdout, stderr, s.view(ls, scope))
 	e := &utils.Env{
 		Ctx:     ctx,
 		Args:    argv,
@@ -375,7 +378,7 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		Stdout:  stdout,
 		Stderr:  stderr,
 		Dir:     dir,
-		FS:      &stdioFS{FS: s.view(ls, scope), fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
+		FS:      &stdioFS{FS: view, fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
 		Environ: s.environ(env),
 		LookPath: func(name string) bool {
 			if isPathCommand(name) {

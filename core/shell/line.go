@@ -198,11 +198,29 @@ func (ls *lineState) jobEnded() {
 	}
 }
 
+type lineEndKey struct{}
+
+// OnLineEnd returns a context under which Run calls fn once the line it
+// runs and every background job that line launched have ended (or were
+// stopped with it). fn is called exactly once, possibly after Run returned.
+func OnLineEnd(ctx context.Context, fn func()) context.Context {
+	return context.WithValue(ctx, lineEndKey{}, fn)
+}
+
 // Run runs one line and returns its result (G-7.6). The line's grants stay
 // claimed until its background jobs end.
 func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// The caller learns when the line and its jobs have ended: at once for
+	// a line that never ran, else when the last job is done.
+	onEnd, _ := ctx.Value(lineEndKey{}).(func())
+	handedOff := false
+	defer func() {
+		if !handedOff && onEnd != nil {
+			onEnd()
+		}
+	}()
 	// Nothing a line says may take the process down (G-12.3).
 	defer func() {
 		if p := recover(); p != nil {
@@ -222,6 +240,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	ls := &lineState{sh: s, text: line, cancel: cancel, claims: map[string][]*placeClaim{}, done: make(chan struct{})}
 	ls.jobs.Store(1) // the foreground
+	handedOff = true
 	defer func() {
 		s.fds.reset()
 		ls.jobEnded()
@@ -233,6 +252,9 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 			}
 			cancelTime()
 			cancel(nil)
+			if onEnd != nil {
+				onEnd()
+			}
 		}()
 	}()
 	ctx = context.WithValue(ctx, lineKey{}, ls)

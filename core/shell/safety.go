@@ -57,6 +57,10 @@ func (s *Shell) panicked(ctx context.Context, where string, p any, stack []byte)
 	return h
 }
 
+// StopCause is a cause to cancel a line's context with: the line ends with
+// exit code and msg on its stderr, as when it runs out of time (G-12.3).
+func StopCause(code int, msg string) error { return &errHalt{code: code, msg: msg} }
+
 // onInterpPanic is the interpreter's panic handler, for the goroutines it
 // starts itself (pipeline members, background statements).
 func (s *Shell) onInterpPanic(ctx context.Context, p any, stack []byte) {

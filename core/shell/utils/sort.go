@@ -2,6 +2,7 @@ package utils
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"slices"
@@ -318,7 +319,7 @@ func (c *sortConfig) sorted(t *tool) ([][]byte, string) {
 		for _, r := range runs {
 			lines = append(lines, r...)
 		}
-		c.s.sortLines(lines)
+		c.s.sortLines(t.ctx, lines)
 	}
 	if c.s.unique {
 		lines = c.s.dedupe(lines)
@@ -420,15 +421,35 @@ func (s *sorter) keysEqual(a, b []byte) bool {
 	return true
 }
 
-func (s *sorter) sortLines(lines [][]byte) {
+func (s *sorter) sortLines(ctx context.Context, lines [][]byte) {
+	// Sorting millions of lines takes seconds: the comparison looks at the
+	// line's context now and then, and a stopped line unwinds the sort
+	// (G-12.3: wall time ends every line).
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(sortStopped); !ok {
+				panic(r)
+			}
+		}
+	}()
+	calls := 0
+	compare := func(a, b []byte) int {
+		if calls++; calls&0xffff == 0 && ctx.Err() != nil {
+			panic(sortStopped{})
+		}
+		return s.compare(a, b)
+	}
 	if !s.stable && !s.unique {
 		// The last-resort whole-line comparison leaves only identical lines
 		// equal, so an unstable sort cannot show, and it is much faster.
-		slices.SortFunc(lines, s.compare)
+		slices.SortFunc(lines, compare)
 		return
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return s.compare(lines[i], lines[j]) < 0 })
+	sort.SliceStable(lines, func(i, j int) bool { return compare(lines[i], lines[j]) < 0 })
 }
+
+// sortStopped unwinds a sort whose line was stopped.
+type sortStopped struct{}
 
 // mergeRuns is -m: the inputs are taken as already sorted and only
 // interleaved, smallest head first (the earlier input on a tie), so an
