@@ -94,48 +94,7 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 	var refused []OperandRefusal // operand denies and asks, in argv order
 	firstDeny := -1
 	if p.hasEntries {
-		var dirs dirMemo // xargs hands a command thousands of siblings
-		for i := range cmd.Operands {
-			if cmd.Operands[i].Path == "" {
-				continue
-			}
-			op := &cmd.Operands[i]
-			real := op.Path
-			if cmd.Resolver != nil && strings.HasPrefix(op.Path, "/") {
-				real = cmd.Resolver.Resolve(op.Path, !op.Write)
-			}
-			if real == op.Path {
-				if _, clear := dirs.clear(p, op.Path, &cmd, false); clear {
-					v.Cleared.add(i, len(cmd.Operands))
-					continue // the common case first: an absolute path nothing reaches
-				}
-			}
-			var j operandJudgement
-			p.judgeOperand(&cmd, *op, real, &dirs, &j)
-			switch {
-			case j.entry == nil:
-				if j.cleared {
-					v.Cleared.add(i, len(cmd.Operands))
-				}
-			case j.entry.verb == VerbHide:
-				if len(v.HiddenOperands) == 0 {
-					v.HideReason, v.HideRule = j.entry.reason, j.entry.rule
-				}
-				v.HiddenOperands = append(v.HiddenOperands, j.op)
-			default:
-				rec := j.entry.refusal
-				rec.Path = j.path
-				if j.entry.verb == VerbDeny && firstDeny < 0 {
-					firstDeny = len(refused)
-				}
-				refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &rec})
-				if j.also != nil {
-					also := j.also.refusal
-					also.Path = j.alsoPath
-					refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &also})
-				}
-			}
-		}
+		refused, firstDeny = p.judgeOperands(&cmd, &v)
 	}
 
 	switch {
@@ -172,6 +131,57 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 		v.Outcome = Run
 	}
 	return v
+}
+
+// judgeOperands judges each operand on the path axis (G-4.4, G-4.10): it
+// marks the cleared ones and the hidden ones in v, and returns the operand
+// denies and asks in argv order with the index of the first deny (-1 when
+// none).
+func (p *Profile) judgeOperands(cmd *Command, v *Verdict) (refused []OperandRefusal, firstDeny int) {
+	firstDeny = -1
+	var dirs dirMemo // xargs hands a command thousands of siblings
+	for i := range cmd.Operands {
+		op := &cmd.Operands[i]
+		if op.Path == "" {
+			continue
+		}
+		real := op.Path
+		if cmd.Resolver != nil && strings.HasPrefix(op.Path, "/") {
+			real = cmd.Resolver.Resolve(op.Path, !op.Write)
+		}
+		if real == op.Path {
+			if _, clear := dirs.clear(p, op.Path, cmd, false); clear {
+				v.Cleared.add(i, len(cmd.Operands))
+				continue // the common case first: an absolute path nothing reaches
+			}
+		}
+		var j operandJudgement
+		p.judgeOperand(cmd, *op, real, &dirs, &j)
+		switch {
+		case j.entry == nil:
+			if j.cleared {
+				v.Cleared.add(i, len(cmd.Operands))
+			}
+		case j.entry.verb == VerbHide:
+			if len(v.HiddenOperands) == 0 {
+				v.HideReason, v.HideRule = j.entry.reason, j.entry.rule
+			}
+			v.HiddenOperands = append(v.HiddenOperands, j.op)
+		default:
+			rec := j.entry.refusal
+			rec.Path = j.path
+			if j.entry.verb == VerbDeny && firstDeny < 0 {
+				firstDeny = len(refused)
+			}
+			refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &rec})
+			if j.also != nil {
+				also := j.also.refusal
+				also.Path = j.alsoPath
+				refused = append(refused, OperandRefusal{Operand: j.op, Refusal: &also})
+			}
+		}
+	}
+	return refused, firstDeny
 }
 
 func commandVerdict(o Outcome, rec Refusal) Verdict {
