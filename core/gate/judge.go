@@ -213,12 +213,18 @@ func (p *Profile) workMounts(cmd Command, buf []*mountInfo) []*mountInfo {
 		if !strings.HasPrefix(name, "/") {
 			name = path.Join(cmd.Cwd, name)
 		}
-		for _, at := range [2]string{name, p.resolve(&cmd, name, true)} {
+		at := name
+		for {
 			m := p.mountOf(at)
-			if m == nil || m.deny.size+m.ask.size == 0 || slices.Contains(buf, m) {
-				continue
+			if m != nil && m.deny.size+m.ask.size > 0 && !slices.Contains(buf, m) {
+				buf = append(buf, m)
 			}
-			buf = append(buf, m)
+			if at != name || cmd.Resolver == nil {
+				return
+			}
+			if at = cmd.Resolver.Resolve(name, true); at == name {
+				return
+			}
 		}
 	}
 	add(cmd.Cwd)
@@ -268,10 +274,11 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, real string, dirs *dirM
 		real = p.resolve(cmd, op.Path, !op.Write)
 	}
 	j.op = op
-	e, at := p.operandEntry(cmd, op.Path, dirs), op.Path
+	// The caller tried the sibling fast path on a path leading to itself.
+	e, at := p.operandEntry(cmd, op.Path, dirs, real != op.Path || op.Path != spelled), op.Path
 	if real != op.Path {
 		j.op.Real = real
-		re := p.operandEntry(cmd, real, dirs)
+		re := p.operandEntry(cmd, real, dirs, true)
 		if re != nil && e != nil && re.verb == VerbAsk && e.verb == VerbAsk {
 			// Two questions: the link's own path and its target are both
 			// read, so the record names both (G-4.10).
@@ -313,10 +320,13 @@ func (p *Profile) judgeOperand(cmd *Command, op Operand, real string, dirs *dirM
 }
 
 // operandEntry is the entry that speaks for an operand at path: a hide
-// that leaves it hidden, a deny or an ask; nil when none does.
-func (p *Profile) operandEntry(cmd *Command, at string, dirs *dirMemo) *pathEntry {
-	if _, clear := dirs.clear(p, at, cmd, false); clear {
-		return nil // the common case first: an absolute path nothing reaches
+// that leaves it hidden, a deny or an ask; nil when none does. fast tries
+// the directory facts first (the caller may have tried them already).
+func (p *Profile) operandEntry(cmd *Command, at string, dirs *dirMemo, fast bool) *pathEntry {
+	if fast {
+		if _, clear := dirs.clear(p, at, cmd, false); clear {
+			return nil // the common case first: an absolute path nothing reaches
+		}
 	}
 	var cb [stackDepth]span
 	var nb [stackDepth + 1]*pathNode
