@@ -334,9 +334,14 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		}
 	}
 	name := argv[0]
-	fileOp := isFileOp(ctx)
-	if !fileOp && !s.installed(name) {
-		return admission{exit: 127, stderr: name + ": command not found\n"}
+	// A file operation of the Session API is never an installed command
+	// (no utility has its name), so only a word that is not installed
+	// needs the context's say.
+	fileOp := false
+	if !s.installed(name) {
+		if fileOp = isFileOp(ctx); !fileOp {
+			return admission{exit: 127, stderr: name + ": command not found\n"}
+		}
 	}
 	cmd := s.command(ls.lineText(), argv, dir, extra)
 	cmd.FileOp = fileOp
