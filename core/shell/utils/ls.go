@@ -202,143 +202,149 @@ func lsConfigure(t *tool, args *parsedArgs) (*lsConfig, string) {
 		cfg.width = cols
 	}
 	for _, o := range args.opts {
-		switch o.name {
-		case "all":
-			cfg.all, cfg.almostAll = true, false
-		case "almost-all":
-			cfg.almostAll = !cfg.all
-		case "ignore-backups":
-			cfg.ignoreBackups = true
-		case "C":
-			cfg.format = lsColumns
-		case "directory":
-			cfg.directory = true
-		case "f":
-			cfg.all, cfg.sortBy = true, lsUnsorted
-		case "classify":
-			cfg.classify = o.value != "never"
-		case "file-type":
-			cfg.fileType = true
-		case "full-time":
-			cfg.format, cfg.fullTime, cfg.timeStyle = lsLong, true, "full-iso"
-		case "g":
-			cfg.format, cfg.noOwner = lsLong, true
-		case "group-directories-first":
-			cfg.groupDirsFirst = true
-		case "no-group":
-			cfg.noGroup = true
-		case "human-readable":
-			cfg.human, cfg.si = true, false
-		case "si":
-			cfg.human, cfg.si = true, true
-		case "dereference-command-line":
-			cfg.derefCommandLine = true
-		case "hide":
-			cfg.hide = append(cfg.hide, o.value)
-		case "ignore":
-			cfg.ignore = append(cfg.ignore, o.value)
-		case "indicator-style":
-			switch o.value {
-			case "none":
-				cfg.classify, cfg.slashOnly, cfg.fileType = false, false, false
-			case "slash":
-				cfg.slashOnly = true
-			case "file-type":
-				cfg.fileType = true
-			case "classify":
-				cfg.classify = true
-			default:
-				return nil, "invalid argument " + quoteAlways(o.value) + " for '--indicator-style'"
-			}
-		case "l":
-			cfg.format = lsLong
-		case "dereference":
-			cfg.derefAll = true
-		case "m":
-			cfg.format = lsCommas
-		case "numeric-uid-gid":
-			cfg.format, cfg.numeric = lsLong, true
-		case "literal":
-			cfg.quoteNames = false
-		case "o":
-			cfg.format, cfg.noGroup = lsLong, true
-		case "p":
-			cfg.slashOnly = true
-		case "quote-name":
-			cfg.quoteNames = true
-		case "reverse":
-			cfg.reverse = true
-		case "recursive":
-			cfg.recursive = true
-		case "size":
-			cfg.showSize = true
-		case "S":
-			cfg.sortBy = lsBySize
-		case "sort":
-			switch o.value {
-			case "none":
-				cfg.sortBy = lsUnsorted
-			case "size":
-				cfg.sortBy = lsBySize
-			case "time":
-				cfg.sortBy = lsByTime
-			case "extension":
-				cfg.sortBy = lsByExtension
-			case "name":
-				cfg.sortBy = lsByName
-			default:
-				return nil, "invalid argument " + quoteAlways(o.value) + " for '--sort'"
-			}
-		case "t":
-			cfg.sortBy = lsByTime
-		case "time-style":
-			style := strings.TrimPrefix(o.value, "posix-")
-			switch style {
-			case "full-iso", "long-iso", "iso", "locale":
-				cfg.timeStyle = style
-			default:
-				return nil, "invalid argument " + quoteAlways(o.value) + " for 'time style'"
-			}
-		case "U":
-			cfg.sortBy = lsUnsorted
-		case "width":
-			w, err := strconv.Atoi(o.value)
-			if err != nil || w < 0 {
-				return nil, "invalid line width: " + quoteAlways(o.value)
-			}
-			cfg.width = w
-		case "x":
-			cfg.format = lsAcross
-		case "tabsize":
-			n, err := strconv.Atoi(o.value)
-			if err != nil || n < 0 {
-				return nil, "invalid tab size: " + quoteAlways(o.value)
-			}
-			cfg.tabSize = n
-		case "X":
-			cfg.sortBy = lsByExtension
-		case "1":
-			if cfg.format != lsLong {
-				cfg.format = lsOnePerLine
-			}
-		case "format":
-			switch o.value {
-			case "long", "verbose":
-				cfg.format = lsLong
-			case "single-column":
-				cfg.format = lsOnePerLine
-			case "commas":
-				cfg.format = lsCommas
-			case "across", "horizontal":
-				cfg.format = lsAcross
-			case "vertical":
-				cfg.format = lsColumns
-			default:
-				return nil, "invalid argument " + quoteAlways(o.value) + " for '--format'"
-			}
+		if msg := cfg.option(o); msg != "" {
+			return nil, msg
 		}
 	}
 	return cfg, ""
+}
+
+// option applies one option, in command-line order (later ones win); msg
+// is ls's complaint about a bad value.
+func (cfg *lsConfig) option(o parsedOpt) string {
+	switch o.name {
+	case "all":
+		cfg.all, cfg.almostAll = true, false
+	case "almost-all":
+		cfg.almostAll = !cfg.all
+	case "ignore-backups":
+		cfg.ignoreBackups = true
+	case "C":
+		cfg.format = lsColumns
+	case "directory":
+		cfg.directory = true
+	case "f":
+		cfg.all, cfg.sortBy = true, lsUnsorted
+	case "classify":
+		cfg.classify = o.value != "never"
+	case "file-type":
+		cfg.fileType = true
+	case "full-time":
+		cfg.format, cfg.fullTime, cfg.timeStyle = lsLong, true, "full-iso"
+	case "g":
+		cfg.format, cfg.noOwner = lsLong, true
+	case "group-directories-first":
+		cfg.groupDirsFirst = true
+	case "no-group":
+		cfg.noGroup = true
+	case "human-readable":
+		cfg.human, cfg.si = true, false
+	case "si":
+		cfg.human, cfg.si = true, true
+	case "dereference-command-line":
+		cfg.derefCommandLine = true
+	case "hide":
+		cfg.hide = append(cfg.hide, o.value)
+	case "ignore":
+		cfg.ignore = append(cfg.ignore, o.value)
+	case "indicator-style":
+		return cfg.indicatorStyle(o.value)
+	case "l":
+		cfg.format = lsLong
+	case "dereference":
+		cfg.derefAll = true
+	case "m":
+		cfg.format = lsCommas
+	case "numeric-uid-gid":
+		cfg.format, cfg.numeric = lsLong, true
+	case "literal":
+		cfg.quoteNames = false
+	case "o":
+		cfg.format, cfg.noGroup = lsLong, true
+	case "p":
+		cfg.slashOnly = true
+	case "quote-name":
+		cfg.quoteNames = true
+	case "reverse":
+		cfg.reverse = true
+	case "recursive":
+		cfg.recursive = true
+	case "size":
+		cfg.showSize = true
+	case "S":
+		cfg.sortBy = lsBySize
+	case "sort":
+		by, ok := lsSortWords[o.value]
+		if !ok {
+			return "invalid argument " + quoteAlways(o.value) + " for '--sort'"
+		}
+		cfg.sortBy = by
+	case "t":
+		cfg.sortBy = lsByTime
+	case "time-style":
+		style := strings.TrimPrefix(o.value, "posix-")
+		switch style {
+		case "full-iso", "long-iso", "iso", "locale":
+			cfg.timeStyle = style
+		default:
+			return "invalid argument " + quoteAlways(o.value) + " for 'time style'"
+		}
+	case "U":
+		cfg.sortBy = lsUnsorted
+	case "width":
+		return lsCount(&cfg.width, o.value, "invalid line width: ")
+	case "x":
+		cfg.format = lsAcross
+	case "tabsize":
+		return lsCount(&cfg.tabSize, o.value, "invalid tab size: ")
+	case "X":
+		cfg.sortBy = lsByExtension
+	case "1":
+		if cfg.format != lsLong {
+			cfg.format = lsOnePerLine
+		}
+	case "format":
+		f, ok := lsFormatWords[o.value]
+		if !ok {
+			return "invalid argument " + quoteAlways(o.value) + " for '--format'"
+		}
+		cfg.format = f
+	}
+	return ""
+}
+
+// lsSortWords and lsFormatWords are the values of --sort and --format.
+var (
+	lsSortWords   = map[string]lsSort{"none": lsUnsorted, "size": lsBySize, "time": lsByTime, "extension": lsByExtension, "name": lsByName}
+	lsFormatWords = map[string]lsFormat{"long": lsLong, "verbose": lsLong, "single-column": lsOnePerLine, "commas": lsCommas,
+		"across": lsAcross, "horizontal": lsAcross, "vertical": lsColumns}
+)
+
+// indicatorStyle applies --indicator-style=WORD.
+func (cfg *lsConfig) indicatorStyle(word string) string {
+	switch word {
+	case "none":
+		cfg.classify, cfg.slashOnly, cfg.fileType = false, false, false
+	case "slash":
+		cfg.slashOnly = true
+	case "file-type":
+		cfg.fileType = true
+	case "classify":
+		cfg.classify = true
+	default:
+		return "invalid argument " + quoteAlways(word) + " for '--indicator-style'"
+	}
+	return ""
+}
+
+// lsCount sets *n from a non-negative count, or says why not.
+func lsCount(n *int, value, complaint string) string {
+	v, err := strconv.Atoi(value)
+	if err != nil || v < 0 {
+		return complaint + quoteAlways(value)
+	}
+	*n = v
+	return ""
 }
 
 // lister walks the operands and prints them in GNU's order.
