@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
@@ -232,7 +233,7 @@ func TestPreSessionProgramLeavesAllowedWritesAlone(t *testing.T) {
 		for _, tt := range lines {
 			t.Run(engine+"/"+tt.line, func(t *testing.T) {
 				t.Parallel()
-				spec := gate.ProfileSpec{Name: "p", Cwd: "/work", Policy: &gate.PolicySpec{Engine: engine, Name: "guard", Code: code}}
+				spec := gate.ProfileSpec{Name: "p", Cwd: "/work", Policy: &gate.PolicySpec{Engine: engine, Name: "guard", Code: code, Timeout: int64(time.Minute)}}
 				ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/work"}}, WithProfiles(spec), WithDefaultProfile("p"))
 				if err != nil {
 					t.Fatal(err)
