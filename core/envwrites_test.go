@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
@@ -233,7 +232,7 @@ func TestPreSessionProgramLeavesAllowedWritesAlone(t *testing.T) {
 		for _, tt := range lines {
 			t.Run(engine+"/"+tt.line, func(t *testing.T) {
 				t.Parallel()
-				spec := gate.ProfileSpec{Name: "p", Cwd: "/work", Policy: &gate.PolicySpec{Engine: engine, Name: "guard", Code: code, Timeout: int64(time.Minute)}}
+				spec := gate.ProfileSpec{Name: "p", Cwd: "/work", Policy: &gate.PolicySpec{Engine: engine, Name: "guard", Code: code, Timeout: int64(gate.MaxPolicyTimeout)}}
 				ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/work"}}, WithProfiles(spec), WithDefaultProfile("p"))
 				if err != nil {
 					t.Fatal(err)

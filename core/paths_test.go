@@ -9,7 +9,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
@@ -41,9 +40,9 @@ func pathsTestWorkspace(t *testing.T) *Session {
 			{Reason: "the repo is not searched", Commands: []string{"find"}},
 			{Reason: "nothing is removed from the repo", Commands: []string{"rm"}},
 		}}},
-		// A minute per call: the default 100 ms is wall time, which the race
+		// The longest time-out allowed: the default 100 ms is wall time, which the race
 		// detector on a busy machine can spend before the hook runs.
-		Policy: &gate.PolicySpec{Engine: "starlark", Name: "peek.star", Timeout: int64(time.Minute), Code: `
+		Policy: &gate.PolicySpec{Engine: "starlark", Name: "peek.star", Timeout: int64(gate.MaxPolicyTimeout), Code: `
 def pre_command(ctx):
     if ctx["command"] == "echo" and len(ctx["argv"]) > 1 and ctx["argv"][1].startswith("/tmp/"):
         p = ctx["argv"][1]
