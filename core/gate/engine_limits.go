@@ -72,48 +72,49 @@ func limitJavaScript(vm *goja.Runtime) {
 		if name == "constructor" {
 			continue
 		}
-		guard(vm, arrayProto, name, func(call goja.FunctionCall) error {
-			return lengthWithin(vm, call.This, "Array.prototype."+name)
+		guard(vm, arrayProto, name, func(call goja.FunctionCall) string {
+			return lengthWithin(call.This, "Array.prototype."+name)
 		})
 	}
-	guard(vm, array, "from", func(call goja.FunctionCall) error {
-		return lengthWithin(vm, call.Argument(0), "Array.from")
+	guard(vm, array, "from", func(call goja.FunctionCall) string {
+		return lengthWithin(call.Argument(0), "Array.from")
 	})
 	strProto := global.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
-	guard(vm, strProto, "repeat", func(call goja.FunctionCall) error {
+	guard(vm, strProto, "repeat", func(call goja.FunctionCall) string {
 		n := call.Argument(0).ToFloat()
 		if float64(len(call.This.String()))*n > maxPolicyString {
-			return fmt.Errorf("String.prototype.repeat: the result would be over %d characters", maxPolicyString)
+			return fmt.Sprintf("String.prototype.repeat: the result would be over %d characters", maxPolicyString)
 		}
-		return nil
+		return ""
 	})
 	for _, name := range []string{"padStart", "padEnd"} {
-		guard(vm, strProto, name, func(call goja.FunctionCall) error {
+		guard(vm, strProto, name, func(call goja.FunctionCall) string {
 			if call.Argument(0).ToFloat() > maxPolicyString {
-				return fmt.Errorf("String.prototype.%s: the result would be over %d characters", name, maxPolicyString)
+				return fmt.Sprintf("String.prototype.%s: the result would be over %d characters", name, maxPolicyString)
 			}
-			return nil
+			return ""
 		})
 	}
 	json := global.Get("JSON").ToObject(vm)
-	guard(vm, json, "parse", func(call goja.FunctionCall) error {
+	guard(vm, json, "parse", func(call goja.FunctionCall) string {
 		if jsonNesting(call.Argument(0).String()) > maxPolicyNesting {
-			return fmt.Errorf("JSON.parse: nested deeper than %d", maxPolicyNesting)
+			return fmt.Sprintf("JSON.parse: nested deeper than %d", maxPolicyNesting)
 		}
-		return nil
+		return ""
 	})
 }
 
 // guard replaces obj[name] with a function that runs check first and
-// throws its error as a RangeError, then calls the original.
-func guard(vm *goja.Runtime, obj *goja.Object, name string, check func(goja.FunctionCall) error) {
+// throws what it says as a RangeError ("" lets the call through), then
+// calls the original.
+func guard(vm *goja.Runtime, obj *goja.Object, name string, check func(goja.FunctionCall) string) {
 	orig, ok := goja.AssertFunction(obj.Get(name))
 	if !ok {
 		return
 	}
 	fn := vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		if err := check(call); err != nil {
-			panic(newRangeError(vm, err.Error()))
+		if refusal := check(call); refusal != "" {
+			panic(newRangeError(vm, refusal))
 		}
 		v, err := orig(call.This, call.Arguments...)
 		if err != nil {
@@ -134,18 +135,18 @@ func newRangeError(vm *goja.Runtime, msg string) goja.Value {
 }
 
 // lengthWithin refuses an array-like whose length is past the bound.
-func lengthWithin(vm *goja.Runtime, v goja.Value, who string) error {
+func lengthWithin(v goja.Value, who string) string {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil
+		return ""
 	}
 	obj, ok := v.(*goja.Object)
 	if !ok {
-		return nil
+		return ""
 	}
 	if n := obj.Get("length"); n != nil && n.ToFloat() > maxPolicyElements {
-		return fmt.Errorf("%s: a length over %d elements", who, maxPolicyElements)
+		return fmt.Sprintf("%s: a length over %d elements", who, maxPolicyElements)
 	}
-	return nil
+	return ""
 }
 
 // jsonNesting is the deepest nesting of arrays and objects in a JSON text
