@@ -2,6 +2,7 @@ package gate
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"gatehouse/core/vfs"
@@ -292,5 +293,39 @@ func TestJudgeLinkBetweenTwoAsks(t *testing.T) {
 	}
 	if v := judge("/d/a/to-a"); len(v.Asks) != 2 || v.Asks[0].Path != "/d/a/x" || v.Asks[1].Path != "/d/a/to-a" {
 		t.Errorf("a link within one rule = %+v, want its question at both paths", v.Asks)
+	}
+}
+
+// opCounter is a coded pre_ops hook that counts the ops it is asked about.
+type opCounter struct{ n *atomic.Int64 }
+
+func (c opCounter) PreOps(OpContext) Decision { c.n.Add(1); return NoOpinion() }
+
+// The gate's own lookups (Profile.Resolver) are not the session's ops: no
+// pre_ops hook is asked about them, so a hook neither pays for nor sways
+// them (G-8.3).
+func TestResolverAsksNoHook(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	fsys, err := vfs.New([]vfs.MountSpec{{Prefix: "/d", Files: map[string]string{"den/f": "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.Close()
+	if err := fsys.View(nil).Symlink("/d/den/f", "/d/link"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(ProfileSpec{Name: "t", Deny: []Rule{{Reason: "r", Paths: []string{"/d/den"}}}},
+		[]Mount{{Prefix: "/d"}}, WithPolicies(opCounter{&n}), WithFS(fsys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := p.Judge(Command{Argv: words("cat", "/d/link"), Cwd: "/", Resolver: p.Resolver(fsys),
+		Operands: []Operand{{Arg: "/d/link", Path: "/d/link"}}})
+	if v.Outcome != Deny || v.Refusal.Path != "/d/den/f" {
+		t.Errorf("Judge = %s %+v, want the deny at the link's target", v.Outcome, v.Refusal)
+	}
+	if n.Load() != 0 {
+		t.Errorf("the resolver asked the pre_ops hook %d times", n.Load())
 	}
 }

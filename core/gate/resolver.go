@@ -3,12 +3,14 @@ package gate
 import "gatehouse/core/vfs"
 
 // Resolver returns the Resolver that answers for this profile's sessions
-// over fsys: paths are followed and looked up through the profile's own op
-// door, so a hidden step or a hidden target reads as a path that is not
-// there, exactly as the session's commands will find it.
+// over fsys: paths are followed and looked up through the profile's rules
+// at the op door, so a hidden step or a hidden target reads as a path that
+// is not there, exactly as the session's commands will find it. No pre_ops
+// hook is asked: these lookups are the gate's, not the session's (as a
+// policy's own reads are, G-8.3).
 func (p *Profile) Resolver(fsys *vfs.VFS) Resolver {
 	r := &viewResolver{vfs: fsys}
-	if loc, ok := fsys.View(p.Door(nil)).(vfs.Locator); ok {
+	if loc, ok := fsys.View(p.newDoor(nil, true)).(vfs.Locator); ok {
 		r.view = loc
 	}
 	return r
