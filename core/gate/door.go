@@ -30,8 +30,9 @@ type OpScope struct {
 	// Cleared are Command's operands that Judge found no entry reaches
 	// (Verdict.Cleared): the door trusts that answer for a read of exactly
 	// such a path, so a grep over 4,000 files resolves each once, not twice.
-	// The door entries are a subset of Judge's (no command-scoped ones), and
-	// an amendment can only add exceptions, so the answer still holds.
+	// The door entries are a subset of Judge's (command-scoped ones only for
+	// this command), and an amendment can only add exceptions, so the
+	// answer still holds.
 	Cleared OperandSet
 }
 
@@ -61,10 +62,13 @@ func (s *OpScope) Opens(r *Refusal, path string) bool {
 
 // Door returns the op door of this profile for one command (scope may be
 // nil, e.g. for redirections and the session's own lookups). It applies, in
-// order: the command's refused operands, hide (ENOENT, or EACCES when
-// creating a hidden name in a visible directory, G-4.11), path-only deny and
-// ask entries (every op but stat/lstat, G-6.1b), read-only modes (EROFS,
-// G-5.2), and last the policies' pre_ops hooks (G-6.1, G-8.6).
+// order: the command's refused operands, the command rules of the mount an
+// op lands in (G-5.3), hide (ENOENT; creating a hidden name in a visible
+// directory meets the deny or ask that would reach it, else EACCES, G-4.5,
+// G-4.11), deny and ask entries without a command and those naming the
+// scope's command (every op but stat/lstat, G-6.1b), read-only modes
+// (EROFS, G-5.2), and last the policies' pre_ops hooks (G-6.1, G-8.6). The
+// door is also a vfs.CarryDoor: it judges what a rename carries (carry.go).
 func (p *Profile) Door(scope *OpScope) vfs.Door {
 	return p.newDoor(scope, false)
 }
