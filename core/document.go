@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -81,7 +82,9 @@ func ParseDocument(path string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
-var yamlLineError = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlLineError is compiled when first needed, not at start-up: most
+// processes never see a YAML error.
+var yamlLineError = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlParserProblems are the messages of yaml.v3's parser (as opposed to its
 // scanner). yaml.v3 v3.0.1 reports their line 0-based (the scanner's it
@@ -142,7 +145,7 @@ func (p *documentParser) decode(data []byte) (root *yaml.Node, err error) {
 // DocumentError; yaml.v3 reports a line but no column.
 func (p *documentParser) yamlError(err error) error {
 	msg := err.Error()
-	if m := yamlLineError.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineError().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		if yamlParserProblems[m[2]] {
 			line++
@@ -369,7 +372,8 @@ func (p *documentParser) count(n *yaml.Node, key string) (int, error) {
 	return int(v), nil
 }
 
-var documentByteSize = regexp.MustCompile(`^([0-9]+)\s*(B|KiB|MiB|GiB)?$`)
+// documentByteSize is compiled when a document first gives a size.
+var documentByteSize = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)\s*(B|KiB|MiB|GiB)?$`) })
 
 // byteSize reads a positive size: a plain number of bytes or one with a
 // KiB/MiB/GiB suffix ("16MiB").
@@ -379,7 +383,7 @@ func (p *documentParser) byteSize(n *yaml.Node, key string) (int64, error) {
 		return 0, err
 	}
 	bad := p.fail(n, key, "want a positive size like 16MiB, 512KiB or 1048576, got %q", text)
-	m := documentByteSize.FindStringSubmatch(text)
+	m := documentByteSize().FindStringSubmatch(text)
 	if m == nil {
 		return 0, bad
 	}
