@@ -355,6 +355,19 @@ type lister struct {
 	// printedBlock says output exists, so the next directory block starts
 	// with a blank line.
 	printedBlock bool
+	// modes and dates remember the text of each mode and each date minute
+	// shown so far: a long listing has few of either, and -lR of a large
+	// tree would otherwise format both anew for every entry.
+	modes map[fs.FileMode]string
+	dates map[lsDateKey]string
+}
+
+// lsDateKey is a modification time to the precision ls -l shows it in
+// the default style, with whether it is recent (the clock replaces the
+// year).
+type lsDateKey struct {
+	minute int64
+	recent bool
 }
 
 func (l *lister) fail(serious bool, msg string) {

@@ -158,7 +158,7 @@ func (l *lister) printLong(entries []lsEntry) {
 		if cfg.showSize {
 			r.blocks = l.blockText(diskBlocks(e.info))
 		}
-		r.mode = modeString(e.info.Mode())
+		r.mode = l.modeText(e.info.Mode())
 		r.links = strconv.Itoa(e.nlink)
 		r.owner, r.group = "root", "root"
 		if cfg.numeric {
@@ -180,25 +180,47 @@ func (l *lister) printLong(entries []lsEntry) {
 		wGroup = max(wGroup, len(r.group))
 		wSize = max(wSize, len(r.size))
 	}
-	var b strings.Builder
+	// Each line is laid out in one reused buffer: a listing of many
+	// entries makes no string per column (issue 18).
+	var b []byte
 	for i := range rows {
 		r := &rows[i]
-		b.Reset()
+		b = b[:0]
 		if cfg.showSize {
-			b.WriteString(padLeft(r.blocks, wBlocks) + " ")
+			b = append(appendPadLeft(b, r.blocks, wBlocks), ' ')
 		}
-		b.WriteString(r.mode + " " + padLeft(r.links, wLinks) + " ")
+		b = append(append(b, r.mode...), ' ')
+		b = append(appendPadLeft(b, r.links, wLinks), ' ')
 		if !cfg.noOwner {
-			b.WriteString(padRight(r.owner, wOwner) + " ")
+			b = append(appendPadRight(b, r.owner, wOwner), ' ')
 		}
 		if !cfg.noGroup {
-			b.WriteString(padRight(r.group, wGroup) + " ")
+			b = append(appendPadRight(b, r.group, wGroup), ' ')
 		}
-		b.WriteString(padLeft(r.size, wSize) + " " + r.date + " " + r.name + "\n")
-		if !l.t.writeString(b.String()) {
+		b = append(appendPadLeft(b, r.size, wSize), ' ')
+		b = append(append(b, r.date...), ' ')
+		b = append(append(b, r.name...), '\n')
+		if !l.t.write(b) {
 			return
 		}
 	}
+}
+
+// appendPadLeft appends s right-aligned in w columns.
+func appendPadLeft(b []byte, s string, w int) []byte {
+	for n := len(s); n < w; n++ {
+		b = append(b, ' ')
+	}
+	return append(b, s...)
+}
+
+// appendPadRight appends s left-aligned in w columns.
+func appendPadRight(b []byte, s string, w int) []byte {
+	b = append(b, s...)
+	for n := len(s); n < w; n++ {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 // devNumbers are the major, minor pairs Linux gives the devices a
@@ -234,10 +256,32 @@ func (l *lister) dateText(mt time.Time) string {
 		}
 		return mt.Format("2006-01-02 ")
 	}
-	if recent {
-		return mt.Format("Jan _2 15:04")
+	key := lsDateKey{minute: mt.Unix() / 60, recent: recent}
+	if text, ok := l.dates[key]; ok && mt.Unix() >= 0 {
+		return text
 	}
-	return mt.Format("Jan _2  2006")
+	text := mt.Format("Jan _2  2006")
+	if recent {
+		text = mt.Format("Jan _2 15:04")
+	}
+	if l.dates == nil {
+		l.dates = map[lsDateKey]string{}
+	}
+	l.dates[key] = text
+	return text
+}
+
+// modeText is modeString, remembered per mode for the run.
+func (l *lister) modeText(m fs.FileMode) string {
+	if text, ok := l.modes[m]; ok {
+		return text
+	}
+	if l.modes == nil {
+		l.modes = map[fs.FileMode]string{}
+	}
+	text := modeString(m)
+	l.modes[m] = text
+	return text
 }
 
 // modeString renders permissions as ls -l does (drwxr-xr-x, with s/t).

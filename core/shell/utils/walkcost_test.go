@@ -135,6 +135,36 @@ func TestFindAllocatesPerDirectory(t *testing.T) {
 	}
 }
 
+// ls -l lays each line out in one buffer and remembers the text of each
+// mode and date minute: a long listing of many files makes a few
+// allocations per file (it made eight).
+func TestLongListingAllocations(t *testing.T) {
+	files := map[string]string{}
+	for d := range 4 {
+		for f := range 250 {
+			files[fmt.Sprintf("/w/d%d/f%03d.txt", d, f)] = strings.Repeat("x", f)
+		}
+	}
+	v, err := vfs.New([]vfs.MountSpec{{Prefix: "/w", Files: files}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	var out bytes.Buffer
+	e := testEnv(t, utilCase{args: []string{"ls", "-lR"}}, v.View(hidesNothing{}), &out, io.Discard, nil)
+	ls := Lookup("ls")
+	allocs := testing.AllocsPerRun(5, func() {
+		out.Reset()
+		ls.Run(e)
+	})
+	if !strings.Contains(out.String(), "f249.txt") {
+		t.Fatalf("ls -lR printed %q", out.String()[:min(200, out.Len())])
+	}
+	if perFile := allocs / 1000; perFile > 4 { // about 2.5 now
+		t.Fatalf("ls -lR made %.0f allocations for 1000 files (%.2f per file)", allocs, perFile)
+	}
+}
+
 type hidesNothing struct{}
 
 func (hidesNothing) CheckOp(vfs.Op) error                { return nil }
