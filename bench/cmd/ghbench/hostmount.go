@@ -256,7 +256,7 @@ func printHostTable(w io.Writer, lines []hostLine, systems []hostSystem, res map
 	hasBase := len(systems) > 2
 	fmt.Fprintf(w, "%-44s %10s %10s %7s %10s %10s %7s %9s %9s", "line", "GNU wall", "gh wall", "ratio", "GNU cpu", "gh cpu", "ratio", "GNU RSS", "gh RSS")
 	if hasBase {
-		fmt.Fprintf(w, " %10s %7s", "base wall", "gh/base")
+		fmt.Fprintf(w, " %10s %7s %10s %7s", "base wall", "gh/base", "base cpu", "gh/base")
 	}
 	fmt.Fprintln(w)
 	med := func(sys string, li int, of func(hostSample) int64) (int64, bool) {
@@ -295,8 +295,11 @@ func printHostTable(w io.Writer, lines []hostLine, systems []hostSystem, res map
 			fmtDuration(time.Duration(gc)), fmtDuration(time.Duration(hc)), float64(hc)/float64(max(gc, 1)),
 			float64(gr)/1024, float64(hr)/1024)
 		if hasBase {
-			if bw, ok := med("baseline", li, wall); ok {
-				fmt.Fprintf(w, " %10s %6.2f×", fmtDuration(time.Duration(bw)), float64(hw)/float64(bw))
+			bw, ok1 := med("baseline", li, wall)
+			bc, ok2 := med("baseline", li, cpu)
+			if ok1 && ok2 {
+				fmt.Fprintf(w, " %10s %6.2f× %10s %6.2f×", fmtDuration(time.Duration(bw)), float64(hw)/float64(bw),
+					fmtDuration(time.Duration(bc)), float64(hc)/float64(max(bc, 1)))
 			}
 		}
 		fmt.Fprintln(w)
