@@ -131,3 +131,10 @@ func BenchmarkTextTools(b *testing.B) {
 		b.Run(argv[0], func(b *testing.B) { benchRun(b, files, argv, "", nil) })
 	}
 }
+
+// BenchmarkBc computes pi to 1,000 digits and a 10,000-step loop.
+func BenchmarkBc(b *testing.B) {
+	benchRun(b, nil, []string{"bc", "-l"}, "scale=1000; 4*a(1)\nfor (i=0; i<10000; i++) s+=i*i\ns\n", func(out string) bool {
+		return strings.HasPrefix(out, "3.14159265358979")
+	})
+}
