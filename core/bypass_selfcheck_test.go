@@ -27,8 +27,8 @@ var bypassStructural = map[string]bool{
 // Cases caught nowhere are logged: they fail ungated for reasons of their
 // own (an option or feature the shell lacks), which is still worth keeping.
 func TestBypassSelfCheck(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the self-check doubles the bypass suite's cost")
+	if testing.Short() || raceDetector {
+		t.Skip("the self-check doubles the bypass suite's cost, and checks the judges, not concurrency")
 	}
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "ledger.db"))
 	if err != nil {
