@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -174,4 +175,44 @@ func (s *Shell) printfVar(ctx context.Context, hc interp.HandlerContext, ls *lin
 		return interp.ExitStatus(uint8(code))
 	}
 	return nil
+}
+
+// judgeEnviron asks pre_session about the writes a wrapper such as env
+// makes to the environment it hands its command: every variable it adds or
+// changes is an export, every one it drops an unset, in name order. It
+// returns the first refusal in who's voice (`env: NAME: REASON`), or "".
+func (s *Shell) judgeEnviron(ctx context.Context, ls *lineState, dir, who string, before, after []string) string {
+	if !s.cfg.Profile.JudgesEnvWrites() {
+		return ""
+	}
+	old := make(map[string]string, len(before))
+	for _, kv := range before {
+		k, v, _ := strings.Cut(kv, "=")
+		old[k] = v
+	}
+	var writes []gate.EnvWrite
+	seen := make(map[string]bool, len(after))
+	for _, kv := range after {
+		k, v, _ := strings.Cut(kv, "=")
+		seen[k] = true
+		if was, ok := old[k]; !ok || was != v {
+			writes = append(writes, gate.EnvWrite{Key: k, Value: v, Verb: gate.EnvExport})
+		}
+	}
+	for k := range old {
+		if !seen[k] {
+			writes = append(writes, gate.EnvWrite{Key: k, Verb: gate.EnvUnset})
+		}
+	}
+	slices.SortStableFunc(writes, func(a, b gate.EnvWrite) int { return strings.Compare(a.Key, b.Key) })
+	for _, w := range writes {
+		w.Session, w.Line, w.Cwd = s.sessionInfo(), ls.lineText(), dir
+		if r := s.cfg.Profile.JudgeEnvWrite(w); r != nil {
+			if ls != nil {
+				ls.addRefusal(*r)
+			}
+			return who + ": " + w.Key + ": " + r.Reason + "\n"
+		}
+	}
+	return ""
 }

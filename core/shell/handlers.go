@@ -450,6 +450,12 @@ func (s *Shell) nestedExec(ctx context.Context, ls *lineState, caller, dir strin
 		}
 		cenv := env
 		if environ != nil {
+			// `env NAME=VALUE CMD`, `env -u NAME`, `env -i` write the
+			// command's environment as `NAME=VALUE CMD` would (G-8.1).
+			if msg := s.judgeEnviron(cctx, ls, dir, caller, s.environ(env), environ); msg != "" {
+				io.WriteString(stderr, msg)
+				return 125, nil
+			}
 			cenv = expand.ListEnviron(environ...)
 		}
 		return s.runCommand(withPlace(cctx, place), ls, argv, dir, cenv, a.scope, stdin, stdout, stderr)
