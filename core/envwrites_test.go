@@ -281,3 +281,40 @@ func TestDeclarationKeywordsAreJudgedAsCommands(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+// oldpwdFrozen refuses writes to OLDPWD only.
+type oldpwdFrozen struct{}
+
+func (oldpwdFrozen) PreSession(ctx gate.SessionContext) gate.Decision {
+	if ctx.Write.Key == "OLDPWD" {
+		return gate.Refuse("OLDPWD is frozen")
+	}
+	return gate.NoOpinion()
+}
+
+// G-8.1: cd's PWD and OLDPWD are bookkeeping, not writes the agent chose;
+// but a value the agent put in PWD is not laundered into OLDPWD by a cd.
+func TestCdBookkeeping(t *testing.T) {
+	t.Parallel()
+	spec := gate.ProfileSpec{Name: "p", Cwd: "/work"}
+	ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/work", Files: map[string]string{"d/f": "x\n"}}},
+		WithProfiles(spec), WithDefaultProfile("p"), WithPolicies(gate.Named{Name: "pwd", Policy: oldpwdFrozen{}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	for _, tt := range []struct{ line, out, err string }{
+		{`cd d; echo "$? $PWD $OLDPWD"; cd - >/dev/null; pwd`, "0 /work/d /work\n/work\n", ""},
+		{`PWD=/chosen; cd d; echo "$? $(pwd -P) ${OLDPWD-unset}"`, "1 /work unset\n", "bash: OLDPWD: OLDPWD is frozen\n"},
+		{`OLDPWD=x; echo "$? ${OLDPWD-unset}"`, "1 unset\n", "bash: OLDPWD: OLDPWD is frozen\n"},
+	} {
+		s, err := ws.CreateSession("agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := s.Execute(context.Background(), tt.line)
+		if res.Stdout != tt.out || res.Stderr != tt.err {
+			t.Errorf("%s\ngot %q %q, want %q %q", tt.line, res.Stdout, res.Stderr, tt.out, tt.err)
+		}
+	}
+}

@@ -1155,9 +1155,18 @@ func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 		r.errf("%s: permission denied: %q\n", cmd, path)
 		return 1
 	}
+	// OLDPWD and PWD record the move: bookkeeping, unless PWD held a value
+	// of the script's own, which OLDPWD would then copy.
+	left, oldPWD := r.Dir, r.envGet("PWD")
+	refusals := r.varRefusals
+	r.varBookkeeping = oldPWD == left
+	r.setVarString("OLDPWD", oldPWD)
+	r.varBookkeeping = false
+	if r.varRefusals != refusals {
+		return 1
+	}
 	r.Dir = apath
 	r.varBookkeeping = true
-	r.setVarString("OLDPWD", r.envGet("PWD"))
 	r.setVarString("PWD", apath)
 	r.varBookkeeping = false
 	return 0
