@@ -263,4 +263,3 @@ func jsonQuote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
-
