@@ -40,7 +40,7 @@ func TestTree(t *testing.T) {
 			wantOut: "/w\n├── f\n└── secret  [error opening dir]\n\n2 directories, 1 file\n"},
 		{name: "hidden entry absent", args: []string{"tree", "/w"}, files: map[string]string{"/w/hidden/k": "k", "/w/f": ""},
 			wantOut: "/w\n└── f\n\n1 directory, 1 file\n"},
-		{name: "bad level", args: []string{"tree", "-L", "0"}, wantErr: "tree: Invalid level, must be greater than 0.\nusage: tree [-adfFlL] [-L level] [-P pattern] [-I pattern] [--noreport]\n\t[--dirsfirst] [--charset X] [--] [directory ...]\n", wantExit: 2},
+		{name: "bad level", args: []string{"tree", "-L", "0"}, wantErr: "tree: Invalid level, must be greater than 0.\nusage: tree [-acdfghiFlpsuvDJQrtU] [-L level] [-P pattern] [-I pattern]\n\t[--filelimit #] [--noreport] [--dirsfirst] [--prune] [--du] [--charset X]\n\t[--] [directory ...]\n", wantExit: 2},
 		{name: "help", args: []string{"tree", "--help"}, wantOut: treeHelp},
 	})
 	runVoiceCases(t, []voiceCase{{utility: "tree", arg: "nope", msg: "No such file or directory", want: "nope  [error opening dir]\n"}})
