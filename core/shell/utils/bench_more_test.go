@@ -138,3 +138,18 @@ func BenchmarkBc(b *testing.B) {
 		return strings.HasPrefix(out, "3.14159265358979")
 	})
 }
+
+// BenchmarkGrepBacktrack runs patterns RE2 cannot take over 4 MiB:
+// a lookbehind with -o, and a POSIX backreference.
+func BenchmarkGrepBacktrack(b *testing.B) {
+	files := map[string]string{"in.txt": textBenchInput()}
+	b.Run("lookbehind", func(b *testing.B) {
+		benchRun(b, files, []string{"grep", "-oP", `(?<=func )handler\d+`, "in.txt"}, "", nil)
+	})
+	b.Run("backreference", func(b *testing.B) {
+		benchRun(b, files, []string{"grep", "-cE", `(r)\1`, "in.txt"}, "", nil)
+	})
+	b.Run("re2 for comparison", func(b *testing.B) {
+		benchRun(b, files, []string{"grep", "-oP", `func handler\d+`, "in.txt"}, "", nil)
+	})
+}

@@ -11,39 +11,26 @@ import (
 
 // grepMatcher decides whether a line matches and where.
 type grepMatcher struct {
-	nothing bool           // -f of an empty file: no pattern at all
-	line    *regexp.Regexp // whole-line decision (with -w/-x folded in)
+	nothing bool        // -f of an empty file: no pattern at all
+	line    regexEngine // whole-line decision (with -w/-x folded in)
 	// multi is line's pattern in multi-line mode, used to jump over
 	// non-matching stretches of a buffer; nil when that is unsafe.
 	multi *regexp.Regexp
 	// parts finds the pieces -o prints; with -w its group 1 is the word.
-	parts *regexp.Regexp
+	parts regexEngine
 	word  bool
 }
 
-// newGrepMatcher compiles the patterns the way grep -G/-E/-F/-P reads them.
+// newGrepMatcher compiles the patterns the way grep -G/-E/-F/-P reads
+// them: with Go's RE2 when it can, else (lookaround, backreferences,
+// atomic groups, \K) with the backtracking matcher.
 func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 	if len(cfg.patterns) == 0 {
 		return &grepMatcher{nothing: true}, nil
 	}
-	alts := make([]string, 0, len(cfg.patterns))
-	for _, p := range cfg.patterns {
-		switch cfg.dialect {
-		case "F":
-			alts = append(alts, regexp.QuoteMeta(p))
-		case "P":
-			alts = append(alts, p)
-		default:
-			dialect := BasicRegex
-			if cfg.dialect == "E" {
-				dialect = ExtendedRegex
-			}
-			re, err := TranslateRegex(p, RegexOptions{Dialect: dialect})
-			if err != nil {
-				return nil, err
-			}
-			alts = append(alts, re)
-		}
+	alts, backtrack, err := grepAlternatives(cfg)
+	if err != nil {
+		return nil, err
 	}
 	core := "(?:" + strings.Join(alts, ")|(?:") + ")"
 	flags := ""
@@ -56,6 +43,9 @@ func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 	prefix := ""
 	if flags != "" {
 		prefix = "(?" + flags + ")"
+	}
+	if backtrack {
+		return grepBacktrack(cfg, prefix, core)
 	}
 	var whole, parts string
 	switch {
@@ -79,7 +69,6 @@ func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 		return re, nil
 	}
 	m := &grepMatcher{word: cfg.word && !cfg.line}
-	var err error
 	if m.line, err = compile(prefix + whole); err != nil {
 		return nil, err
 	}
@@ -92,6 +81,66 @@ func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 		m.multi, _ = compile("(?m" + flags + ")" + whole)
 	}
 	return m, nil
+}
+
+// grepAlternatives translates each pattern; backtrack says some pattern
+// needs the backtracking matcher (RE2 rejected it).
+func grepAlternatives(cfg *grepConfig) (alts []string, backtrack bool, err error) {
+	for _, p := range cfg.patterns {
+		switch cfg.dialect {
+		case "F":
+			alts = append(alts, regexp.QuoteMeta(p))
+		case "P":
+			if _, rerr := regexp.Compile(p); rerr != nil {
+				if _, berr := CompileBacktrack(p, false); berr != nil {
+					return nil, false, berr // PCRE's words for the pattern alone
+				}
+				backtrack = true
+			}
+			alts = append(alts, p)
+		default:
+			dialect := BasicRegex
+			if cfg.dialect == "E" {
+				dialect = ExtendedRegex
+			}
+			re, terr := TranslateRegex(p, RegexOptions{Dialect: dialect})
+			var rerr *RegexError
+			if errors.As(terr, &rerr) && rerr.Msg == ErrBackreference {
+				re, terr = TranslateRegex(p, RegexOptions{Dialect: dialect, Backrefs: true})
+				backtrack = true
+			}
+			if terr != nil {
+				return nil, false, terr
+			}
+			alts = append(alts, re)
+		}
+	}
+	return alts, backtrack, nil
+}
+
+// grepBacktrack compiles for the backtracking matcher; -w and -x become
+// lookarounds and anchors, so the pattern's own groups keep their
+// numbers.
+func grepBacktrack(cfg *grepConfig, prefix, core string) (*grepMatcher, error) {
+	whole := core
+	switch {
+	case cfg.line:
+		whole = "^(?:" + core + ")$"
+	case cfg.word:
+		whole = `(?<!\w)(?:` + core + `)(?!\w)`
+	}
+	re, err := CompileBacktrack(prefix+whole, false)
+	if err != nil {
+		return nil, err
+	}
+	return &grepMatcher{line: re, parts: re}, nil
+}
+
+// overLimit reports (once) a search that gave up at the backtracking
+// matcher's step limit.
+func (m *grepMatcher) overLimit() bool {
+	bt, ok := m.line.(*Backtrack)
+	return ok && bt.Exceeded()
 }
 
 // compileError words a Go regexp error for grep's stderr.
@@ -323,6 +372,12 @@ func (g *grepper) handleLine(s *fileScan, line []byte, listOnly bool) {
 		return
 	}
 	selected := g.m.matches(line) != cfg.invert
+	if g.m.overLimit() {
+		// PCRE gives up on the line; grep says so and fails the run.
+		g.t.warn(s.name + ": exceeded PCRE's backtracking limit")
+		g.failed = true
+		selected = cfg.invert
+	}
 	if !selected {
 		if s.afterLeft > 0 {
 			if !s.binary {

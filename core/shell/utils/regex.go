@@ -30,6 +30,9 @@ const (
 // RegexOptions tunes the translation.
 type RegexOptions struct {
 	Dialect RegexDialect
+	// Backrefs lets \1..\9 through as backreferences, for the
+	// backtracking matcher (RE2 has none).
+	Backrefs bool
 	// CEscapes reads \n \t \r \f \v \a as the control characters they
 	// name (sed); grep reads them as the letters.
 	CEscapes bool
@@ -67,6 +70,7 @@ type regexTranslator struct {
 	lastAtom     int
 	lastRepeated bool
 	groups       []int // out offsets of open groups
+	closedGroups int   // groups closed so far, for backreference checks
 }
 
 func (t *regexTranslator) run() error {
@@ -188,7 +192,13 @@ func (t *regexTranslator) escape() error {
 	bre := t.opts.Dialect != ExtendedRegex
 	switch {
 	case c >= '1' && c <= '9':
-		return &RegexError{ErrBackreference}
+		if !t.opts.Backrefs {
+			return &RegexError{ErrBackreference}
+		}
+		if int(c-'0') > t.closedGroups {
+			return &RegexError{"Invalid back reference"}
+		}
+		t.atom([]byte{'\\', c})
 	case bre && c == '(':
 		t.openGroup()
 	case bre && c == ')':
@@ -274,6 +284,7 @@ func (t *regexTranslator) closeGroup() error {
 	start := t.groups[len(t.groups)-1]
 	t.groups = t.groups[:len(t.groups)-1]
 	t.out = append(t.out, ')')
+	t.closedGroups++
 	t.lastAtom = start
 	t.lastRepeated = false
 	return nil

@@ -183,6 +183,7 @@ var rgOpts = []optDef{
 	{long: "crlf"},
 	{long: "no-crlf"},
 	{short: 'P', long: "pcre2"},
+	{long: "auto-hybrid-regex"},
 	{long: "no-pcre2"},
 	{long: "engine", arg: needArg},
 }
@@ -259,6 +260,7 @@ type rgConfig struct {
 	sortBy                         string
 	sortReverse                    bool
 	noMessages                     bool
+	pcre                           bool // -P: lookaround, backreferences
 }
 
 // rgGlob is one -g or --iglob argument.
@@ -456,6 +458,8 @@ func (cfg *rgConfig) applyFlag(name string) bool {
 		cfg.vimgrep = true
 	case "word-regexp":
 		cfg.word = true
+	case "auto-hybrid-regex":
+		cfg.pcre = true
 	case "no-ignore-global", "no-ignore-exclude", "no-ignore-files", "no-ignore-messages", "no-config",
 		"mmap", "no-mmap", "line-buffered", "block-buffered", "crlf", "no-crlf", "no-pcre2":
 		// Nothing to do: no global config, no terminal, no mmap.
@@ -507,8 +511,10 @@ func (cfg *rgConfig) applyValue(o parsedOpt) string {
 		cfg.types = append(cfg.types, o.value)
 	case "type-not":
 		cfg.typesNot = append(cfg.typesNot, o.value)
-	case "pcre2", "engine":
-		return "PCRE2 is not available in this build of ripgrep."
+	case "pcre2":
+		cfg.pcre = true
+	case "engine":
+		cfg.pcre = o.value == "pcre2" || o.value == "auto"
 	case "color", "colors", "encoding":
 		// No terminal: never colour; inputs are bytes.
 	}

@@ -16,7 +16,7 @@ import (
 
 // rgMatcher is the compiled pattern list.
 type rgMatcher struct {
-	re *regexp.Regexp
+	re regexEngine
 }
 
 // newRgMatcher compiles -e patterns, -f pattern files and the positional
@@ -41,7 +41,7 @@ func newRgMatcher(t *tool, cfg *rgConfig) (*rgMatcher, string) {
 	for i, p := range patterns {
 		if cfg.fixed {
 			p = regexp.QuoteMeta(p)
-		} else if _, err := syntax.Parse(p, syntax.Perl); err != nil {
+		} else if _, err := syntax.Parse(p, syntax.Perl); err != nil && !cfg.pcre {
 			return nil, rgRegexError(p, err)
 		}
 		parts[i] = p
@@ -61,6 +61,14 @@ func newRgMatcher(t *tool, cfg *rgConfig) (*rgMatcher, string) {
 		expr = "(?i)" + expr
 	}
 	re, err := regexp.Compile(expr)
+	if err != nil && cfg.pcre {
+		// -P: what RE2 cannot do, the backtracking matcher does.
+		bt, berr := CompileBacktrack(expr, false)
+		if berr != nil {
+			return nil, "PCRE2: error compiling pattern at offset " + strconv.Itoa(len(expr)-strings.Count(expr, "(?i)")*4) + ": " + berr.Error() + "\n"
+		}
+		return &rgMatcher{re: bt}, ""
+	}
 	if err != nil {
 		return nil, rgRegexError(expr, err)
 	}
@@ -447,5 +455,50 @@ func (r *rgRun) replaced(text []byte, span []int) []byte {
 	if r.cfg.replace == nil {
 		return text[span[0]:span[1]]
 	}
-	return r.m.re.Expand(nil, []byte(*r.cfg.replace), text, span)
+	if re, ok := r.m.re.(*regexp.Regexp); ok {
+		return re.Expand(nil, []byte(*r.cfg.replace), text, span)
+	}
+	return expandNumbered(*r.cfg.replace, text, span)
+}
+
+// expandNumbered expands $N and ${N} in a replacement from a match's
+// groups (the backtracking matcher has no names to offer).
+func expandNumbered(template string, src []byte, span []int) []byte {
+	var out []byte
+	for i := 0; i < len(template); i++ {
+		c := template[i]
+		if c != '$' || i+1 >= len(template) {
+			out = append(out, c)
+			continue
+		}
+		if template[i+1] == '$' {
+			out = append(out, '$')
+			i++
+			continue
+		}
+		j, name := i+1, ""
+		if template[j] == '{' {
+			end := strings.IndexByte(template[j:], '}')
+			if end < 0 {
+				out = append(out, c)
+				continue
+			}
+			name, j = template[j+1:j+end], j+end+1
+		} else {
+			for j < len(template) && template[j] >= '0' && template[j] <= '9' {
+				j++
+			}
+			name = template[i+1 : j]
+		}
+		n, err := strconv.Atoi(name)
+		if err != nil {
+			out = append(out, c)
+			continue
+		}
+		if 2*n+1 < len(span) && span[2*n] >= 0 {
+			out = append(out, src[span[2*n]:span[2*n+1]]...)
+		}
+		i = j - 1
+	}
+	return out
 }

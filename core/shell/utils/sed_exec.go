@@ -3,7 +3,6 @@ package utils
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"strconv"
 )
 
@@ -24,7 +23,7 @@ type sedRun struct {
 	lineNo  int
 	appends [][]byte
 	tflag   bool
-	lastRe  *regexp.Regexp
+	lastRe  regexEngine
 
 	quit     bool
 	quitCode int
@@ -363,7 +362,7 @@ func (r *sedRun) matchAddr(a *sedAddr) bool {
 }
 
 // regex resolves the empty regex to the last one applied.
-func (r *sedRun) regex(s *sedRegex) *regexp.Regexp {
+func (r *sedRun) regex(s *sedRegex) regexEngine {
 	if s.re != nil {
 		r.lastRe = s.re
 		return s.re

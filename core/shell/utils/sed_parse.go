@@ -1,7 +1,6 @@
 package utils
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -37,7 +36,7 @@ type sedAddr struct {
 // sedRegex is a compiled pattern; re is nil for the empty regex, which
 // reuses the last one applied.
 type sedRegex struct {
-	re *regexp.Regexp
+	re regexEngine
 }
 
 // sedReplPart is one piece of an s command's replacement.

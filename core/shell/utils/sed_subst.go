@@ -20,6 +20,13 @@ func (p *sedParser) compileRegex(body string, fold, multiline bool) (*sedRegex, 
 		dialect = ExtendedRegex
 	}
 	translated, err := TranslateRegex(sedRegexEscapes(body), RegexOptions{Dialect: dialect, CEscapes: true})
+	var rerr *RegexError
+	if errors.As(err, &rerr) && rerr.Msg == ErrBackreference {
+		// RE2 has no backreferences: the backtracking matcher does.
+		if translated, err = TranslateRegex(sedRegexEscapes(body), RegexOptions{Dialect: dialect, CEscapes: true, Backrefs: true}); err == nil {
+			return p.compileBacktrack(translated, fold, multiline)
+		}
+	}
 	if err != nil {
 		var rerr *RegexError
 		if errors.As(err, &rerr) {
@@ -39,6 +46,19 @@ func (p *sedParser) compileRegex(body string, fold, multiline bool) (*sedRegex, 
 		return nil, p.fail("Invalid regular expression")
 	}
 	re.Longest()
+	return &sedRegex{re: re}, nil
+}
+
+// compileBacktrack compiles a translated pattern with backreferences.
+func (p *sedParser) compileBacktrack(translated string, fold, multiline bool) (*sedRegex, error) {
+	prefix := "(?s"
+	if multiline {
+		prefix += "m"
+	}
+	re, err := CompileBacktrack(prefix+")"+translated, fold)
+	if err != nil {
+		return nil, p.fail("Invalid regular expression")
+	}
 	return &sedRegex{re: re}, nil
 }
 
