@@ -117,6 +117,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
 	}
+	holdMemoryNearBudget(ws)
 	defer ws.Close()
 	id := *session
 	if id == "" {

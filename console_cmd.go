@@ -97,6 +97,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer ws.Close()
+	holdMemoryNearBudget(ws)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -42,6 +42,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
 	}
+	holdMemoryNearBudget(ws)
 	defer ws.Close()
 	name, err := sessionProfile(ws, *profile)
 	if err != nil {

@@ -39,6 +39,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
 	}
+	holdMemoryNearBudget(ws)
 	defer ws.Close()
 	for _, name := range profiles {
 		if !ws.HasProfile(name) {

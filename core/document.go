@@ -199,11 +199,11 @@ func (p *documentParser) mount(m mappingEntry) (vfs.MountSpec, error) {
 	if isYAMLNull(m.Value) {
 		return spec, nil
 	}
-	fields, err := p.entries(m.Value, m.Path, "mode", "source", "files")
+	fields, err := p.entries(m.Value, m.Path, "mode", "source", "files", "size", "quota")
 	if err != nil {
 		return spec, err
 	}
-	var filesKey *yaml.Node
+	var filesKey, sizeKey, quotaKey *yaml.Node
 	for _, f := range fields {
 		switch f.Name {
 		case "mode":
@@ -219,10 +219,26 @@ func (p *documentParser) mount(m mappingEntry) (vfs.MountSpec, error) {
 			if spec.Files, err = p.seedFiles(f); err != nil {
 				return spec, err
 			}
+		case "size":
+			sizeKey = f.Key
+			if spec.Size, err = p.byteSize(f.Value, f.Path); err != nil {
+				return spec, err
+			}
+		case "quota":
+			quotaKey = f.Key
+			if spec.Quota, err = p.byteSize(f.Value, f.Path); err != nil {
+				return spec, err
+			}
 		}
 	}
 	if spec.HostDir != "" && filesKey != nil {
 		return spec, p.fail(filesKey, m.Path, "files seed memory mounts only; this mount's source is a host directory")
+	}
+	if spec.HostDir != "" && sizeKey != nil {
+		return spec, p.fail(sizeKey, m.Path, "size bounds memory mounts only; a host mount takes a write quota")
+	}
+	if spec.HostDir == "" && quotaKey != nil {
+		return spec, p.fail(quotaKey, m.Path, "quota bounds host mounts only; a memory mount takes a size")
 	}
 	return spec, nil
 }
@@ -322,7 +338,7 @@ func isSeedFilePath(name string) bool {
 // take their defaults later.
 func (p *documentParser) limits(e mappingEntry) (Limits, error) {
 	var l Limits
-	fields, err := p.entries(e.Value, e.Path, "wall_time", "output_bytes", "commands", "background_jobs", "depth")
+	fields, err := p.entries(e.Value, e.Path, "wall_time", "output_bytes", "commands", "background_jobs", "depth", "memory")
 	if err != nil {
 		return l, err
 	}
@@ -338,6 +354,8 @@ func (p *documentParser) limits(e mappingEntry) (Limits, error) {
 			l.BackgroundJobs, err = p.count(f.Value, f.Path)
 		case "depth":
 			l.Depth, err = p.count(f.Value, f.Path)
+		case "memory":
+			l.Memory, err = p.byteSize(f.Value, f.Path)
 		}
 		if err != nil {
 			return l, err

@@ -204,6 +204,14 @@ func TestParseDocumentAccepts(t *testing.T) {
 				t.Errorf("output_bytes = %d, want %d", cfg.Limits.OutputBytes, 512<<10)
 			}
 		}},
+		{"memory budget, mount size and quota", "limits: {memory: 256MiB}\nmounts:\n  /scratch: {size: 1GiB}\n  /repo: {source: 'host:.', quota: 10MiB}\n", func(t *testing.T, cfg *Config) {
+			if cfg.Limits.Memory != 256<<20 {
+				t.Errorf("memory = %d, want %d", cfg.Limits.Memory, 256<<20)
+			}
+			if cfg.Mounts[0].Size != 1<<30 || cfg.Mounts[1].Quota != 10<<20 {
+				t.Errorf("mounts = %#v", cfg.Mounts)
+			}
+		}},
 		{"GiB suffix", "limits: {output_bytes: 2GiB}\n", func(t *testing.T, cfg *Config) {
 			if cfg.Limits.OutputBytes != 2<<30 {
 				t.Errorf("output_bytes = %d, want %d", cfg.Limits.OutputBytes, int64(2<<30))

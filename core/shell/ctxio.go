@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"syscall"
 
+	"gatehouse/core/shell/utils"
 	"gatehouse/core/vfs"
 )
 
@@ -15,26 +17,44 @@ import (
 // /dev/null`, `cp /dev/zero /tmp/f`, `grep x /dev/zero`). Every stream and
 // file a utility is given therefore stops once the line's context is done:
 // reads and writes fail with errStopped, and the utility ends as it would on
-// any I/O error. The check is one non-blocking receive per call.
+// any I/O error. The check is one non-blocking receive per call. The same
+// wrappers charge what a utility keeps of its input to the line's memory
+// budget (memory.go).
 
 // errStopped is what a read or write sees once the line was stopped (wall
 // time, an unanswered ask, a limit). Utilities may print it; the shell's
 // own message says why the line ended.
 var errStopped = errors.New("the line was stopped")
 
-// stopReader is a reader that fails once done is closed.
-type stopReader struct {
-	r    io.Reader
-	done <-chan struct{}
+// stopped reports whether done is closed.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
-func (s stopReader) Read(p []byte) (int, error) {
-	select {
-	case <-s.done:
+// stopReader is a reader that fails once done is closed, and charges what
+// it reads when charge is set.
+type stopReader struct {
+	r      io.Reader
+	done   <-chan struct{}
+	charge *inputCharge
+}
+
+func (s *stopReader) Read(p []byte) (int, error) {
+	if stopped(s.done) {
 		return 0, errStopped
-	default:
 	}
-	return s.r.Read(p)
+	n, err := s.r.Read(p)
+	if n > 0 && s.charge != nil {
+		if cerr := s.charge.account(p[:n]); cerr != nil {
+			return 0, cerr
+		}
+	}
+	return n, err
 }
 
 // stopWriter is a writer that fails once done is closed.
@@ -44,26 +64,23 @@ type stopWriter struct {
 }
 
 func (s stopWriter) Write(p []byte) (int, error) {
-	select {
-	case <-s.done:
+	if stopped(s.done) {
 		return 0, errStopped
-	default:
 	}
 	return s.w.Write(p)
 }
 
-// stopFS hands out files whose reads and writes fail once done is closed.
+// stopFS hands out files whose reads and writes fail once done is closed,
+// and whose reads are charged as the utility's input.
 type stopFS struct {
 	vfs.FS
-	done <-chan struct{}
+	done  <-chan struct{}
+	mem   *utilMemory
+	keeps utils.Keeps
 }
 
 func (s stopFS) Open(name string) (vfs.File, error) {
-	f, err := s.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return &stopFile{File: f, done: s.done}, nil
+	return s.OpenFile(name, os.O_RDONLY, 0)
 }
 
 func (s stopFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, error) {
@@ -71,39 +88,50 @@ func (s stopFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, err
 	if err != nil {
 		return nil, err
 	}
-	return &stopFile{File: f, done: s.done}, nil
+	if s.keeps != utils.KeepsAll && flag&(os.O_WRONLY|os.O_RDWR) == 0 && vfs.Finite(f) {
+		// Reading a memory file ends, and the mount's size bounds what a
+		// line of it can hold: most files a line reads (grep over a
+		// tree) go unwrapped, which keeps the hot path as it was.
+		return f, nil
+	}
+	sf := &stopFile{File: f, done: s.done}
+	if flag&(os.O_WRONLY|os.O_RDWR) != os.O_WRONLY {
+		sf.charge = newInputCharge(s.mem, s.keeps)
+	}
+	return sf, nil
 }
 
 // stopFile is a file whose reads and writes fail once done is closed.
 type stopFile struct {
 	vfs.File
-	done <-chan struct{}
+	done   <-chan struct{}
+	charge *inputCharge
 }
 
 func (f *stopFile) Read(p []byte) (int, error) {
-	select {
-	case <-f.done:
+	if stopped(f.done) {
 		return 0, errStopped
-	default:
 	}
-	return f.File.Read(p)
+	n, err := f.File.Read(p)
+	if n > 0 && f.charge != nil {
+		if cerr := f.charge.account(p[:n]); cerr != nil {
+			return 0, cerr
+		}
+	}
+	return n, err
 }
 
 func (f *stopFile) Write(p []byte) (int, error) {
-	select {
-	case <-f.done:
+	if stopped(f.done) {
 		return 0, errStopped
-	default:
 	}
 	return f.File.Write(p)
 }
 
 // Truncate passes ftruncate(2) on to the file, when it has it.
 func (f *stopFile) Truncate(size int64) error {
-	select {
-	case <-f.done:
+	if stopped(f.done) {
 		return errStopped
-	default:
 	}
 	if tr, ok := f.File.(interface{ Truncate(int64) error }); ok {
 		return tr.Truncate(size)
@@ -111,8 +139,9 @@ func (f *stopFile) Truncate(size int64) error {
 	return syscall.ENOTSUP
 }
 
-// stoppable wraps a utility's streams and filesystem so they stop with ctx.
-func stoppable(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, fsys vfs.FS) (io.Reader, io.Writer, io.Writer, vfs.FS) {
+// stoppable wraps a utility's streams and filesystem so they stop with ctx
+// and charge what the utility keeps of its input to mem.
+func stoppable(ctx context.Context, mem *utilMemory, keeps utils.Keeps, stdin io.Reader, stdout, stderr io.Writer, fsys vfs.FS) (io.Reader, io.Writer, io.Writer, vfs.FS) {
 	done := ctx.Done()
 	if done == nil {
 		return stdin, stdout, stderr, fsys
@@ -123,5 +152,6 @@ func stoppable(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, f
 	if stderr != nil {
 		stderr = stopWriter{w: stderr, done: done}
 	}
-	return stopReader{r: stdin, done: done}, stdout, stderr, stopFS{FS: fsys, done: done}
+	in := &stopReader{r: stdin, done: done, charge: newInputCharge(mem, keeps)}
+	return in, stdout, stderr, stopFS{FS: fsys, done: done, mem: mem, keeps: keeps}
 }

@@ -272,7 +272,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return nil
 	}
 	if args[0] == s.capture {
-		return s.captureFD(hc)
+		return s.captureFD(ctx, hc)
 	}
 	if args[0] == s.envCheckName() {
 		return s.envCheck(ctx, hc, args[1:])
@@ -369,7 +369,12 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	}
 	// Every stream and file stops with the line, whether or not the
 	// utility looks at its context (G-12.3).
-	stdin, stdout, stderr, view := stoppable(ctx, stdin, stdout, stderr, s.view(ls, scope))
+	mem := &utilMemory{ls: ls}
+	defer mem.release()
+	if u.Opaque {
+		defer watchOpaque(ls)()
+	}
+	stdin, stdout, stderr, view := stoppable(ctx, mem, u.Keeps, stdin, stdout, stderr, s.view(ls, scope))
 	e := &utils.Env{
 		Ctx:     ctx,
 		Args:    argv,
@@ -410,6 +415,7 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		return guarded(c, a, environ, in, out, errw)
 	}
 	e.OnPanic = func(p any, stack []byte) { s.panicked(ctx, argv[0], p, stack) }
+	e.Memory = mem.grow
 	return u.Run(e)
 }
 

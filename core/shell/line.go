@@ -22,6 +22,9 @@ type lineState struct {
 	sh     *Shell
 	text   string
 	cancel context.CancelCauseFunc
+	// mem is what the line holds now, the session's variables included
+	// (memory.go).
+	mem atomic.Int64
 
 	mu sync.Mutex
 	// claims are the standing answers the line holds, by place (G-9.7).
@@ -240,6 +243,8 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	ls := &lineState{sh: s, text: line, cancel: cancel, claims: map[string][]*placeClaim{}, done: make(chan struct{})}
 	ls.jobs.Store(1) // the foreground
+	// The session's variables are held before the line holds anything.
+	ls.mem.Store(s.runner.MemoryHeld())
 	handedOff = true
 	defer func() {
 		s.fds.reset()
@@ -264,8 +269,10 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 		return res
 	}
 
-	stdout := &cappedBuffer{limit: s.limits.OutputBytes}
-	stderr := &cappedBuffer{limit: s.limits.OutputBytes}
+	// Once the line is stopped, what its commands still print is noise
+	// beside the message that says why (G-12.3).
+	stdout := &cappedBuffer{limit: s.limits.OutputBytes, done: ctx.Done()}
+	stderr := &cappedBuffer{limit: s.limits.OutputBytes, done: ctx.Done(), quiet: true}
 	overflow := func() {
 		cancel(&errHalt{125, fmt.Sprintf("gatehouse: output exceeded the limit of %d bytes", s.limits.OutputBytes)})
 	}

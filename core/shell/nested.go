@@ -162,6 +162,10 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	interp.StdIO(stdin, stdout, stderr)(r)
 	nctx := withFrame(ctx, &frame{prefix: nestedPrefix(placeOf(ctx)), depth: fr.depth + 1})
 	runErr := r.Run(nctx, file)
+	if ls != nil {
+		// The nested shell's variables go with it.
+		ls.charge(-r.MemoryHeld())
+	}
 	var h *errHalt
 	if errors.As(runErr, &h) {
 		return h.code, h
@@ -487,10 +491,16 @@ func (t *fdTable) reset() {
 }
 
 // captureFD stores a process substitution's output and prints its path.
-func (s *Shell) captureFD(hc interp.HandlerContext) error {
+func (s *Shell) captureFD(ctx context.Context, hc interp.HandlerContext) error {
 	var data []byte
 	if hc.Stdin != nil {
 		data, _ = io.ReadAll(io.LimitReader(hc.Stdin, s.limits.OutputBytes))
+	}
+	if ls := lineOf(ctx); ls != nil {
+		// Held in the fd table until the line ends.
+		if ls.charge(int64(len(data))) != nil {
+			return interp.ExitStatus(125)
+		}
 	}
 	io.WriteString(hc.Stdout, s.fds.put(string(data)))
 	return nil

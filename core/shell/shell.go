@@ -37,6 +37,11 @@ type Limits struct {
 	Commands       int           // default 10,000
 	BackgroundJobs int           // default 64
 	Depth          int           // nesting depth; default 100
+	// Memory is what one line may hold at once, in bytes: the session's
+	// variables, command substitutions, here-documents, pipes, what
+	// utilities keep, and what the line adds to memory mounts. Default
+	// 512 MiB.
+	Memory int64
 }
 
 // WithDefaults fills zero fields with the G-12.3 defaults.
@@ -55,6 +60,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.Depth <= 0 {
 		l.Depth = 100
+	}
+	if l.Memory <= 0 {
+		l.Memory = 512 << 20
 	}
 	return l
 }
@@ -199,6 +207,7 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool, pid, ppid 
 		// Never the host's process ids, never a FIFO in the host's
 		// temporary directory (process substitution is rewritten, G-12.1).
 		interp.ProcessIDs(pid, ppid, s.pids.next),
+		interp.MemoryHandler(s.memoryHandler),
 		interp.NoHostFIFOs(),
 	}
 	if s.cfg.Profile.JudgesEnvWrites() {
@@ -269,9 +278,19 @@ type cappedBuffer struct {
 	limit     int64
 	overflow  func()
 	truncated bool
+	// done is closed when the line is stopped: writes then fail, or with
+	// quiet (stderr) are dropped without a word.
+	done  <-chan struct{}
+	quiet bool
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if stopped(b.done) {
+		if b.quiet {
+			return len(p), nil
+		}
+		return 0, errStopped
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.truncated {

@@ -152,6 +152,14 @@ type MountSpec struct {
 	ReadOnly bool              // mode ro
 	HostDir  string            // "" = memory mount; else an absolute host directory
 	Files    map[string]string // seed content for memory mounts: path inside the mount -> content
+	// Size bounds a memory mount: the bytes of its files plus a small
+	// cost per entry. 0 means DefaultMemoryMountSize. A write or creation
+	// past it fails with ENOSPC (No space left on device).
+	Size int64
+	// Quota bounds a host mount: the bytes gatehouse may write into its
+	// files while the workspace is open, every write counting. 0 means no
+	// quota. A write past it fails with EDQUOT (Disk quota exceeded).
+	Quota int64
 }
 
 // Errno values re-exported so callers need not import syscall for comparisons.

@@ -29,6 +29,8 @@ type memFS struct {
 	// counts them for every memory mount of the VFS.
 	links    atomic.Int64
 	allLinks *atomic.Int64
+	// space is what the mount's content takes, against its size.
+	space space
 }
 
 // memNode is a directory, a regular file or a symlink.
@@ -140,6 +142,9 @@ func (m *memFS) seed(files map[string]string) error {
 			}
 			dir = child
 		}
+	}
+	if cost := treeCost(m.root); m.space.grow(cost) != nil {
+		return fmt.Errorf("seed files take %d bytes, more than the mount's size of %d", cost, m.space.limit)
 	}
 	return nil
 }
@@ -267,6 +272,9 @@ func (m *memFS) openFile(rel string, flag int, perm fs.FileMode, name string) (F
 		case n == nil && flag&createFlag == 0:
 			return nil, ENOENT
 		case n == nil:
+			if err := m.space.grow(entryCost); err != nil {
+				return nil, err
+			}
 			now := m.clock()
 			n = &memNode{mode: perm.Perm() &^ umask, modTime: now}
 			parent.add(base, n, now)
@@ -284,6 +292,7 @@ func (m *memFS) openFile(rel string, flag int, perm fs.FileMode, name string) (F
 		return &dirFile{name: name, info: *n.info().named(path.Base(name))}, nil
 	}
 	if flag&truncFlag != 0 && len(n.data) > 0 {
+		m.space.grow(-int64(len(n.data)))
 		n.data = nil
 		n.changed(m.clock())
 	}
@@ -299,6 +308,9 @@ func (m *memFS) mkdir(rel string, perm fs.FileMode) error {
 	}
 	if parent.kids[name] != nil {
 		return EEXIST
+	}
+	if err := m.space.grow(entryCost); err != nil {
+		return err
 	}
 	now := m.clock()
 	parent.add(name, newDirNode(perm.Perm()&^umask, now), now)
@@ -322,6 +334,7 @@ func (m *memFS) remove(rel string) error {
 	}
 	parent.drop(name, m.clock())
 	m.gen.Add(1)
+	m.space.grow(-nodeCost(n))
 	if n.isLink() {
 		m.countLinks(-1)
 	}
@@ -382,8 +395,11 @@ func (m *memFS) renameLocked(oldRel, newRel string) error {
 		}
 	}
 	now := m.clock()
-	if existing := newParent.kids[newName]; existing != nil && existing.isLink() {
-		m.countLinks(-1) // replaced
+	if existing := newParent.kids[newName]; existing != nil {
+		m.space.grow(-nodeCost(existing)) // replaced
+		if existing.isLink() {
+			m.countLinks(-1)
+		}
 	}
 	oldParent.drop(oldName, now)
 	newParent.add(newName, n, now)
@@ -400,6 +416,9 @@ func (m *memFS) symlink(target, rel string) error {
 	}
 	if parent.kids[name] != nil {
 		return EEXIST
+	}
+	if err := m.space.grow(entryCost + int64(len(target))); err != nil {
+		return err
 	}
 	now := m.clock()
 	parent.add(name, &memNode{mode: fs.ModeSymlink | linkMode, modTime: now, target: target}, now)

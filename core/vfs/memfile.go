@@ -34,6 +34,28 @@ type memFile struct {
 	mu     sync.Mutex // guards off and closed
 	off    int64
 	closed bool
+
+	// charge, when set, is asked before the file grows its mount: the
+	// memory budget of whoever opened it (see MemoryCharger).
+	charge func(n int64) error
+}
+
+// growBy accounts n more (n < 0: fewer) bytes of content: the opener's
+// budget and the mount's size. The caller holds the mount's lock for
+// writing.
+func (f *memFile) growBy(n int64) error {
+	if f.charge != nil {
+		if err := f.charge(n); err != nil {
+			return err
+		}
+	}
+	if err := f.fs.space.grow(n); err != nil {
+		if f.charge != nil {
+			f.charge(-n)
+		}
+		return err
+	}
+	return nil
 }
 
 func (f *memFile) Read(p []byte) (int, error) {
@@ -120,9 +142,12 @@ func (f *memFile) Write(p []byte) (int, error) {
 	}
 	end := f.off + int64(len(p))
 	if end > int64(len(n.data)) {
+		// Grow geometrically so a file written in small pieces (a
+		// redirection in a loop) is not copied on every write.
+		if err := f.growBy(end - int64(len(n.data))); err != nil {
+			return 0, pathErr("write", f.name, err)
+		}
 		if end > int64(cap(n.data)) {
-			// Grow geometrically so a file written in small pieces
-			// (a redirection in a loop) is not copied on every write.
 			grown := make([]byte, end, max(end, 2*int64(cap(n.data))))
 			copy(grown, n.data)
 			n.data = grown
@@ -175,8 +200,12 @@ func (f *memFile) Truncate(size int64) error {
 	defer f.fs.mu.Unlock()
 	n := f.node
 	if size <= int64(len(n.data)) {
+		f.growBy(size - int64(len(n.data)))
 		n.data = n.data[:size:size] // later growth must not resurrect old bytes
 	} else {
+		if err := f.growBy(size - int64(len(n.data))); err != nil {
+			return pathErr("truncate", f.name, err)
+		}
 		grown := make([]byte, size)
 		copy(grown, n.data)
 		n.data = grown

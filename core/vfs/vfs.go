@@ -114,6 +114,8 @@ type mount struct {
 	// links counts the symlinks of a mount that keeps count (memory, /dev);
 	// nil for a host mount, which may hold any (see VFS.LinkFree).
 	links *atomic.Int64
+	// quota is a host mount's write quota; nil when it has none.
+	quota *quota
 }
 
 // syntheticDir is a read-only directory that exists only because mounts lie
@@ -206,15 +208,29 @@ func (v *VFS) newMount(s MountSpec) (*mount, error) {
 		if !filepath.IsAbs(s.HostDir) {
 			return nil, fmt.Errorf("vfs: mount %s: host directory %q is not absolute", s.Prefix, s.HostDir)
 		}
+		if s.Size != 0 {
+			return nil, fmt.Errorf("vfs: mount %s: size is for memory mounts; a host mount takes a quota", s.Prefix)
+		}
 		h, err := newHostFS(s.HostDir, &v.own)
 		if err != nil {
 			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
+		}
+		if s.Quota > 0 {
+			m.quota = &quota{}
+			m.quota.left.Store(s.Quota)
 		}
 		m.b = h
 		m.confineTo = h.spellings
 		v.hostMounts++
 	default:
+		if s.Quota != 0 {
+			return nil, fmt.Errorf("vfs: mount %s: quota is for host mounts; a memory mount takes a size", s.Prefix)
+		}
 		mem := newMemFS(v.clock)
+		mem.space.limit = s.Size
+		if mem.space.limit <= 0 {
+			mem.space.limit = DefaultMemoryMountSize
+		}
 		if err := mem.seed(s.Files); err != nil {
 			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
 		}

@@ -318,9 +318,19 @@ func (v *view) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 	case !r.exists && (r.synthetic() || r.m.readOnly):
 		return nil, pathErr("open", name, EROFS)
 	}
+	var before int64
+	if write || create {
+		before = r.m.spaceUsed()
+	}
 	f, err := r.m.b.openFile(r.rel, flag, perm, name)
+	if write || create {
+		v.settleSpace(r.m, before)
+	}
 	if err != nil {
 		return nil, pathErr("open", name, err)
+	}
+	if write {
+		f = r.m.accountWrites(f, v.door)
 	}
 	return f, nil
 }
@@ -402,7 +412,9 @@ func (v *view) Remove(name string) error {
 		err = EBUSY
 	default:
 		if err = writable(&r); err == nil {
+			before := r.m.spaceUsed()
 			err = v.notEmptyAnswer(&r, r.m.b.remove(r.rel))
+			v.settleSpace(r.m, before)
 		}
 	}
 	if err != nil {
@@ -447,7 +459,10 @@ func (v *view) Rename(oldname, newname string) error {
 	case within(to.path, from.path):
 		return fail(newname, EINVAL)
 	}
-	if err := v.renameCarrying(&from, &to); err != nil {
+	before := from.m.spaceUsed()
+	err = v.renameCarrying(&from, &to)
+	v.settleSpace(from.m, before)
+	if err != nil {
 		if to.exists {
 			err = v.notEmptyAnswer(&to, err)
 		}

@@ -50,7 +50,42 @@ type Env struct {
 	// started with Go: it logs it and stops the line. nil means the panic
 	// is not recovered.
 	OnPanic func(value any, stack []byte)
+	// Memory takes n bytes from the line's memory budget (n < 0 gives them
+	// back); see Grow. nil means no budget.
+	Memory func(n int64) error
 }
+
+// Grow tells the line's memory budget (G-12.3) that the utility is about
+// to hold n more bytes it builds itself — a table, a padded field, values
+// it computes — beyond what its input readers already charge (see Keeps);
+// n < 0 gives bytes back. An error means the budget is spent: the line is
+// ending, and the utility should stop and return. What a utility still
+// holds when it returns is given back for it.
+func (e *Env) Grow(n int64) error {
+	if e.Memory == nil {
+		return nil
+	}
+	return e.Memory(n)
+}
+
+// Keeps says what a utility holds of its input at once, so that reading it
+// is charged to the line's memory budget (G-12.3): the shell wraps the
+// utility's stdin and the files it opens for reading accordingly.
+type Keeps int
+
+const (
+	// KeepsLine, the default, is a utility that holds one line at a time
+	// (grep, cut, uniq): the longest line being read is charged.
+	KeepsLine Keeps = iota
+	// KeepsAll is a utility that holds its whole input and splits it into
+	// lines (jq, sed): every byte read is charged, with a line's
+	// bookkeeping each. (Input read whole with readAllCtx is charged there
+	// already: sort, tac, tail, diff.)
+	KeepsAll
+	// KeepsNothing is a utility that streams (cat, wc, tr, checksums):
+	// nothing read is charged.
+	KeepsNothing
+)
 
 // Go runs fn on a new goroutine with the line's recover boundary: a panic
 // there ends the line (exit 125), never the process (G-12.3). Utilities
@@ -124,6 +159,13 @@ type Utility struct {
 	Operands func(argv []string) []OperandRef
 	// OperandExit is the exit status when an operand fails (G-7.3).
 	OperandExit int
+	// Keeps says what the utility holds of its input (memory budget).
+	Keeps Keeps
+	// Opaque marks a utility that runs a language (jq) whose values
+	// the shell cannot count: while it runs, a watchdog ends the line
+	// when the process's heap grows past the line's budget beyond what
+	// the lines' accounts explain.
+	Opaque bool
 	// Voice renders the stderr line (with "\n") the utility prints when the
 	// operand arg fails with msg (a strerror text or a refusal reason).
 	// nil means "NAME: ARG: MSG\n".

@@ -34,6 +34,7 @@ var base64Opts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "base64",
+		Keeps:       KeepsNothing,
 		Run:         runBase64,
 		Operands:    plainOperands(base64Opts, parseMode{}, Read),
 		OperandExit: 1,

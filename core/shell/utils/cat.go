@@ -41,6 +41,7 @@ var catOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "cat",
+		Keeps:       KeepsNothing,
 		Run:         runCat,
 		Operands:    inputOperands(catOpts, parseMode{}),
 		OperandExit: 1,

@@ -91,6 +91,7 @@ func init() {
 		a.opts = opts
 		Register(&Utility{
 			Name:        a.name,
+			Keeps:       KeepsNothing,
 			Run:         func(e *Env) (int, error) { return runChecksum(e, a) },
 			Operands:    plainOperands(opts, parseMode{}, Read),
 			OperandExit: 1,

@@ -39,8 +39,8 @@ var cksumOpts = []optDef{
 var sumOpts = []optDef{{short: 'r'}, {short: 's', long: "sysv"}}
 
 func init() {
-	Register(&Utility{Name: "cksum", Run: runCksum, Operands: inputOperands(cksumOpts, parseMode{}), OperandExit: 1, Help: cksumHelp})
-	Register(&Utility{Name: "sum", Run: runSum, Operands: inputOperands(sumOpts, parseMode{}), OperandExit: 1, Help: sumHelp})
+	Register(&Utility{Name: "cksum", Keeps: KeepsNothing, Run: runCksum, Operands: inputOperands(cksumOpts, parseMode{}), OperandExit: 1, Help: cksumHelp})
+	Register(&Utility{Name: "sum", Keeps: KeepsNothing, Run: runSum, Operands: inputOperands(sumOpts, parseMode{}), OperandExit: 1, Help: sumHelp})
 }
 
 // crcTable is the POSIX cksum CRC (polynomial 0x04C11DB7, MSB first).

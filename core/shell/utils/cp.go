@@ -64,6 +64,7 @@ var cpOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "cp",
+		Keeps:       KeepsNothing,
 		Run:         runCp,
 		Operands:    copyOperands(cpOpts),
 		OperandExit: 1,

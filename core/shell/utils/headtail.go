@@ -88,7 +88,10 @@ func init() {
 		}
 		Register(&Utility{
 			Name: name,
-			Run:  run,
+			// head streams; what tail keeps it reads with readAllCtx,
+			// which charges it.
+			Keeps: KeepsNothing,
+			Run:   run,
 			Operands: func(argv []string) []OperandRef {
 				argv, shift := rewriteObsoleteCount(name, argv)
 				args, err := parseArgs(argv, defs, parseMode{})
@@ -462,7 +465,8 @@ func startOfLastLines(data []byte, n int64, delim byte) int {
 	return 0
 }
 
-// readAllCtx reads everything, giving up when the line is cancelled.
+// readAllCtx reads everything, giving up when the line is cancelled. What
+// it holds is charged to the line's memory budget (G-12.3).
 func readAllCtx(t *tool, in io.Reader) ([]byte, error) {
 	var buf bytes.Buffer
 	chunk := make([]byte, 64*1024)
@@ -471,6 +475,13 @@ func readAllCtx(t *tool, in io.Reader) ([]byte, error) {
 			return buf.Bytes(), nil
 		}
 		k, err := in.Read(chunk)
+		if k > 0 && buf.Len()+k > buf.Cap() {
+			// The buffer doubles: the new one, and the old until the
+			// copy is done, are held at once.
+			if merr := t.env.Grow(int64(2*buf.Cap() + k)); merr != nil {
+				return buf.Bytes(), merr
+			}
+		}
 		buf.Write(chunk[:k])
 		if err == io.EOF {
 			return buf.Bytes(), nil

@@ -51,6 +51,7 @@ var hexdumpOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "hexdump",
+		Keeps:       KeepsNothing,
 		Run:         runHexdump,
 		Operands:    inputOperands(hexdumpOpts, parseMode{}),
 		OperandExit: 1,

@@ -58,6 +58,8 @@ null and 4 when there was none; 2 for usage problems or unreadable files;
 func init() {
 	Register(&Utility{
 		Name:        "jq",
+		Opaque:      true,
+		Keeps:       KeepsAll,
 		Run:         runJq,
 		Operands:    jqOperands,
 		OperandExit: 2,

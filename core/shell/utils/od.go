@@ -44,6 +44,7 @@ var odOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "od",
+		Keeps:       KeepsNothing,
 		Run:         runOd,
 		Operands:    inputOperands(odOpts, parseMode{}),
 		OperandExit: 1,

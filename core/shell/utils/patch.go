@@ -57,6 +57,7 @@ var patchOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "patch",
+		Keeps:       KeepsAll,
 		Run:         runPatch,
 		Operands:    patchOperands,
 		OperandExit: 2,

@@ -192,6 +192,17 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		flags += "-"
 		width = width[1:]
 	}
+	if w, err := strconv.ParseInt(width, 10, 64); (err == nil && w > 1<<16) || len(width) > 18 {
+		// A padded field is built whole: `printf '%*s' 2000000000 x`
+		// must ask the line's memory budget first (G-12.3).
+		if err != nil {
+			w = math.MaxInt64
+		}
+		if merr := p.t.env.Grow(w); merr != nil {
+			p.stop, p.status = true, 1
+			return i, false
+		}
+	}
 	if i < len(spec) && spec[i] == '.' {
 		i++
 		hasPrec = true

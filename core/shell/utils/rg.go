@@ -191,6 +191,7 @@ var rgOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "rg",
+		Keeps:       KeepsAll,
 		Run:         runRg,
 		Operands:    rgOperands,
 		OperandExit: 2,

@@ -77,6 +77,7 @@ var sedOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "sed",
+		Keeps:       KeepsAll,
 		Run:         runSed,
 		Operands:    sedOperands,
 		OperandExit: 2,

@@ -307,6 +307,11 @@ func (c *sortConfig) sorted(t *tool) ([][]byte, string) {
 		if msg != "" {
 			return nil, msg
 		}
+		// Each line is a slice header beside its bytes (the bytes are
+		// charged as read), and sorting copies the list once.
+		if t.env.Grow(48*int64(bytes.Count(data, []byte{c.delim})+1)) != nil {
+			return nil, ""
+		}
 		runs = append(runs, appendLines(nil, data, c.delim))
 		if t.ctx.Err() != nil {
 			return nil, ""

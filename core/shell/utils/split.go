@@ -66,6 +66,7 @@ var splitOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "split",
+		Keeps:       KeepsNothing,
 		Run:         runSplit,
 		Operands:    splitOperands,
 		OperandExit: 1,

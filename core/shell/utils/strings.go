@@ -38,6 +38,7 @@ var stringsOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "strings",
+		Keeps:       KeepsNothing,
 		Run:         runStrings,
 		Operands:    inputOperands(stringsOpts, parseMode{digitsAs: "bytes"}),
 		OperandExit: 1,

@@ -89,6 +89,11 @@ func runTac(e *Env) (int, error) {
 			status = 1
 			continue
 		}
+		// The records (two words each) and the reversed copy are held
+		// beside the input.
+		if t.env.Grow(int64(len(data))+40*int64(bytes.Count(data, []byte(sep))+1)) != nil {
+			return t.end(1)
+		}
 		t.write(tacReverse(data, []byte(sep), re, before))
 	}
 	return t.end(status)

@@ -38,6 +38,7 @@ var teeOpts = []optDef{
 func init() {
 	Register(&Utility{
 		Name:        "tee",
+		Keeps:       KeepsNothing,
 		Run:         runTee,
 		Operands:    plainOperands(teeOpts, parseMode{}, Write),
 		OperandExit: 1,

@@ -67,7 +67,7 @@ var trOpts = []optDef{
 
 func init() {
 	// tr reads only standard input: it has no path operands.
-	Register(&Utility{Name: "tr", Run: runTr, OperandExit: 1, Help: trHelp})
+	Register(&Utility{Name: "tr", Keeps: KeepsNothing, Run: runTr, OperandExit: 1, Help: trHelp})
 }
 
 // trSet is one parsed STRING: its characters in order, and where a

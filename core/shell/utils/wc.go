@@ -44,8 +44,9 @@ var wcOpts = []optDef{
 
 func init() {
 	Register(&Utility{
-		Name: "wc",
-		Run:  runWc,
+		Name:  "wc",
+		Keeps: KeepsNothing,
+		Run:   runWc,
 		Operands: func(argv []string) []OperandRef {
 			args, err := parseArgs(argv, wcOpts, parseMode{})
 			if err != nil {

@@ -38,6 +38,7 @@ Options:
 func init() {
 	Register(&Utility{
 		Name:        "xxd",
+		Keeps:       KeepsAll,
 		Run:         runXxd,
 		Operands:    xxdOperands,
 		OperandExit: 2,

@@ -88,6 +88,12 @@ type Config struct {
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
 
+	// Alloc, if non-nil, is asked before the expander builds a value it
+	// would hold n bytes for at once: a word's string, the fields of a
+	// command's arguments so far, a replacement's result. A non-nil error
+	// stops the expansion with that error. Nil means no bound.
+	Alloc func(n int64) error
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -190,7 +196,23 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := cfg.allocParts(field); err != nil {
+		return "", err
+	}
 	return cfg.fieldJoin(field), nil
+}
+
+// allocParts asks [Config.Alloc] for a word built from parts.
+func (cfg *Config) allocParts(parts []fieldPart) error {
+	if cfg.Alloc == nil || len(parts) < 2 {
+		return nil
+	}
+	var n int64
+	for _, part := range parts {
+		n += int64(len(part.val))
+	}
+	// The word is built in a buffer that doubles as it grows.
+	return cfg.Alloc(2 * n)
 }
 
 // Document expands a single shell word as if it were a here-document body.
@@ -206,6 +228,9 @@ func Document(cfg *Config, word *syntax.Word) (string, error) {
 	cfg = prepareConfig(cfg)
 	field, err := cfg.wordField(word.Parts, quoteHeredoc)
 	if err != nil {
+		return "", err
+	}
+	if err := cfg.allocParts(field); err != nil {
 		return "", err
 	}
 	return cfg.fieldJoin(field), nil
@@ -457,11 +482,23 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 // Fields is a pre-iterators API which now wraps [FieldsSeq].
 func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 	var fields []string
+	// The fields are held together: ask [Config.Alloc] for their total
+	// now and then, so a command's arguments cannot grow without bound.
+	var held, asked int64
 	for s, err := range FieldsSeq(cfg, words...) {
 		if err != nil {
 			return nil, err
 		}
 		fields = append(fields, s)
+		if cfg != nil && cfg.Alloc != nil {
+			held += int64(len(s)) + 16
+			if held-asked > 1<<20 {
+				if err := cfg.Alloc(held); err != nil {
+					return nil, err
+				}
+				asked = held
+			}
+		}
 	}
 	return fields, nil
 }
@@ -500,6 +537,10 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 						}
 						continue
 					}
+				}
+				if err := cfg.allocParts(field); err != nil {
+					yield("", err)
+					return true
 				}
 				if !yield(cfg.fieldJoin(field), nil) {
 					return true
@@ -646,12 +687,18 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	fields := cfg.fieldsAlloc[:0]
 	curField := cfg.fieldAlloc[:0]
 	allowEmpty := false
+	// Splitting a large value makes a field per word before any is
+	// yielded: ask [Config.Alloc] for what they take now and then.
+	var allocErr error
 	flush := func() {
 		if len(curField) == 0 {
 			return
 		}
 		fields = append(fields, curField)
 		curField = nil
+		if cfg.Alloc != nil && len(fields)&0xffff == 0 && allocErr == nil {
+			allocErr = cfg.Alloc(int64(len(fields)) * 64)
+		}
 	}
 	splitAdd := func(val string) {
 		fieldStart := -1
@@ -673,6 +720,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		}
 	}
 	for i, wp := range wps {
+		if allocErr != nil {
+			return nil, allocErr
+		}
 		switch wp := wp.(type) {
 		case *syntax.Lit:
 			s := wp.Value
@@ -789,6 +839,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		}
 	}
 	flush()
+	if allocErr != nil {
+		return nil, allocErr
+	}
 	if allowEmpty && len(fields) == 0 {
 		fields = append(fields, curField)
 	}

@@ -395,6 +395,12 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	out := make([]string, len(elems))
 	for i, elem := range elems {
 		locs := findAllIndex(orig, elem, n)
+		if cfg.Alloc != nil {
+			// Replacing every match can multiply the value's size.
+			if err := cfg.Alloc(int64(len(elem)) + int64(len(locs))*int64(len(with))); err != nil {
+				return nil, err
+			}
+		}
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {

@@ -83,6 +83,11 @@ type Runner struct {
 	// It may be nil, in which case the panic is not recovered.
 	panicHandler PanicHandlerFunc
 
+	// memHandler is told how much memory the program holds; it may be
+	// nil. memHeld is what this runner's variables were charged.
+	memHandler MemoryHandlerFunc
+	memHeld    int64
+
 	// execHandler is responsible for executing programs. It must not be nil.
 	execHandler ExecHandlerFunc
 
@@ -962,6 +967,7 @@ func (r *Runner) Reset() {
 		tempDir:        r.tempDir,
 		callHandler:    r.callHandler,
 		panicHandler:   r.panicHandler,
+		memHandler:     r.memHandler,
 		procIDs:        r.procIDs,
 		noHostFIFOs:    r.noHostFIFOs,
 		bashPID:        r.bashPID,
@@ -1167,6 +1173,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		Params:         r.Params,
 		callHandler:    r.callHandler,
 		panicHandler:   r.panicHandler,
+		memHandler:     r.memHandler,
 		execHandler:    r.execHandler,
 		openHandler:    r.openHandler,
 		readDirHandler: r.readDirHandler,

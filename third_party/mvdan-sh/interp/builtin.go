@@ -1046,8 +1046,15 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		vr.Kind = expand.Indexed
 		scanner := bufio.NewScanner(r.stdin)
 		scanner.Split(mapfileSplit(delim[0], dropDelim))
+		var held, asked int64
 		for scanner.Scan() {
 			vr.List = append(vr.List, scanner.Text())
+			if held += int64(len(vr.List[len(vr.List)-1])) + 16; held-asked > 1<<20 {
+				if err := r.probeMem(ctx, held); err != nil {
+					return failf(1, "%s: %v\n", name, err)
+				}
+				asked = held
+			}
 		}
 		if err := scanner.Err(); err != nil {
 			return failf(2, "%s: unable to read, %v\n", name, err)
@@ -1115,6 +1122,12 @@ func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
 		}
 	}()
 	for {
+		if len(line) > 0 && len(line)&0xffff == 0 {
+			// An endless line must not grow past the program's memory.
+			if err := r.probeMem(ctx, int64(len(line))); err != nil {
+				return line, err
+			}
+		}
 		var buf [1]byte
 		n, err := r.stdin.Read(buf[:])
 		if n > 0 {

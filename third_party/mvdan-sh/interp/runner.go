@@ -60,6 +60,12 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			// The statement being expanded, not the whole program, gives
 			// the context: handlers see what their caller set in it.
 			ctx := r.ectx
+			if r.memHandler != nil {
+				// The output is kept until the word is built.
+				mw := &memWriter{r: r, ctx: ctx, w: w}
+				defer mw.release()
+				w = mw
+			}
 			switch len(cs.Stmts) {
 			case 0: // nothing to do
 				return nil
@@ -80,6 +86,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2 := r.subshell(false)
 			r2.stdout = w
 			r2.stmts(ctx, cs.Stmts)
+			r2.releaseMem()
 			r2.exit.exiting = false // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
 			if r2.exit.fatalExit {
@@ -135,6 +142,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			go func() {
 				defer func() {
 					r2.recoverGo(ctx, recover())
+					r2.releaseMem()
 					*bg.exit = r2.exit
 					close(bg.done)
 				}()
@@ -174,6 +182,14 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}()
 			return path, nil
 		},
+	}
+	if r.memHandler != nil {
+		r.ecfg.Alloc = func(n int64) error {
+			if err := r.probeMem(r.ectx, n); err != nil {
+				return memoryError(err)
+			}
+			return nil
+		}
 	}
 	r.updateExpandOpts()
 }
@@ -414,6 +430,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		go func() {
 			defer func() {
 				r2.recoverGo(ctx, recover())
+				r2.releaseMem()
 				r2.exit.exiting = false // subshells don't exit the parent shell
 				*bg.exit = r2.exit
 				close(bg.done)
@@ -490,6 +507,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
 		r2.stmts(ctx, cm.Stmts)
+		r2.releaseMem()
 		r2.exit.exiting = false // subshells don't exit the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
@@ -609,6 +627,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.stmt(ctx, cm.Y)
 			}
 		case syntax.Pipe, syntax.PipeAll:
+			if r.memHandler != nil {
+				if err := r.memHandler(ctx, pipeBytes); err != nil {
+					r.exit.fatal(memoryError(err))
+					return
+				}
+				defer r.memHandler(ctx, -pipeBytes)
+			}
 			pr, pw, err := newPipe()
 			if err != nil {
 				r.exit.fatal(err) // not being able to create a pipe is rare but critical
@@ -627,6 +652,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			wg.Go(func() {
 				defer func() {
 					r2.recoverGo(ctx, recover())
+					r2.releaseMem()
 					r2.exit.exiting = false // subshells don't exit the parent shell
 					pw.Close()
 				}()
@@ -1326,6 +1352,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 
 		r.stmt(ctx, body)
 
+		if scope, ok := r.writeEnv.(*overlayEnviron); ok {
+			r.releaseLocals(scope)
+		}
 		r.writeEnv = origEnv
 
 		r.Params = oldParams

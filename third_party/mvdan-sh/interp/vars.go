@@ -246,11 +246,16 @@ func (r *Runner) delVar(name string) {
 		r.exit.code = 1
 		return
 	}
+	var delta int64
+	if r.memHandler != nil {
+		delta, _ = r.chargeVar(r.writeEnv.Get(name), expand.Variable{})
+	}
 	if err := r.writeEnv.Set(name, expand.Variable{}); err != nil {
 		r.errf("%s: %v\n", name, err)
 		r.exit.code = 1
 		return
 	}
+	r.settleVar(delta, true)
 }
 
 func (r *Runner) setVarString(name, value string) {
@@ -279,9 +284,18 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	if err := r.checkVarWrite(name, vr); err != nil {
 		return err
 	}
+	var delta int64
+	if r.memHandler != nil {
+		var err error
+		if delta, err = r.chargeVar(r.writeEnv.Get(name), vr); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	if err := r.writeEnv.Set(name, vr); err != nil {
+		r.settleVar(delta, false)
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	r.settleVar(delta, true)
 	if name == "RANDOM" && vr.Kind == expand.String {
 		// Assigning to RANDOM seeds its generator; the stored value is never
 		// read, as [Runner.lookupVar] always computes a new number. We only

@@ -1,5 +1,4 @@
-// Copyright (c) 2016, Daniel Martí <mvdan@mvdan.cc>
-// See LICENSE for licensing information
+// Added to this copy by gatehouse (see PATCHES.md); under the same licence.
 
 package syntax
 

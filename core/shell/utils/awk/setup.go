@@ -302,15 +302,24 @@ func (in *interp) resolveLvalue(e expr) expr {
 	return e
 }
 
-// grow accounts memory kept in arrays; release returns it.
+// grow accounts memory kept in arrays, against awk's own budget and the
+// line's (utils.Env.Grow, G-12.3); release returns it.
 func (in *interp) grow(n int) {
 	in.memUsed += int64(n)
 	if in.memUsed > in.memLimit {
 		in.fatal("memory budget of " + strconv.Itoa(int(in.memLimit>>20)) + " MiB exhausted")
 	}
+	if in.env != nil && in.env.Grow(int64(n)) != nil {
+		in.fatal("the line's memory budget is exhausted")
+	}
 }
 
-func (in *interp) release(n int) { in.memUsed -= int64(n) }
+func (in *interp) release(n int) {
+	in.memUsed -= int64(n)
+	if in.env != nil {
+		in.env.Grow(-int64(n))
+	}
+}
 
 // checkString refuses a string longer than the memory budget.
 func (in *interp) checkString(n int) {

@@ -1,0 +1,174 @@
+package core
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gatehouse/core/vfs"
+)
+
+func memoryWorkspace(t *testing.T, budget int64, mounts ...vfs.MountSpec) *Session {
+	t.Helper()
+	if len(mounts) == 0 {
+		mounts = []vfs.MountSpec{{Prefix: "/w", Files: map[string]string{"a": "1\n"}}}
+	}
+	ws, err := NewWorkspace(mounts, WithLimits(Limits{Memory: budget, WallTime: 20 * time.Second, Commands: 1 << 30}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// G-12.3: every way a line can hold memory counts against its budget:
+// variables, command substitution output, here-documents, expansions,
+// arrays, read and mapfile, pipes, what utilities keep (sort, tac, tail,
+// jq, awk, line readers), padded printf fields and what the line writes to
+// memory mounts. Past the budget the line ends with exit 125 and a clear
+// message, within seconds, and the session runs the next line.
+func TestMemoryBudgetEndsTheLine(t *testing.T) {
+	t.Parallel()
+	const budget = 32 << 20
+	lines := []string{
+		`x=$(yes | head -c 1G); echo ${#x}`,
+		`a=x; while :; do a=$a$a; done`,
+		`a=x; for i in $(seq 40); do a=$a$a; done`,
+		`x=$(seq 100000); while :; do x=$x$x; done`,
+		`x=$(seq 1000000); y=${x//?/xxxxxxxxxxxxxxxxxxxx}; echo ${#y}`,
+		"x=$(seq 200000)\ncat <<EOF | wc -c\n" + strings.Repeat("$x", 200) + "\nEOF",
+		`x=$(seq 200000); echo ` + strings.Repeat("$x", 200) + ` | wc -c`,
+		`x=$(seq 300000); set -- $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x; echo $#`,
+		`read -r x < <(yes | tr -d '\n'); echo ${#x}`,
+		`yes | mapfile a; echo ${#a[@]}`,
+		`yes | sort | head -1`,
+		`yes | sort -u | head -1`,
+		`seq 1e9 | tac | head -1`,
+		`yes | tail -1`,
+		`cat /dev/zero | sort`,
+		`grep x /dev/zero`,
+		`cut -c1 /dev/zero`,
+		`uniq /dev/zero`,
+		`xargs < /dev/zero`,
+		`tr -d '\n' < /dev/zero | sed s/a/b/`,
+		`jq -n '[range(1e9)]'`,
+		`yes '"x"' | jq -s length`,
+		`awk 'BEGIN { while (1) a[i++] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" }'`,
+		`printf '%*s' 2000000000 x | wc -c`,
+		`printf -v x '%*s' 2000000000 y; echo ${#x}`,
+		`cat /dev/zero > /tmp/f`,
+		`head -c 1G /dev/zero > /tmp/f`,
+		`split -b 100 /dev/zero /tmp/x`,
+		`while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx >> /tmp/grow; done`,
+		`for i in $(seq 100); do cat <(head -c 16M /dev/zero) > /dev/null; done`,
+		`f() { local x=$(head -c 10M /dev/zero | tr '\0' x); g; }; g() { local y=$x$x; f; }; f`,
+		`( a=x; while :; do a=$a$a; done )`,
+		`x=$(a=x; while :; do a=$a$a; done; echo $a)`,
+		`{ a=x; while :; do a=$a$a; done; } | cat`,
+		`bash -c 'a=x; while :; do a=$a$a; done'`,
+		`eval 'a=x; while :; do a=$a$a; done'`,
+	}
+	// Lines that grow a little per step (an array element, a byte read
+	// at a time) may reach the wall time first; either way they end.
+	slow := []string{
+		`a=(); while :; do a+=(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx); done`,
+		`declare -A m; i=0; while :; do m[$i]=xxxxxxxxxxxxxxxxxxxxxxxx; i=$((i+1)); done`,
+		`tr -d '\n' < /dev/zero | read -r x`,
+	}
+	for _, line := range append(lines, slow...) {
+		isSlow := slices.Contains(slow, line)
+		t.Run(line, func(t *testing.T) {
+			t.Parallel()
+			s := memoryWorkspace(t, budget)
+			start := time.Now()
+			res := s.Execute(context.Background(), line)
+			ok := res.ExitCode == 125 && strings.HasSuffix(res.Stderr, "gatehouse: line exceeded the memory limit (32MiB)\n")
+			if isSlow && res.ExitCode == 124 {
+				ok = true
+			}
+			if !ok {
+				t.Errorf("exit %d stdout %q stderr %q, want 125 and the memory message", res.ExitCode, tail(res.Stdout), tail(res.Stderr))
+			}
+			if d := time.Since(start); d > 25*time.Second {
+				t.Errorf("took %v", d)
+			}
+			next := s.Execute(context.Background(), "echo alive; x=$(seq 1000); echo ${#x}")
+			if next.Stdout != "alive\n3892\n" || next.ExitCode != 0 {
+				t.Errorf("the session did not survive: %+v", next)
+			}
+		})
+	}
+}
+
+// G-12.3: what fits runs as before, and what a line gives back (a
+// subshell's variables, a substitution's output, a utility's input, a
+// function's locals) is free for the next line and the rest of the line.
+func TestMemoryBudgetLeavesRoomForWhatFits(t *testing.T) {
+	t.Parallel()
+	s := memoryWorkspace(t, 32<<20)
+	cases := []struct{ line, want string }{
+		{`x=$(seq 100000); echo ${#x}`, "588894\n"},
+		{`seq 200000 | sort -n | tail -1`, "200000\n"},
+		{`seq 200000 | tac | head -1`, "200000\n"},
+		{`for i in $(seq 20); do x=$(head -c 4M /dev/zero | tr '\0' x); done; echo ${#x}`, "4194304\n"},
+		{`for i in $(seq 20); do ( y=$(head -c 4M /dev/zero | tr '\0' y) ); done; echo done`, "done\n"},
+		{`f() { local z=$(head -c 4M /dev/zero | tr '\0' z); }; for i in $(seq 20); do f; done; echo done`, "done\n"},
+		{`for i in $(seq 20); do head -c 4M /dev/zero | sort | wc -c; done | sort -u`, "4194305\n"},
+		{`for i in $(seq 20); do head -c 4M /dev/zero > /tmp/f; done; wc -c < /tmp/f`, "4194304\n"},
+		{`cat /dev/zero | head -c 100M | wc -c`, "104857600\n"},
+		{`yes | head -1000000 | uniq -c`, "1000000 y\n"},
+		{`a=(); for i in $(seq 1000); do a+=($i); done; echo ${#a[@]}`, "1000\n"},
+	}
+	for _, tc := range cases {
+		res := s.Execute(context.Background(), tc.line)
+		if got := strings.TrimLeft(res.Stdout, " "); got != tc.want || res.ExitCode != 0 {
+			t.Errorf("%s: %+v, want %q", tc.line, res, tc.want)
+		}
+	}
+	// The session's variables stay counted across lines, and unsetting
+	// them gives the room back.
+	// A substitution's output is charged three times its size while it is
+	// captured (the buffer it grows in), its variable once.
+	if res := s.Execute(context.Background(), `big=$(head -c 9M /dev/zero | tr '\0' x); echo ${#big}`); res.Stdout != "9437184\n" {
+		t.Fatalf("big: %+v", res)
+	}
+	if res := s.Execute(context.Background(), `more=$(head -c 9M /dev/zero | tr '\0' y); echo ${#more}`); res.ExitCode != 125 {
+		t.Errorf("a second 9 MiB capture next to the first value fit a 32 MiB budget: %+v", res)
+	}
+	if res := s.Execute(context.Background(), `unset big; more=$(head -c 9M /dev/zero | tr '\0' y); echo ${#more}`); res.Stdout != "9437184\n" {
+		t.Errorf("after unset: %+v", res)
+	}
+}
+
+// G-12.3, G-5.6: a memory mount takes a size: writes and creations past it
+// fail with "No space left on device" and removing files frees the space.
+// A host mount's write quota fails writes past it with "Disk quota
+// exceeded".
+func TestMountSizeAndQuota(t *testing.T) {
+	t.Parallel()
+	host := t.TempDir()
+	s := memoryWorkspace(t, 512<<20,
+		vfs.MountSpec{Prefix: "/small", Size: 64 << 10},
+		vfs.MountSpec{Prefix: "/host", HostDir: host, Quota: 64 << 10})
+	cases := []struct{ line, stdout, stderr string }{
+		{`head -c 100000 /dev/zero > /small/f; echo $?; [ $(wc -c < /small/f) -le 65536 ] && echo bounded`, "1\nbounded\n", ""},
+		{`rm -f /small/f; head -c 30000 /dev/zero > /small/a && head -c 30000 /dev/zero > /small/b; echo $?; wc -c < /small/b`, "0\n30000\n", ""},
+		{`cp /small/a /small/c; echo $?`, "1\n", "No space left on device"},
+		{`rm /small/a /small/c; cp /small/b /small/c && echo copied`, "copied\n", ""},
+		{`for i in $(seq 1000); do touch /small/f$i 2>/dev/null || break; done; [ $i -lt 1000 ] && echo "entries bounded"`, "entries bounded\n", ""},
+		{`head -c 100000 /dev/zero > /host/f; echo $?`, "1\n", ""},
+		{`cp /small/b /host/g; echo $?`, "1\n", "Disk quota exceeded"},
+	}
+	for _, tc := range cases {
+		res := s.Execute(context.Background(), tc.line)
+		if (tc.stdout != "" && res.Stdout != tc.stdout) || (tc.stderr != "" && !strings.Contains(res.Stderr, tc.stderr)) {
+			t.Errorf("%s: stdout %q stderr %q, want %q and %q", tc.line, res.Stdout, res.Stderr, tc.stdout, tc.stderr)
+		}
+	}
+}
