@@ -394,6 +394,16 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
+		if cfg.Alloc != nil && n < 0 && len(elem) > 1<<16 {
+			// Every match of a large value, held at once, could take many
+			// times its size: build the result as the matches come.
+			s, err := cfg.replaceAllBounded(orig, elem, with)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = s
+			continue
+		}
 		locs := findAllIndex(orig, elem, n)
 		if cfg.Alloc != nil {
 			// Replacing every match can multiply the value's size.
@@ -412,6 +422,54 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		out[i] = sb.String()
 	}
 	return out, nil
+}
+
+// replaceAllBounded replaces every match of the pattern pat in s by with,
+// one match at a time, asking [Config.Alloc] for the result as it grows.
+// Matches are found as [regexp.Regexp.FindAllStringIndex] finds them (an
+// empty match right after a match is skipped); the patterns carry no
+// anchors, so searching from an offset finds what a search of the whole
+// string would.
+func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
+	expr, err := pattern.Regexp(pat, 0)
+	if err != nil {
+		return s, nil
+	}
+	rx, err := regexp.Compile(expr)
+	if err != nil {
+		return s, nil
+	}
+	var sb strings.Builder
+	last, prevEnd, matches := 0, -1, 0
+	for pos := 0; pos <= len(s); {
+		loc := rx.FindStringIndex(s[pos:])
+		if loc == nil {
+			break
+		}
+		start, end := pos+loc[0], pos+loc[1]
+		accept := true
+		if end == start {
+			accept = start != prevEnd
+			_, width := utf8.DecodeRuneInString(s[end:])
+			pos = end + max(width, 1)
+		} else {
+			pos = end
+		}
+		prevEnd = end
+		if !accept {
+			continue
+		}
+		sb.WriteString(s[last:start])
+		sb.WriteString(with)
+		last = end
+		if matches++; matches&0xffff == 0 {
+			if err := cfg.Alloc(2 * int64(sb.Len()+len(s)-last)); err != nil {
+				return "", err
+			}
+		}
+	}
+	sb.WriteString(s[last:])
+	return sb.String(), nil
 }
 
 // removePatternElems applies a pattern removal operator to each element.
