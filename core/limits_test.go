@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -162,5 +163,25 @@ func TestWallTimeEndsEveryLine(t *testing.T) {
 				t.Errorf("the session did not survive: %+v", next)
 			}
 		})
+	}
+}
+
+// G-12.3: the Session's file operations end with the wall time too: a read
+// of a device without end fails with the wall-time message, and the
+// session goes on.
+func TestFileOperationsEndWithTheWallTime(t *testing.T) {
+	t.Parallel()
+	s := limitsWorkspace(t, Limits{WallTime: 300 * time.Millisecond})
+	start := time.Now()
+	_, err := s.ReadFile(context.Background(), "/dev/zero", FileWindow{})
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.ExitCode != 124 || !strings.Contains(fe.Stderr, "wall-time limit") {
+		t.Errorf("read_file /dev/zero: %v", err)
+	}
+	if d := time.Since(start); d > 8*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if text, err := s.ReadFile(context.Background(), "/w/a", FileWindow{}); err != nil || len(text.Lines) != 1 {
+		t.Errorf("the session did not survive: %+v %v", text, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -146,7 +147,15 @@ func isFileOp(ctx context.Context) bool { return ctx.Value(fileOpKey{}) != nil }
 // above). words follow the path in the command the gate, policies and a
 // host see (the content of a write, the strings of an edit). do receives the door-checked view and the path
 // resolved against the session's cwd.
-func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words []string, do func(fsys vfs.FS, abs string) error) error {
+func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words []string, do func(fsys vfs.FS, abs string) error) (err error) {
+	// A file operation is a line too: a panic in it ends it, never the
+	// process (G-12.3).
+	defer func() {
+		if p := recover(); p != nil {
+			s.panicked(ctx, op, p, debug.Stack())
+			err = &FileError{Op: op, Path: name, Stderr: internalErrorText(op) + "\n", ExitCode: 125, Err: errors.New("internal error")}
+		}
+	}()
 	cwd := s.Cwd()
 	if name == "" {
 		return &FileError{Op: op, Stderr: op + ": missing operand\n", ExitCode: 1, Err: fs.ErrInvalid}
@@ -177,7 +186,18 @@ func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words
 	if a.halt != nil || !a.run {
 		return s.refusedFileOp(op, name, ls, a)
 	}
-	if err := do(s.view(ls, a.scope), abs); err != nil {
+	// Reads and writes stop with the operation's time, as a line's do
+	// (/dev/zero has no end).
+	fsys := stopFS{FS: s.view(ls, a.scope), done: ctx.Done(), keeps: utils.KeepsNothing}
+	if err := do(fsys, abs); err != nil {
+		if errors.Is(err, errStopped) {
+			// Out of time (exit 124, as a line) or cancelled by the caller.
+			var h *errHalt
+			if errors.As(context.Cause(ctx), &h) {
+				return &FileError{Op: op, Path: name, Stderr: h.msg + "\n", ExitCode: h.code, Err: err}
+			}
+			return &FileError{Op: op, Path: name, Stderr: "gatehouse: " + op + " was cancelled\n", ExitCode: 125, Err: err}
+		}
 		return fileFailure(op, name, ls, err)
 	}
 	return nil
