@@ -1,10 +1,12 @@
 package vfs
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -356,6 +358,37 @@ func TestHostEntryInfoAfterItsDirectoryBecameALink(t *testing.T) {
 		os.Symlink("b", filepath.Join(dir, "a"))
 		if _, err := entries[0].Info(); errnoOf(err) != syscall.ENOENT {
 			t.Fatalf("Info after the swap = %v, want ENOENT", err)
+		}
+	})
+}
+
+// A host listing comes back in name order whatever order the directory
+// holds its entries in (tmpfs: creation order).
+func TestHostListingIsSorted(t *testing.T) {
+	bothResolvers(t, func(t *testing.T, walk bool) {
+		dir := t.TempDir()
+		var want []string
+		for i := 300; i > 0; i-- {
+			name := fmt.Sprintf("n%03d", i*7%301)
+			os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+			want = append(want, name)
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		fsys := hostVFS(t, walk, MountSpec{Prefix: "/m", HostDir: dir}).View(OpenDoor)
+		for _, list := range []func(string) ([]fs.DirEntry, error){fsys.ReadDir, fsys.ReadDirInfo} {
+			if got := names(fsys, "/m"); got != strings.Join(want, " ") {
+				t.Fatalf("ls = %q", got)
+			}
+			entries, err := list("/m")
+			if err != nil || len(entries) != len(want) {
+				t.Fatal(len(entries), err)
+			}
+			for i, e := range entries {
+				if e.Name() != want[i] {
+					t.Fatalf("entry %d = %s, want %s", i, e.Name(), want[i])
+				}
+			}
 		}
 	})
 }
