@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
-	"gatehouse/demo"
 	"gatehouse/rest"
 	"gatehouse/store"
 	"gatehouse/store/sqlite"
@@ -43,42 +41,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdServe(args[1:], stdout, stderr)
 	case "mcp":
 		return cmdMCP(args[1:], stdin, stdout, stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			// gatehouse help exec is gatehouse exec --help.
+			return run(append(args[1:], "--help"), stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usageText)
 		return 0
 	}
 	if strings.HasPrefix(args[0], "-") {
 		return cmdConsole(args, stdout, stderr)
 	}
-	return usageError(stderr, "unknown command %q", args[0])
-}
-
-// parseFlags parses flags that may come before or after positional words
-// (`allow ID --scope session`); words after "--" are positional as they are.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		// flag stops at "--" (consumed) or at the first positional word.
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
+	return unknownCommand(stderr, args[0])
 }
 
 func dbPath(flagValue string) string {
@@ -95,21 +69,21 @@ func writeJSON(w io.Writer, v any) {
 }
 
 func cmdExec(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("exec", stderr)
-	wsFile := fs.String("w", "", "workspace document")
-	profile := fs.String("p", "", "profile of a new session")
-	session := fs.String("s", "", "session id (created on first use)")
-	db := fs.String("db", "", "ledger database (default $GATEHOUSE_DB or ~/.local/share/gatehouse/ledger.db)")
-	asJSON := fs.Bool("json", false, "print the result object")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("exec")
+	wsFile := fs.String("w", "", "Load the workspace from `FILE`, a YAML document; required.")
+	profile := fs.String("p", "", "Bind a new session to the profile `PROFILE` (default: the document's default profile); an existing session keeps the profile it was created with.")
+	session := fs.String("s", "", "Run in the session `ID`, created the first time it is used (default: cli-PROFILE).")
+	db := fs.String("db", "", ledgerSentence)
+	asJSON := fs.Bool("json", false, "Print the result object (stdout, stderr, exit_code, refusal, refusals) as JSON instead of the line's output.")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *wsFile == "" {
-		return usageError(stderr, "exec needs -w FILE")
+		return fs.usageError(stderr, "exec needs -w FILE")
 	}
 	if len(pos) == 0 {
-		return usageError(stderr, "exec needs a line after --")
+		return fs.usageError(stderr, "exec needs a line after --")
 	}
 	line := strings.Join(pos, " ")
 	ws, err := core.LoadWorkspace(*wsFile, core.WithLedger(dbPath(*db)))
@@ -158,19 +132,19 @@ func approvalText(res core.Result) string {
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("explain", stderr)
-	wsFile := fs.String("w", "", "workspace document")
-	profile := fs.String("p", "", "profile")
-	asJSON := fs.Bool("json", false, "print a JSON list")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("explain")
+	wsFile := fs.String("w", "", "Load the workspace from `FILE`, a YAML document; required.")
+	profile := fs.String("p", "", "Judge the line for the profile `PROFILE` (default: the document's default profile).")
+	asJSON := fs.Bool("json", false, "Print the explanations as a JSON list instead of a table.")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *wsFile == "" {
-		return usageError(stderr, "explain needs -w FILE")
+		return fs.usageError(stderr, "explain needs -w FILE")
 	}
 	if len(pos) == 0 {
-		return usageError(stderr, "explain needs a line after --")
+		return fs.usageError(stderr, "explain needs a line after --")
 	}
 	ws, err := core.LoadWorkspace(*wsFile)
 	if err != nil {
@@ -216,19 +190,20 @@ func openLedger(path string, stderr io.Writer) (*decisions.Ledger, func(), bool)
 }
 
 func cmdListAsks(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list-asks", stderr)
-	all := fs.Bool("all", false, "every decision, not only pending asks")
-	session := fs.String("session", "", "only this session")
-	db := fs.String("db", "", "ledger database")
-	server := fs.String("server", "", "read from the `gatehouse serve` daemon at URL (token from the file beside --db)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("list-asks")
+	all := fs.Bool("all", false, "List every decision (answered, and closed unanswered), not only the asks still waiting.")
+	session := fs.String("session", "", "List only the asks of the session `ID`.")
+	db := fs.String("db", "", ledgerSentence)
+	server := fs.String("server", "", "Read from the REST daemon (gatehouse serve) at `URL` instead of the ledger file; the host token is read from the file beside the ledger.")
+	asJSON := fs.Bool("json", false, "Print the records as JSON instead of a table.")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) > 0 {
-		return usageError(stderr, "list-asks takes no arguments")
+		return fs.usageError(stderr, "list-asks takes no arguments (got %q)", pos[0])
 	}
+	var err error
 	var recs []decisions.Record
 	if *server != "" {
 		c, cerr := rest.NewClient(*server, dbPath(*db))
@@ -300,25 +275,30 @@ func age(d time.Duration) string {
 }
 
 func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags(outcome, stderr)
-	scope := fs.String("scope", decisions.Once, "once or session")
-	note := fs.String("note", "", "a note stored on the record")
-	db := fs.String("db", "", "ledger database")
-	server := fs.String("server", "", "answer through the `gatehouse serve` daemon at URL (token from the file beside --db)")
-	asJSON := fs.Bool("json", false, "print JSON")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags(outcome)
+	scopeUsage := "Answer for `SCOPE`: once (the default) covers exactly the line the record shows; session covers every command the record's rules cover, for the rest of that session."
+	if outcome == decisions.Deny {
+		scopeUsage = "Only once (the default) is valid: a deny answers once, and the next attempt asks again; `SCOPE` session is a usage error."
+	}
+	scope := fs.String("scope", decisions.Once, scopeUsage)
+	note := fs.String("note", "", "Store `TEXT` on the record; the agent reads it with a deny.")
+	db := fs.String("db", "", ledgerSentence)
+	server := fs.String("server", "", "Answer through the REST daemon (gatehouse serve) at `URL` instead of the ledger file; the host token is read from the file beside the ledger.")
+	asJSON := fs.Bool("json", false, "Print the settled record as JSON.")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) != 1 {
-		return usageError(stderr, "%s needs exactly one ask id", outcome)
+		return fs.usageError(stderr, "%s needs exactly one ask id", outcome)
 	}
 	if *scope != decisions.Once && *scope != decisions.Session {
-		return usageError(stderr, "--scope must be once or session, not %q", *scope)
+		return fs.usageError(stderr, "--scope must be once or session, not %q", *scope)
 	}
 	if outcome == decisions.Deny && *scope == decisions.Session {
-		return usageError(stderr, "deny answers once: --scope session is invalid (G-9.5)")
+		return fs.usageError(stderr, "deny answers once: --scope session is invalid")
 	}
+	var err error
 	answer := decisions.Answer{Outcome: outcome, Scope: *scope, Note: *note, By: "cli"}
 	var rec decisions.Record
 	if *server != "" {
@@ -359,20 +339,6 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s %s %s: %s (session %s)\n", rec.ID, rec.Outcome, rec.Scope, rec.Command, rec.SessionID)
 	if rec.Note != "" {
 		fmt.Fprintf(stdout, "note: %s\n", rec.Note)
-	}
-	return 0
-}
-
-func cmdDemo(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		return usageError(stderr, "demo needs a name: %s", strings.Join(demo.Names(), ", "))
-	}
-	if err := demo.Run(context.Background(), args[0], args[1:], stdout, demo.Options{Console: incidentConsole(stderr)}); err != nil {
-		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
-		if errors.Is(err, demo.ErrUnknown) {
-			return 2
-		}
-		return 1
 	}
 	return 0
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"gatehouse/core"
 	"gatehouse/demo"
@@ -22,77 +23,66 @@ import (
 	"gatehouse/tui"
 )
 
-// incidentConsole is how `demo incident` opens the console: the incident
-// demo is the console under another name (G-15.4), wired here because the
-// console sits above package demo.
-func incidentConsole(stderr io.Writer) demo.ConsoleFunc {
-	return func(ctx context.Context, args []string, stdout io.Writer) error {
-		if code := cmdConsole(args, stdout, stderr); code != 0 {
-			return fmt.Errorf("console exited with status %d", code)
-		}
-		return nil
-	}
+// consoleConfig is what the console's flags say.
+type consoleConfig struct {
+	cmd           string // how the user called it: "console", "demo incident"
+	wsFile        string // "" for the embedded incident demo
+	db            string
+	scenarioFile  string
+	quiet         bool
+	serveAddr     string
+	serveProfiles nameList
+	mcpAddr       string
+	mcpProfile    string
 }
 
-// cmdConsole opens the console (G-13.1): the workspace lives in this
+// cmdConsole is `gatehouse console` (and `gatehouse` alone).
+func cmdConsole(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("console")
+	cfg := consoleConfig{cmd: "console"}
+	fs.StringVar(&cfg.wsFile, "w", "", "Load the workspace from `FILE`, a YAML document (default: the embedded incident demo, on a copy of its document beside the ledger).")
+	fs.StringVar(&cfg.db, "db", "", ledgerSentence)
+	fs.StringVar(&cfg.scenarioFile, "scenario", "", "Replay the agents of the scenario `FILE` (YAML) in this console (default: the incident scenario without -w, none with it).")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "Do not ring the terminal bell when a new ask arrives.")
+	fs.StringVar(&cfg.serveAddr, "serve", "", "Also serve the REST API on `ADDR` (for example 127.0.0.1:7878), so agents over HTTP show up in this console.")
+	fs.Var(&cfg.serveProfiles, "serve-profile", "With --serve, a profile `NAME` agents may create sessions of without the host token; repeat it or give a comma list (default: the document's default profile).")
+	fs.StringVar(&cfg.mcpAddr, "mcp", "", "Also serve MCP over streamable HTTP at http://`ADDR`/mcp: every MCP client is one agent session, answered here.")
+	fs.StringVar(&cfg.mcpProfile, "mcp-profile", "", "The profile `NAME` of the MCP clients' sessions (default: the document's default profile).")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		return fs.usageError(stderr, "console takes no arguments (got %q)", pos[0])
+	}
+	return runConsole(cfg, stdout, stderr)
+}
+
+// noTerminal is what the console says where it cannot draw: one sentence
+// that names what works without a terminal.
+const noTerminal = "gatehouse: the console needs a terminal; without one, replay the demo with `gatehouse demo incident --headless`, run lines with `gatehouse exec -w FILE -- LINE`, and see the waiting asks with `gatehouse list-asks`.\n"
+
+// runConsole opens the console (G-13.1): the workspace lives in this
 // process, each scenario agent runs in its own goroutine, and the human
 // answers their asks.
 //
-// Ledger: with --db the console uses that file. Without it, a console on a
-// workspace document (-w) uses the CLI's default ledger, so that
-// `gatehouse allow ID` from another terminal reaches it; the embedded
-// incident demo (no -w) uses a temporary ledger that goes away with the
-// console, so demo asks never pile up in the real one. The status bar
-// shows which file is in use.
-func cmdConsole(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("console", stderr)
-	wsFile := fs.String("w", "", "workspace document (default: the embedded incident demo)")
-	db := fs.String("db", "", "ledger database (default: the CLI's ledger with -w, a temporary one for the demo)")
-	scenarioFile := fs.String("scenario", "", "scenario to replay (default: the incident scenario without -w, none with it)")
-	quiet := fs.Bool("quiet", false, "do not ring the bell when an ask arrives")
-	serveAddr := fs.String("serve", "", "also serve the REST API on ADDR (e.g. 127.0.0.1:7878), so agents over HTTP show up here")
-	mcpAddr := fs.String("mcp", "", "also serve MCP over streamable HTTP on ADDR (e.g. 127.0.0.1:7879, URL http://ADDR/mcp): one agent session per MCP client, answered here")
-	mcpProfile := fs.String("mcp-profile", "", "profile of the MCP clients' sessions (default: the document's default profile)")
-	var serveProfiles nameList
-	fs.Var(&serveProfiles, "serve-profile", "with --serve: a profile agents may create sessions of without the token (repeat, or a comma list; default: the document's default profile)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+// Ledger: --db, else $GATEHOUSE_DB, else the XDG data directory, as for
+// every command, so `gatehouse allow ID` from another terminal reaches it;
+// the header shows the file. The embedded demo runs on a copy of its
+// document beside the ledger (see demoDocument), so amending a rule never
+// writes into a source tree.
+func runConsole(cfg consoleConfig, stdout, stderr io.Writer) int {
+	if !isTerminal(os.Stdin) || !isTerminal(stdout) {
+		io.WriteString(stderr, noTerminal)
 		return 2
 	}
-	if len(pos) > 0 {
-		return usageError(stderr, "console takes no arguments (got %q)", pos[0])
-	}
-
-	opts := []core.Option{core.OnAsk(tui.WaitForHuman)}
-	logPath := filepath.Join(os.TempDir(), "gatehouse-console.log")
-	switch {
-	case *db != "":
-		opts = append(opts, core.WithLedger(*db))
-		logPath = *db + ".log"
-	case *wsFile != "":
-		opts = append(opts, core.WithLedger(store.DefaultPath()))
-		logPath = store.DefaultPath() + ".log"
-	}
+	ledgerPath := dbPath(cfg.db)
 	// The screen is the console's: internal errors (a line's panic, with
 	// its stack) go to a file beside the ledger, opened on first use.
-	opts = append(opts, core.WithLogger(log.New(&lazyFile{path: logPath}, "gatehouse: ", log.LstdFlags)))
-	var ws *core.Workspace
-	var scenario *demo.Scenario
-	if *wsFile == "" {
-		ws, err = demo.LoadIncident(opts...)
-		if err == nil && *scenarioFile == "" {
-			scenario, err = demo.IncidentScenario()
-		}
-	} else {
-		ws, err = core.LoadWorkspace(*wsFile, opts...)
-	}
-	if err == nil && *scenarioFile != "" {
-		scenario, err = demo.LoadScenario(*scenarioFile)
-	}
+	opts := []core.Option{core.OnAsk(tui.WaitForHuman), core.WithLedger(ledgerPath),
+		core.WithLogger(log.New(&lazyFile{path: ledgerPath + ".log"}, "gatehouse: ", log.LstdFlags))}
+	ws, scenario, err := loadConsoleWorkspace(cfg, ledgerPath, opts)
 	if err != nil {
-		if ws != nil {
-			ws.Close()
-		}
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
 	}
@@ -103,17 +93,17 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	// The console subscribes before the agents start, so it sees every
 	// session and every ask from the first.
-	model := tui.New(ws, tui.Options{Context: ctx, Quiet: *quiet})
-	if *serveAddr != "" {
-		stop, err := serveBeside(ctx, ws, *serveAddr, serveProfiles, stderr)
+	model := tui.New(ws, tui.Options{Context: ctx, Quiet: cfg.quiet, LedgerPath: ledgerPath, Document: ws.Config().Path})
+	if cfg.serveAddr != "" {
+		stop, err := serveBeside(ctx, ws, cfg.serveAddr, cfg.serveProfiles, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 			return 2
 		}
 		defer stop()
 	}
-	if *mcpAddr != "" {
-		stop, err := serveMCPBeside(ctx, ws, *mcpAddr, *mcpProfile, stderr)
+	if cfg.mcpAddr != "" {
+		stop, err := serveMCPBeside(ctx, ws, cfg.mcpAddr, cfg.mcpProfile, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 			return 2
@@ -134,6 +124,7 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	// Quitting (q, SIGINT, SIGTERM) ends the agents' lines at once: a line
 	// still waiting for an answer is cancelled, and its ask leaves the queue
 	// saying so. The console is gone within two seconds (G-12.3).
+	waiting := pendingCount(ws)
 	stopLines(ws)
 	cancel()
 	select {
@@ -144,11 +135,97 @@ func cmdConsole(args []string, stdout, stderr io.Writer) int {
 	case <-time.After(300 * time.Millisecond):
 		fmt.Fprintln(stderr, "gatehouse: agents still running; leaving them")
 	}
+	io.WriteString(stderr, leftWaiting(waiting, pendingCount(ws), ledgerPath))
 	if runErr != nil && !errors.Is(runErr, tea.ErrProgramKilled) {
 		fmt.Fprintf(stderr, "gatehouse: console: %v\n", runErr)
 		return 1
 	}
 	return 0
+}
+
+// loadConsoleWorkspace loads the document (or the demo's copy) and the
+// scenario the console replays.
+func loadConsoleWorkspace(cfg consoleConfig, ledgerPath string, opts []core.Option) (*core.Workspace, *demo.Scenario, error) {
+	doc := cfg.wsFile
+	if doc == "" {
+		var err error
+		if doc, err = demoDocument(ledgerPath); err != nil {
+			return nil, nil, err
+		}
+	}
+	ws, err := core.LoadWorkspace(doc, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var scenario *demo.Scenario
+	switch {
+	case cfg.scenarioFile != "":
+		scenario, err = demo.LoadScenario(cfg.scenarioFile)
+	case cfg.wsFile == "":
+		scenario, err = demo.IncidentScenario()
+	}
+	if err != nil {
+		ws.Close()
+		return nil, nil, err
+	}
+	return ws, scenario, nil
+}
+
+// demoDocument writes the embedded incident document to a file of its own
+// beside the ledger, fresh at every start, and returns its path: the demo
+// amends that copy, never the document it came from.
+func demoDocument(ledgerPath string) (string, error) {
+	path := filepath.Join(filepath.Dir(ledgerPath), "gatehouse-demo", "incident-workspace.yaml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("the demo's copy of its document: %w", err)
+	}
+	if err := os.WriteFile(path, demo.IncidentDocument(), 0o600); err != nil {
+		return "", fmt.Errorf("the demo's copy of its document: %w", err)
+	}
+	return path, nil
+}
+
+// pendingCount is how many asks the ledger holds unanswered (-1 when it
+// cannot say).
+func pendingCount(ws *core.Workspace) int {
+	recs, err := ws.Decisions().Pending(context.Background(), "")
+	if err != nil {
+		return -1
+	}
+	return len(recs)
+}
+
+// leftWaiting is the word on exit about asks nobody answered: those whose
+// lines ran in the console ended with it; the others stay in the ledger,
+// to be answered from the CLI.
+func leftWaiting(before, after int, ledgerPath string) string {
+	var b strings.Builder
+	if before > after && after >= 0 {
+		fmt.Fprintf(&b, "gatehouse: %s of this console's agents ended with it, cancelled.\n", plural(before-after, "waiting ask", "waiting asks"))
+	}
+	if after > 0 {
+		db := ""
+		if ledgerPath != store.DefaultPath() {
+			db = " --db " + ledgerPath
+		}
+		fmt.Fprintf(&b, "gatehouse: %s still pending in %s; answer later with `gatehouse list-asks%s`, then `gatehouse allow ID%s` or `gatehouse deny ID%s`.\n",
+			plural(after, "ask is", "asks are"), ledgerPath, db, db, db)
+	}
+	return b.String()
+}
+
+// plural is "1 ask" or "3 asks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// isTerminal reports whether w is a terminal the console can draw on.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }
 
 // serveBeside runs the REST daemon on addr for the console's workspace

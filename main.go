@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 )
 
@@ -11,24 +10,23 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// usageText is printed for `gatehouse help` and for a bad command.
+// usageText is printed for `gatehouse help` and for a command that does
+// not exist.
 const usageText = `usage: gatehouse [command] [flags]
 
 commands:
   console      open the console (the default; the incident demo without -w):
-               console [-w FILE] [--db FILE] [--scenario FILE] [--quiet] [--serve ADDR [--serve-profile P...]] [--mcp ADDR]
+               console [-w FILE] [--db FILE] [--scenario FILE] [--quiet] [--serve ADDR [--serve-profile NAME]...] [--mcp ADDR]
   exec         run one line in a session:      exec -w FILE [-p PROFILE] [-s SESSION] [--db FILE] [--json] -- LINE
   explain      judge a line without running it: explain -w FILE [-p PROFILE] [--json] -- LINE
   list-asks    list pending asks:               list-asks [--all] [--session ID] [--json] [--db FILE] [--server URL]
   allow        answer an ask:                   allow ID [--scope once|session] [--note TEXT] [--json] [--db FILE] [--server URL]
   deny         refuse an ask:                   deny ID [--note TEXT] [--json] [--db FILE] [--server URL]
   serve        the REST daemon:                 serve -w FILE [--db FILE] [--addr 127.0.0.1:7878] [-p PROFILE...]
-  mcp          an MCP server over stdio:        mcp -w FILE -p PROFILE [--agent NAME] [--db FILE]
+  mcp          an MCP server over stdio:        mcp -w FILE [-p PROFILE] [--agent NAME] [--db FILE]
   demo         worked examples:                 demo permissions|policy|ask|ask-pending|incident [--headless --answer allow|deny|session]
-`
 
-func usageError(stderr interface{ Write([]byte) (int, error) }, format string, a ...any) int {
-	fmt.Fprintf(stderr, "gatehouse: "+format+"\n", a...)
-	fmt.Fprint(stderr, usageText)
-	return 2
-}
+Every command takes --help (or: gatehouse help COMMAND) for its flags and examples.
+The ledger is --db, else $GATEHOUSE_DB, else $XDG_DATA_HOME/gatehouse/ledger.db,
+else ~/.local/share/gatehouse/ledger.db, for every command.
+`

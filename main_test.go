@@ -97,7 +97,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{[]string{"exec", "-w", permissions, "-p", "intern", "--", "cat /vault/aws.token"}, 1, "", "cat: /vault/aws.token: No such file or directory\n"},
 		{[]string{"exec", "-w", permissions, "-p", "nobody", "--", "true"}, 2, "", "unknown profile \"nobody\" (known profiles: auditor, intern, responder)"},
 		{[]string{"exec", "--", "true"}, 2, "", "exec needs -w FILE"},
-		{[]string{"exec", "-w", permissions, "--bogus", "--", "true"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"exec", "-w", permissions, "--bogus", "--", "true"}, 2, "", "gatehouse exec: unknown flag --bogus"},
 		{[]string{"allow", "000000000000"}, 1, "", "gatehouse: ask 000000000000 not found\n"},
 		{[]string{"deny", "000000000000", "--scope", "session"}, 2, "", "deny answers once"},
 		{[]string{"allow"}, 2, "", "allow needs exactly one ask id"},

@@ -21,20 +21,20 @@ import (
 // or a REST daemon on the same ledger file. stdout carries nothing but the
 // protocol; what a human should know goes to stderr.
 func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("mcp", stderr)
-	wsFile := fs.String("w", "", "workspace document")
-	profile := fs.String("p", "", "profile of the agent's session (default: the document's default profile)")
-	agent := fs.String("agent", "", "agent name in the ledger and the console (default: the MCP client's name)")
-	db := fs.String("db", "", "ledger database (default $GATEHOUSE_DB or ~/.local/share/gatehouse/ledger.db)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("mcp")
+	wsFile := fs.String("w", "", "Load the workspace from `FILE`, a YAML document; required.")
+	profile := fs.String("p", "", "Bind the agent's session to the profile `PROFILE` (default: the document's default profile).")
+	agent := fs.String("agent", "", "Call the agent `NAME` in the ledger and the console (default: the name the MCP client gives).")
+	db := fs.String("db", "", ledgerSentence)
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *wsFile == "" {
-		return usageError(stderr, "mcp needs -w FILE")
+		return fs.usageError(stderr, "mcp needs -w FILE")
 	}
 	if len(pos) > 0 {
-		return usageError(stderr, "mcp takes no arguments (got %q)", pos[0])
+		return fs.usageError(stderr, "mcp takes no arguments (got %q)", pos[0])
 	}
 	ledgerPath := dbPath(*db)
 	ws, err := core.LoadWorkspace(*wsFile, core.WithLedger(ledgerPath), core.OnAsk(mcp.AwaitAnswer))

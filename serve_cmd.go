@@ -17,21 +17,21 @@ const defaultServeAddr = "127.0.0.1:7878"
 
 // cmdServe runs the REST daemon (G-10.6) until SIGINT or SIGTERM.
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("serve", stderr)
-	wsFile := fs.String("w", "", "workspace document")
-	db := fs.String("db", "", "ledger database (default $GATEHOUSE_DB or ~/.local/share/gatehouse/ledger.db)")
-	addr := fs.String("addr", defaultServeAddr, "address to listen on")
+	fs := newFlags("serve")
+	wsFile := fs.String("w", "", "Load the workspace from `FILE`, a YAML document; required.")
+	db := fs.String("db", "", ledgerSentence+" The host token is written beside it.")
+	addr := fs.String("addr", defaultServeAddr, "Listen on `ADDR`; loopback by default, since the agent endpoints take no token.")
 	var profiles nameList
-	fs.Var(&profiles, "p", "profile agents may create sessions of without the token (repeat, or a comma list; default: the document's default profile)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs.Var(&profiles, "p", "A profile `NAME` agents may create sessions of without the host token; repeat it or give a comma list (default: the document's default profile).")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if *wsFile == "" {
-		return usageError(stderr, "serve needs -w FILE")
+		return fs.usageError(stderr, "serve needs -w FILE")
 	}
 	if len(pos) > 0 {
-		return usageError(stderr, "serve takes no arguments")
+		return fs.usageError(stderr, "serve takes no arguments (got %q)", pos[0])
 	}
 	ledgerPath := dbPath(*db)
 	ws, err := core.LoadWorkspace(*wsFile, core.WithLedger(ledgerPath), core.OnAsk(rest.AwaitAnswer))

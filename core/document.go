@@ -28,7 +28,38 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load workspace: %w", err)
 	}
-	return ParseDocument(path, data)
+	cfg, err := ParseDocument(path, data)
+	if err == nil && len(cfg.Mounts) == 0 && len(cfg.Profiles) == 0 && blankDocument(data) {
+		// A file is written to be a workspace: nothing in it is a mistake
+		// worth a word, not an empty workspace.
+		return nil, &DocumentError{File: path, Msg: emptyDocument}
+	}
+	return cfg, err
+}
+
+// emptyDocument is what an empty document file is told: a workspace needs
+// at least a mount, and here is the smallest useful one.
+const emptyDocument = `the document is empty; a workspace needs at least one mount. A minimal one:
+
+  mounts:
+    /work:
+      files: {notes.txt: "hello\n"}
+  profiles:
+    agent:
+      cwd: /work
+      commands: {allow: [cat, ls, echo]}
+
+(docs/workspace.md describes every key)`
+
+// blankDocument reports whether data holds no YAML value at all (only
+// blanks and comments), or an empty mapping or null.
+func blankDocument(data []byte) bool {
+	var v any
+	if yaml.Unmarshal(data, &v) != nil {
+		return false
+	}
+	m, isMap := v.(map[string]any)
+	return v == nil || (isMap && len(m) == 0)
 }
 
 // ParseDocument parses a workspace document (G-1.1). path is how the document
@@ -182,13 +213,13 @@ func (p *documentParser) checkMountPrefix(k *yaml.Node, key string) error {
 	case !strings.HasPrefix(prefix, "/"):
 		return p.fail(k, key, "mount prefix %q must be an absolute path like /%s", prefix, strings.TrimLeft(prefix, "./"))
 	case prefix == "/":
-		return p.fail(k, key, `mount prefix "/" is not allowed: the root lists the mounts (G-5.7); mount under a name like /data`)
+		return p.fail(k, key, `mount prefix "/" is not allowed: the root lists the mounts; mount under a name like /data`)
 	case path.Clean(prefix) != prefix:
 		return p.fail(k, key, "mount prefix %q is not clean; write %q", prefix, path.Clean(prefix))
 	case strings.ContainsAny(prefix, `*?[\`):
 		return p.fail(k, key, "mount prefix %q must not contain glob characters", prefix)
 	case prefix == "/dev" || strings.HasPrefix(prefix, "/dev/"):
-		return p.fail(k, key, "mount prefix %q is reserved for the workspace's devices (G-5.7)", prefix)
+		return p.fail(k, key, "mount prefix %q is reserved for the workspace's devices (/dev/null and friends)", prefix)
 	}
 	return nil
 }

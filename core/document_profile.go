@@ -334,7 +334,7 @@ func (p *documentParser) mountRules(e mappingEntry, mountReadOnly bool) (gate.Mo
 		case "mode":
 			rules.ReadOnly, err = p.mode(f.Value, f.Path)
 			if err == nil && mountReadOnly && !rules.ReadOnly {
-				return rules, p.fail(f.Value, f.Path, "mount %s is ro in the workspace; a profile may narrow rw to ro, never raise it (G-5.1)", e.Name)
+				return rules, p.fail(f.Value, f.Path, "mount %s is ro in the workspace; a profile may narrow rw to ro, never raise it", e.Name)
 			}
 		case "paths":
 			rules.Hide, rules.Show, err = p.pathSection(f, e.Name)
@@ -358,7 +358,7 @@ func (p *documentParser) mountCommands(f mappingEntry, prefix string) (ask, deny
 	for _, c := range fields {
 		switch c.Name {
 		case "allow":
-			return nil, nil, p.fail(c.Key, f.Path, "mount-level commands carry ask and deny only; allow belongs to the profile's commands (G-5.3)")
+			return nil, nil, p.fail(c.Key, f.Path, "mount-level commands carry ask and deny only; allow belongs to the profile's commands")
 		case "ask":
 			ask, err = p.rules(c, prefix)
 		case "deny":

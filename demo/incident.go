@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,6 +45,11 @@ func LoadIncident(opts ...core.Option) (*core.Workspace, error) {
 	}
 	return core.FromConfig(cfg, opts...)
 }
+
+// IncidentDocument is the incident demo's workspace document, a copy of
+// the embedded bytes: the console writes it to a file of its own, so that
+// amending a rule never edits the document it was built from.
+func IncidentDocument() []byte { return slices.Clone(incidentDoc) }
 
 // IncidentScenario is the embedded scenario the incident demo replays.
 func IncidentScenario() (*Scenario, error) {

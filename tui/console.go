@@ -26,9 +26,12 @@ type Options struct {
 	Now func() time.Time
 	// Quiet keeps the terminal bell silent when asks arrive.
 	Quiet bool
-	// LedgerPath is what the status bar calls the ledger; default the
+	// LedgerPath is what the header calls the ledger; default the
 	// ledger file's path.
 	LedgerPath string
+	// Document is what the header calls the workspace document; default
+	// the path the workspace was loaded from ("" for one built in Go).
+	Document string
 }
 
 // Model is the console.

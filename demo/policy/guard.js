@@ -1,4 +1,4 @@
-// The policy program of the `agent` profile (G-8), in JavaScript: the twin
+// The policy program of the `agent` profile, in JavaScript: the twin
 // of guard.star, and the two must judge every line alike.
 
 // Hosts curl and wget may reach.

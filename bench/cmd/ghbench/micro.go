@@ -48,7 +48,7 @@ func microCommand(args []string) error {
 			blankUnless(okA, "%.0f", allocs), strings.Join(other, ", "))
 	}
 
-	fmt.Println("\nG-14 budgets (micro-benchmarks):")
+	fmt.Println("\nperformance budgets (micro-benchmarks):")
 	check := func(label, name, unit string, limit float64, show func(float64) string) {
 		v, ok := median(name, unit)
 		if !ok {

@@ -145,7 +145,7 @@ func answerAll(ws *core.Workspace, sessions []*core.Session, hosts int, timeout 
 	}
 	left := sessions[0].Execute(context.Background(), "ls scratch | wc -l")
 	slices.Sort(trips)
-	fmt.Printf("asks: %d lines asked and waited; %d hosts answered %d (%d more tries found it answered already: exactly one answer wins, G-10.1) in %.2fs\n",
+	fmt.Printf("asks: %d lines asked and waited; %d hosts answered %d (%d more tries found it answered already: exactly one answer wins) in %.2fs\n",
 		n, hosts, answered.Load(), alreadyAnswered.Load(), took.Seconds())
 	fmt.Printf("  ask → answer → line done under load: p50 %.1f ms, p99 %.1f ms\n",
 		ms(trips[n/2]), ms(trips[(n-1)*99/100]))

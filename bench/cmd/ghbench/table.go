@@ -107,7 +107,7 @@ func (c comparison) agreement(w io.Writer) {
 // time; on a machine shared with other work the CPU-time ratios are the
 // steadier witness, so both are shown.
 func (c comparison) budgets(w io.Writer) {
-	fmt.Fprintf(w, "\nG-14 budgets for %q (wall | CPU):\n", benchLines[0].text)
+	fmt.Fprintf(w, "\nperformance budgets for %q (wall | CPU):\n", benchLines[0].text)
 	both := func(f func(m metric) (float64, bool)) (wall, cpu float64, ok bool) {
 		wall, ok1 := f(wallTime)
 		cpu, ok2 := f(cpuTime)
