@@ -116,19 +116,8 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	}
 	io.WriteString(stdout, res.Stdout)
 	io.WriteString(stderr, res.Stderr)
-	io.WriteString(stderr, approvalText(res))
+	io.WriteString(stderr, core.RefusalLines(res))
 	return res.ExitCode
-}
-
-// approvalText is the agent adapter's line for a pending ask (G-7.4).
-func approvalText(res core.Result) string {
-	var b strings.Builder
-	for _, r := range res.Refusals {
-		if r.Kind == "ask" && r.Status == "pending" {
-			fmt.Fprintf(&b, "requires approval: %s (ask %s)\n", r.Reason, r.AskID)
-		}
-	}
-	return b.String()
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) int {

@@ -56,10 +56,10 @@ func (s *Server) bash(ctx context.Context, req *sdk.CallToolRequest, in bashInpu
 	}, res, nil
 }
 
-// ResultText renders a result for an agent: stdout, then stderr, then the
-// G-7.4 line for every pending ask (`requires approval: REASON (ask ID)`),
-// then the exit code. Each part ends with a newline so none runs into the
-// next.
+// ResultText renders a result for an agent: stdout, then stderr, then what
+// core.RefusalLines adds (why a rule or a human refused, the human's note,
+// `requires approval: REASON (ask ID)` for a question still waiting), then
+// the exit code. Each part ends with a newline so none runs into the next.
 func ResultText(res core.Result) string {
 	var b strings.Builder
 	for _, part := range []string{res.Stdout, res.Stderr} {
@@ -68,11 +68,7 @@ func ResultText(res core.Result) string {
 			b.WriteByte('\n')
 		}
 	}
-	for _, r := range res.Refusals {
-		if r.Kind == "ask" && r.Status == "pending" {
-			fmt.Fprintf(&b, "requires approval: %s (ask %s)\n", r.Reason, r.AskID)
-		}
-	}
+	b.WriteString(core.RefusalLines(res))
 	fmt.Fprintf(&b, "exit code: %d\n", res.ExitCode)
 	return b.String()
 }

@@ -214,6 +214,9 @@ func (p *sessionsPane) transcriptLines() []string {
 			if ref.Status != "" {
 				exit += " · " + ref.Status
 			}
+			if ref.Note != "" {
+				exit += " · note from reviewer: " + ref.Note
+			}
 		}
 		style := st.Dim
 		if r.ExitCode != 0 {

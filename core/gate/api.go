@@ -108,6 +108,9 @@ type Refusal struct {
 	// Hook is the policy hook that spoke (G-8.1): "pre_command", "pre_ops"
 	// or "pre_session"; empty for document rules.
 	Hook string `json:"hook,omitempty"`
+	// Note is what the human who denied an ask wrote to the agent, on
+	// the deny record a host's answer yields (G-9.5); empty otherwise.
+	Note string `json:"note,omitempty"`
 
 	// timedOut marks a policy program stopped at its time-out (G-8.4).
 	timedOut bool

@@ -285,6 +285,7 @@ func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing
 		c := reply.Claim
 		c.Standing = Refused
 		c.AskID = reply.AskID
+		c.Note = reply.Note
 		return Refused, c, false, refusalFromClaim(q, c), nil
 	}
 	r := q.Refusal
@@ -304,6 +305,7 @@ func refusalFromClaim(q Question, c Claim) *gate.Refusal {
 	r.Scope = "command"
 	r.AskID = c.AskID
 	r.Status = ""
+	r.Note = c.Note
 	return &r
 }
 
