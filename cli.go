@@ -228,9 +228,9 @@ func cmdListAsks(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(tw, "ID\tAGE\tSESSION\tAGENT\tSTATUS\tCOMMAND\tREASON")
 	now := time.Now()
 	for _, r := range recs {
-		status := "pending"
-		if !r.Pending() {
-			status = r.Outcome + " " + r.Scope
+		status := r.State()
+		if r.Outcome == decisions.Allow {
+			status += " " + r.Scope // allowed once, allowed session
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, age(now.Sub(r.CreatedAt)), r.SessionID, r.AgentID, status, r.Command, reasonsOf(r))
 	}

@@ -198,7 +198,7 @@ func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, er
 			// (G-13.5). An ask_timeout alone leaves it pending (G-10.4).
 			why := "cancelled"
 			if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-				why = "timed out"
+				why = store.StateTimedOut
 			}
 			_ = h.ws.ledger.Close(context.WithoutCancel(ctx), rec.ID, why)
 		}

@@ -99,6 +99,33 @@ type Record struct {
 // does too: closing only takes it out of the queue).
 func (r Record) Pending() bool { return r.Outcome == "" }
 
+// The states of an ask, as State reports them and `list-asks --all` shows
+// them.
+const (
+	StatePending   = "pending"   // in the queue, waiting for a host
+	StateAllowed   = "allowed"   // answered allow (once or for the session)
+	StateDenied    = "denied"    // answered deny
+	StateWithdrawn = "withdrawn" // left the queue unanswered: its line was cancelled
+	StateTimedOut  = "timed out" // left the queue unanswered: its line ran out of time
+)
+
+// State is the ask's true state: answered (allowed, denied), out of the
+// queue unanswered (withdrawn, timed out; see Ledger.CloseAsk), or
+// pending.
+func (r Record) State() string {
+	switch {
+	case r.Outcome == Allow:
+		return StateAllowed
+	case r.Outcome != "":
+		return StateDenied
+	case r.Closed == StateTimedOut:
+		return StateTimedOut
+	case r.Closed != "":
+		return StateWithdrawn
+	}
+	return StatePending
+}
+
 // GrantKeys lists what an allow with scope session of this ask covers: one
 // key per rule named.
 func (r Record) GrantKeys() []string {
