@@ -54,7 +54,11 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := untilSignal(ws)
 	defer stop()
-	srv := mcp.New(ws, mcp.Options{Profile: *profile, Agent: *agent})
+	srv, err := mcp.New(ws, mcp.Options{Profile: *profile, Agent: *agent})
+	if err != nil {
+		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+		return 2
+	}
 	transport := &sdk.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	// Run returns when the client closes stdin (or a signal arrives); a
 	// line still waiting then ends, and its ask leaves the queue.
@@ -103,7 +107,11 @@ func serveMCPBeside(ctx context.Context, ws *core.Workspace, addr, profile strin
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "gatehouse: warning: MCP listens on %s; MCP takes no token, so anyone who can reach it can run lines\n", ln.Addr())
 	}
-	srv := mcp.New(ws, mcp.Options{Profile: profile})
+	srv, err := mcp.New(ws, mcp.Options{Profile: profile})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler(mcpIdleTimeout))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}

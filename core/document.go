@@ -369,7 +369,7 @@ func isSeedFilePath(name string) bool {
 // take their defaults later.
 func (p *documentParser) limits(e mappingEntry) (Limits, error) {
 	var l Limits
-	fields, err := p.entries(e.Value, e.Path, "wall_time", "output_bytes", "commands", "background_jobs", "depth", "memory")
+	fields, err := p.entries(e.Value, e.Path, "wall_time", "output_bytes", "commands", "background_jobs", "depth", "memory", "tool_output")
 	if err != nil {
 		return l, err
 	}
@@ -387,6 +387,8 @@ func (p *documentParser) limits(e mappingEntry) (Limits, error) {
 			l.Depth, err = p.count(f.Value, f.Path)
 		case "memory":
 			l.Memory, err = p.byteSize(f.Value, f.Path)
+		case "tool_output":
+			l.ToolOutput, err = p.count(f.Value, f.Path)
 		}
 		if err != nil {
 			return l, err

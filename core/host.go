@@ -119,90 +119,114 @@ func recordOf(q shell.Question, agent string) decisions.Record {
 }
 
 // Ask raises the question (or finds it pending) and, with an inline handler,
-// waits for an answer from the handler or from any other host (G-10.4).
+// waits for an answer from the handler or from any other host (G-10.4). A
+// question of preflight is not waited for here when the session waits
+// outside the line (see shell.InPreflight and Session.run): it is handed
+// over and the line is refused pending.
 func (h *ledgerHost) Ask(ctx context.Context, q shell.Question) (shell.Reply, error) {
 	rec, err := h.ws.ledger.Raise(ctx, recordOf(q, h.session.AgentID()))
 	if err != nil {
 		return shell.Reply{}, err
 	}
-	handler := h.ws.opts.onAsk
-	if handler == nil || !waitsForAnswers(ctx) {
+	if h.ws.opts.onAsk == nil || !waitsForAnswers(ctx) {
 		return shell.Reply{Outcome: "pending", AskID: rec.ID}, nil
 	}
+	if d, ok := ctx.Value(deferredKey{}).(*deferredAsk); ok && shell.InPreflight(ctx) {
+		d.rec, d.ok = rec, true
+		return shell.Reply{Outcome: "pending", AskID: rec.ID}, nil
+	}
+	r, answered := h.session.await(ctx, rec, q.Line)
+	if !answered {
+		return shell.Reply{Outcome: "pending", AskID: rec.ID}, nil
+	}
+	if r.Outcome == decisions.Allow && r.Scope == decisions.Session {
+		// The rules are settled for the session: nothing to claim.
+		return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: shell.Claim{Standing: shell.Allowed, AskID: r.ID}, Session: true}, nil
+	}
+	// An allow is consumed by the line that asked; a refusal given here
+	// stands for the agent's immediate retry (G-10.4), so this line does
+	// not claim it.
+	c, ok := h.find(context.WithoutCancel(ctx), q, r.Outcome == decisions.Allow)
+	if !ok {
+		// The answer stands in the ledger but its grant is taken (a
+		// concurrent line): ask again later.
+		return shell.Reply{Outcome: "pending", AskID: r.ID}, nil
+	}
+	return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: c}, nil
+}
+
+// await waits for an answer to rec, from the inline handler or from any
+// host writing to the ledger, for at most the workspace's ask_timeout. It
+// returns the settled record, or answered false when none came: after
+// ask_timeout the ask stays pending (G-10.4); when ctx ended (the line was
+// cancelled or ran out of time) nobody waits for the answer any more, so
+// the ask leaves the queue saying why (G-13.5). While it waits the session
+// is "waiting", watchers get EventWaiting, and a caller that asked with
+// OnWaiting is told which ask its line waits for.
+func (s *Session) await(ctx context.Context, rec decisions.Record, line string) (decisions.Record, bool) {
+	ws := s.ws
 	wctx := ctx
 	var cancel context.CancelFunc
-	if t := h.ws.cfg.AskTimeout; t > 0 {
+	if t := ws.cfg.AskTimeout; t > 0 {
 		wctx, cancel = context.WithTimeout(ctx, t)
 	} else {
 		wctx, cancel = context.WithCancel(ctx)
 	}
 	defer cancel()
-	h.session.mu.Lock()
-	h.session.waiting++
-	h.session.mu.Unlock()
+	s.mu.Lock()
+	s.waiting++
+	s.mu.Unlock()
 	defer func() {
-		h.session.mu.Lock()
-		h.session.waiting--
-		h.session.mu.Unlock()
+		s.mu.Lock()
+		s.waiting--
+		s.mu.Unlock()
 	}()
-	h.ws.emit(EventWaiting, h.session, q.Line, nil, rec.ID)
+	ws.emit(EventWaiting, s, line, nil, rec.ID)
+	if notify, ok := ctx.Value(waitingKey{}).(func(decisions.Record, bool)); ok {
+		notify(rec, true)
+		defer notify(rec, false)
+	}
 	settled := make(chan decisions.Record, 2)
 	go func() {
 		// The handler is the host's code; a panic in it is no answer, and
 		// must not take the process down (G-12.3).
 		defer func() {
 			if p := recover(); p != nil {
-				h.ws.logger().Printf("internal error (panic) in the ask handler for ask %s: %v\n%s", rec.ID, p, debug.Stack())
+				ws.logger().Printf("internal error (panic) in the ask handler for ask %s: %v\n%s", rec.ID, p, debug.Stack())
 			}
 		}()
-		ans, err := handler(wctx, rec)
+		ans, err := ws.opts.onAsk(wctx, rec)
 		if err != nil || ans.Outcome == "" {
 			return
 		}
 		if ans.By == "" {
 			ans.By = "handler"
 		}
-		r, err := h.ws.ledger.Answer(context.WithoutCancel(wctx), rec.ID, ans)
+		r, err := ws.ledger.Answer(context.WithoutCancel(wctx), rec.ID, ans)
 		if errors.Is(err, decisions.ErrAlreadyAnswered) {
-			r, err = h.ws.ledger.Get(context.WithoutCancel(wctx), rec.ID)
+			r, err = ws.ledger.Get(context.WithoutCancel(wctx), rec.ID)
 		}
 		if err == nil {
 			settled <- r
 		}
 	}()
 	go func() {
-		if r, err := h.ws.ledger.Wait(wctx, rec.ID); err == nil {
+		if r, err := ws.ledger.Wait(wctx, rec.ID); err == nil {
 			settled <- r
 		}
 	}()
 	select {
 	case r := <-settled:
-		if r.Outcome == decisions.Allow && r.Scope == decisions.Session {
-			// The rules are settled for the session: nothing to claim.
-			return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: shell.Claim{Standing: shell.Allowed, AskID: r.ID}, Session: true}, nil
-		}
-		// An allow is consumed by the line that asked; a refusal given here
-		// stands for the agent's immediate retry (G-10.4), so this line does
-		// not claim it.
-		c, ok := h.find(context.WithoutCancel(ctx), q, r.Outcome == decisions.Allow)
-		if !ok {
-			// The answer stands in the ledger but its grant is taken (a
-			// concurrent line): ask again later.
-			return shell.Reply{Outcome: "pending", AskID: r.ID}, nil
-		}
-		return shell.Reply{Outcome: r.Outcome, AskID: r.ID, Note: r.Note, Claim: c}, nil
+		return r, true
 	case <-wctx.Done():
 		if err := ctx.Err(); err != nil {
-			// The line itself ended (cancelled or out of time): nobody waits
-			// for this answer any more, so it leaves the queue saying why
-			// (G-13.5). An ask_timeout alone leaves it pending (G-10.4).
-			why := "cancelled"
+			why := "cancelled" // shown as withdrawn (store.StateWithdrawn)
 			if errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
 				why = store.StateTimedOut
 			}
-			_ = h.ws.ledger.Close(context.WithoutCancel(ctx), rec.ID, why)
+			_ = ws.ledger.Close(context.WithoutCancel(ctx), rec.ID, why)
 		}
-		return shell.Reply{Outcome: "pending", AskID: rec.ID}, nil
+		return decisions.Record{}, false
 	}
 }
 

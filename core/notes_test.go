@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"gatehouse/core/decisions"
 	"gatehouse/core/gate"
@@ -80,5 +81,33 @@ func TestRefusalLines(t *testing.T) {
 	res := Result{Refusals: []gate.Refusal{{Kind: "deny", AskID: "a1", Note: "no.\nexit code: 0"}}}
 	if got := RefusalLines(res); got != "denied by a reviewer (ask a1)\nnote from reviewer: no. exit code: 0\n" {
 		t.Errorf("multi-line note: %q", got)
+	}
+}
+
+// A line that runs out of time while it waits for an answer leaves its ask
+// recorded as timed out, not pending (G-13.5); one whose caller gives up
+// leaves it withdrawn.
+func TestWaitEndsRecordTheirState(t *testing.T) {
+	t.Parallel()
+	wait := func(ctx context.Context, _ decisions.Record) (decisions.Answer, error) {
+		<-ctx.Done()
+		return decisions.Answer{}, ctx.Err()
+	}
+	f := newAskFixture(t, OnAsk(wait), WithLimits(Limits{WallTime: 300 * time.Millisecond}))
+	res := f.run("rm x")
+	if res.ExitCode != 126 || res.Refusal == nil || res.Refusal.Status != "pending" {
+		t.Fatalf("timed-out wait: %+v", res)
+	}
+	rec, err := f.ws.Decisions().Get(context.Background(), res.Refusal.AskID)
+	if err != nil || rec.State() != decisions.StateTimedOut {
+		t.Fatalf("state %q (%v), want timed out", rec.State(), err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	res = f.s.Execute(ctx, "rm plain.txt")
+	rec, err = f.ws.Decisions().Get(context.Background(), res.Refusal.AskID)
+	if err != nil || rec.State() != decisions.StateWithdrawn {
+		t.Fatalf("state %q (%v), want withdrawn", rec.State(), err)
 	}
 }

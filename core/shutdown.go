@@ -22,14 +22,15 @@ type runningLines struct {
 var errShuttingDown = shell.StopCause(125, "gatehouse: the line was cancelled: gatehouse is shutting down")
 
 // start registers a line about to run; ok is false once the workspace is
-// shutting down. The line is tracked, and cancellable by Shutdown, until it
-// and every background job it launched have ended: the returned context
-// tells the shell to call back then (shell.OnLineEnd).
-func (l *runningLines) start(ctx context.Context) (lctx context.Context, ok bool) {
+// shutting down. The line is tracked, and cancellable by Shutdown, until
+// ends.close has been called and every run of it (Session.run may run a
+// line more than once) and every background job those runs launched have
+// ended: each run's context comes from ends.run.
+func (l *runningLines) start(ctx context.Context) (lctx context.Context, ends *lineEnds, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
-		return ctx, false
+		return ctx, nil, false
 	}
 	if l.cancels == nil {
 		l.cancels = map[uint64]context.CancelCauseFunc{}
@@ -39,12 +40,48 @@ func (l *runningLines) start(ctx context.Context) (lctx context.Context, ok bool
 	l.next++
 	l.cancels[id] = cancel
 	l.wg.Add(1)
-	return shell.OnLineEnd(lctx, func() {
+	return lctx, &lineEnds{end: func() {
 		l.mu.Lock()
 		delete(l.cancels, id)
 		l.mu.Unlock()
 		l.wg.Done()
-	}), true
+	}}, true
+}
+
+// lineEnds calls end once, when the line will run no more (close) and each
+// of its runs, with the jobs it launched, has ended (the shell calls back,
+// shell.OnLineEnd).
+type lineEnds struct {
+	mu     sync.Mutex
+	open   int
+	closed bool
+	end    func()
+}
+
+// run returns the context of one run of the line.
+func (e *lineEnds) run(ctx context.Context) context.Context {
+	e.mu.Lock()
+	e.open++
+	e.mu.Unlock()
+	return shell.OnLineEnd(ctx, func() { e.settle(-1, false) })
+}
+
+// close says no run follows.
+func (e *lineEnds) close() { e.settle(0, true) }
+
+func (e *lineEnds) settle(delta int, closing bool) {
+	e.mu.Lock()
+	e.open += delta
+	e.closed = e.closed || closing
+	fire := e.closed && e.open == 0 && e.end != nil
+	end := e.end
+	if fire {
+		e.end = nil
+	}
+	e.mu.Unlock()
+	if fire {
+		end()
+	}
 }
 
 // Shutdown stops the workspace's lines: lines started afterwards are

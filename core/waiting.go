@@ -1,6 +1,10 @@
 package core
 
-import "context"
+import (
+	"context"
+
+	"gatehouse/core/decisions"
+)
 
 // noWaitKey marks a context whose lines must not wait for answers.
 type noWaitKey struct{}
@@ -19,4 +23,28 @@ func NoWait(ctx context.Context) context.Context {
 func waitsForAnswers(ctx context.Context) bool {
 	noWait, _ := ctx.Value(noWaitKey{}).(bool)
 	return !noWait
+}
+
+// waitingKey carries the OnWaiting callback of a caller.
+type waitingKey struct{}
+
+// OnWaiting returns a context under which a line or file operation calls
+// notify with the ask's record and true each time it starts waiting for a
+// host's answer, and with false when that wait ends (answered or not). A
+// caller serving several lines of one session at once (an MCP client's
+// concurrent tool calls) learns which ask its own call waits for. notify
+// runs on the waiting goroutine and must return quickly.
+func OnWaiting(ctx context.Context, notify func(rec decisions.Record, waiting bool)) context.Context {
+	return context.WithValue(ctx, waitingKey{}, notify)
+}
+
+// deferredKey carries a *deferredAsk: the session waits for the line's
+// preflight question outside the line (see Session.run).
+type deferredKey struct{}
+
+// deferredAsk is the question a line's preflight handed over instead of
+// waiting for it in place (see shell.InPreflight).
+type deferredAsk struct {
+	rec decisions.Record
+	ok  bool
 }

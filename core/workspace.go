@@ -28,6 +28,9 @@ import (
 // Result is what a line produced (G-7.6).
 type Result = shell.Result
 
+// Refusal is a refusal record (G-7.2 to G-7.4): why a command did not run.
+type Refusal = gate.Refusal
+
 // Explanation is the dry-run word on one command (G-11.1).
 type Explanation = shell.Explanation
 
@@ -601,7 +604,7 @@ func (s *Session) Cwd() string { return s.sh.Cwd() }
 
 // Execute runs one line (G-7.6).
 func (s *Session) Execute(ctx context.Context, line string) Result {
-	ctx, ok := s.ws.lines.start(ctx)
+	ctx, ends, ok := s.ws.lines.start(ctx)
 	if !ok {
 		return refusedForShutdown()
 	}
@@ -609,7 +612,7 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	s.running++
 	s.mu.Unlock()
 	s.ws.emit(EventLineStart, s, line, nil, "")
-	res := s.sh.Run(ctx, line)
+	res := s.run(ctx, ends, line)
 	if res.Refusals == nil {
 		res.Refusals = []gate.Refusal{}
 	}
@@ -628,6 +631,39 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	}
 	s.ws.emit(EventLineEnd, s, line, &res, "")
 	return res
+}
+
+// run runs a line. With an inline handler, a question the line's preflight
+// raises is waited for outside the line, so that the session's other lines
+// (an MCP client's concurrent calls) run meanwhile: the line is refused
+// pending having run nothing, the session waits for the answer, and the
+// line runs again, finding the answer as the agent's retry would (G-9.8:
+// one question at a time, in line order). A deny answer refuses the line
+// as a wait in place would have; no answer (ask_timeout, the line's end)
+// leaves the pending refusal. Questions of the execution gate are waited
+// for in place, since part of the line has run. The whole wait is bounded
+// by the line's wall time.
+func (s *Session) run(ctx context.Context, ends *lineEnds, line string) Result {
+	defer ends.close()
+	if s.ws.opts.onAsk == nil || !waitsForAnswers(ctx) {
+		return s.sh.Run(ends.run(ctx), line)
+	}
+	wait, cancel := context.WithTimeout(ctx, s.ws.cfg.Limits.WithDefaults().WallTime)
+	defer cancel()
+	for {
+		d := &deferredAsk{}
+		res := s.sh.Run(ends.run(context.WithValue(ctx, deferredKey{}, d)), line)
+		if !d.ok || res.Refusal == nil {
+			return res
+		}
+		settled, answered := s.await(wait, d.rec, line)
+		if !answered {
+			return res
+		}
+		if settled.Outcome == decisions.Deny {
+			return shell.HostDenied(*res.Refusal, d.rec.Argv[0], settled.Note)
+		}
+	}
 }
 
 // Explain judges a line without running it (G-11.3). It is for hosts: hide

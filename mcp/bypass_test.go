@@ -32,7 +32,11 @@ func TestBypassFileTools(t *testing.T) {
 		}
 		t.Cleanup(func() { ws.Close() })
 		bypasstest.LayLinks(t, ws.VFS().View(nil), w)
-		f := &fixture{t: t, ws: ws, srv: mcp.New(ws, mcp.Options{Profile: bypasstest.ProfileName})}
+		srv, err := mcp.New(ws, mcp.Options{Profile: bypasstest.ProfileName})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &fixture{t: t, ws: ws, srv: srv}
 		return bypasstest.Opened{Door: toolDoor{f.connect("intruder", nil)}, FS: ws.VFS().View(nil), HostRoot: hostRoot}
 	})
 }

@@ -38,124 +38,202 @@ type listDirInput struct {
 	Path string `json:"path,omitempty" jsonschema:"the directory to list, absolute or relative to your session's current directory (default: the current directory)"`
 }
 
+// ReadOutput is read_file's structured content: stdout holds the numbered
+// lines.
+type ReadOutput struct {
+	Output
+	Path       string `json:"path,omitempty" jsonschema:"the absolute path read"`
+	FirstLine  int    `json:"first_line" jsonschema:"the number of the first line returned (0 when none is)"`
+	LastLine   int    `json:"last_line" jsonschema:"the number of the last line returned"`
+	TotalLines int    `json:"total_lines" jsonschema:"how many lines the file has"`
+}
+
+// WriteOutput is write_file's structured content.
+type WriteOutput struct {
+	Output
+	Path    string `json:"path,omitempty" jsonschema:"the absolute path written"`
+	Bytes   int    `json:"bytes" jsonschema:"bytes written"`
+	Created bool   `json:"created" jsonschema:"the file did not exist before"`
+}
+
+// EditOutput is edit_file's structured content.
+type EditOutput struct {
+	Output
+	Path         string `json:"path,omitempty" jsonschema:"the absolute path edited"`
+	Replacements int    `json:"replacements" jsonschema:"how many occurrences were replaced"`
+	Line         int    `json:"line" jsonschema:"the line of the first replacement, from 1"`
+}
+
+// ListOutput is list_dir's structured content: stdout holds one entry per
+// line.
+type ListOutput struct {
+	Output
+	Entries []Entry `json:"entries" jsonschema:"the directory's entries, sorted by name; hidden ones are absent"`
+}
+
+// Entry is one entry of a listing.
+type Entry struct {
+	Name string `json:"name"`
+	Type string `json:"type" jsonschema:"file, dir or link"`
+	Size int64  `json:"size"`
+}
+
 func (s *Server) addFileTools() {
 	no := false
-	sdk.AddTool(s.sdk, &sdk.Tool{
-		Name: "read_file",
-		Description: "Read lines of a file of your session's filesystem, numbered from 1 (like cat -n). " +
-			"Use offset and limit to page through a long file. Paths you may not see do not exist; a refused read says why.",
-		Annotations: &sdk.ToolAnnotations{Title: "Read a file", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
-	}, s.readFile)
-	sdk.AddTool(s.sdk, &sdk.Tool{
-		Name:        "write_file",
-		Description: "Create or replace a file of your session's filesystem with the given content. A refused write says why; one that needs approval waits for it.",
-		Annotations: &sdk.ToolAnnotations{Title: "Write a file", OpenWorldHint: &no},
-	}, s.writeFile)
-	sdk.AddTool(s.sdk, &sdk.Tool{
-		Name: "edit_file",
-		Description: "Replace an exact string in a file of your session's filesystem. old_string must occur exactly once " +
-			"(give more surrounding text to make it unique) unless replace_all is set. A refused edit says why.",
-		Annotations: &sdk.ToolAnnotations{Title: "Edit a file", OpenWorldHint: &no},
-	}, s.editFile)
-	sdk.AddTool(s.sdk, &sdk.Tool{
-		Name:        "list_dir",
-		Description: "List a directory of your session's filesystem, one entry per line; directories end with /.",
-		Annotations: &sdk.ToolAnnotations{Title: "List a directory", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
-	}, s.listDir)
+	if s.caps.FileOps[core.OpReadFile] {
+		sdk.AddTool(s.sdk, &sdk.Tool{
+			Name: "read_file",
+			Description: "Read lines of a file of your session's filesystem, numbered from 1 (like cat -n). " +
+				"Use offset and limit to page through a long file. Paths you may not see do not exist; a refused read says why.",
+			Annotations: &sdk.ToolAnnotations{Title: "Read a file", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		}, s.readFile)
+	}
+	if s.caps.FileOps[core.OpWriteFile] {
+		sdk.AddTool(s.sdk, &sdk.Tool{
+			Name:        "write_file",
+			Description: "Create or replace a file of your session's filesystem with the given content. A refused write says why; one that needs approval waits for it.",
+			Annotations: &sdk.ToolAnnotations{Title: "Write a file", OpenWorldHint: &no},
+		}, s.writeFile)
+	}
+	if s.caps.FileOps[core.OpEditFile] {
+		sdk.AddTool(s.sdk, &sdk.Tool{
+			Name: "edit_file",
+			Description: "Replace an exact string in a file of your session's filesystem. old_string must occur exactly once " +
+				"(give more surrounding text to make it unique) unless replace_all is set. A refused edit says why.",
+			Annotations: &sdk.ToolAnnotations{Title: "Edit a file", OpenWorldHint: &no},
+		}, s.editFile)
+	}
+	if s.caps.FileOps[core.OpListDir] {
+		sdk.AddTool(s.sdk, &sdk.Tool{
+			Name:        "list_dir",
+			Description: "List a directory of your session's filesystem, one entry per line; directories end with /. " + mountsLine(s.caps.Mounts),
+			Annotations: &sdk.ToolAnnotations{Title: "List a directory", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		}, s.listDir)
+	}
 }
 
-func (s *Server) readFile(ctx context.Context, req *sdk.CallToolRequest, in readFileInput) (*sdk.CallToolResult, any, error) {
+// fileCall runs one file operation for the client's session, reporting
+// progress while it waits for a human, and turns a refusal or failure into
+// the tool's error result. ok is false when the call ends there.
+func (s *Server) fileCall(ctx context.Context, req *sdk.CallToolRequest, do func(context.Context, *core.Session) error) (res *sdk.CallToolResult, out Output, ok bool, err error) {
 	sess, err := s.session(req.Session)
 	if err != nil {
-		return nil, nil, err
+		return nil, Output{}, false, err
 	}
-	stop := s.reportWaiting(ctx, req, sess)
-	text, err := sess.ReadFile(ctx, in.Path, core.FileWindow{Offset: max(in.Offset-1, 0), Limit: in.Limit})
+	ctx, stop := s.waiting(ctx, req)
+	err = do(ctx, sess)
 	stop()
-	if err != nil {
-		return nil, nil, fileError(err)
+	if err == nil {
+		return nil, Output{Refusals: []core.Refusal{}}, true, nil
 	}
-	out := text.Numbered()
-	if last := text.First + len(text.Lines) - 1; len(text.Lines) > 0 && last < text.Total {
-		out += fmt.Sprintf("[lines %d-%d of %d; read on with offset %d]\n", text.First, last, text.Total, last+1)
+	var fe *core.FileError
+	if !errors.As(err, &fe) {
+		return nil, Output{}, false, err
 	}
-	if text.Total == 0 {
-		out = "(empty file)\n"
+	r := core.Result{Stderr: fe.Stderr, ExitCode: fe.ExitCode, Refusal: fe.Refusal}
+	if fe.Refusal != nil {
+		r.Refusals = []core.Refusal{*fe.Refusal}
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out}}}, nil, nil
+	out = s.output(r, hintLine)
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: failureText(out)}}, IsError: true}, out, false, nil
 }
 
-func (s *Server) writeFile(ctx context.Context, req *sdk.CallToolRequest, in writeFileInput) (*sdk.CallToolResult, any, error) {
-	sess, err := s.session(req.Session)
-	if err != nil {
-		return nil, nil, err
-	}
-	stop := s.reportWaiting(ctx, req, sess)
-	done, err := sess.WriteFile(ctx, in.Path, in.Content)
-	stop()
-	if err != nil {
-		return nil, nil, fileError(err)
-	}
-	text := fmt.Sprintf("wrote %d bytes to %s\n", done.Bytes, done.Path)
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+// failureText is a failed file operation as the agent reads it: its stderr
+// in the shell's voice, then what core.RefusalLines adds.
+func failureText(out Output) string {
+	return out.Stderr + core.RefusalLines(core.Result{Refusals: out.Refusals})
 }
 
-func (s *Server) editFile(ctx context.Context, req *sdk.CallToolRequest, in editFileInput) (*sdk.CallToolResult, any, error) {
-	sess, err := s.session(req.Session)
-	if err != nil {
-		return nil, nil, err
+// done is a successful file tool's result: its text as stdout, capped.
+func (s *Server) done(text, hint string) (*sdk.CallToolResult, Output) {
+	out := s.output(core.Result{Stdout: text}, hint)
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Stdout}}}, out
+}
+
+func (s *Server) readFile(ctx context.Context, req *sdk.CallToolRequest, in readFileInput) (*sdk.CallToolResult, ReadOutput, error) {
+	var text core.FileText
+	res, out, ok, err := s.fileCall(ctx, req, func(ctx context.Context, sess *core.Session) (err error) {
+		text, err = sess.ReadFile(ctx, in.Path, core.FileWindow{Offset: max(in.Offset-1, 0), Limit: in.Limit})
+		return err
+	})
+	if !ok {
+		return res, ReadOutput{Output: out}, err
 	}
-	stop := s.reportWaiting(ctx, req, sess)
-	done, err := sess.EditFile(ctx, in.Path, core.Edit{Old: in.OldString, New: in.NewString, All: in.ReplaceAll})
-	stop()
-	if err != nil {
-		return nil, nil, fileError(err)
+	last := text.First + len(text.Lines) - 1
+	body := text.Numbered()
+	switch {
+	case text.Total == 0:
+		body = "(empty file)\n"
+	case len(text.Lines) == 0:
+		body = fmt.Sprintf("(the file has %d lines; offset %d is past its end)\n", text.Total, in.Offset)
+		last = 0
+	case last < text.Total:
+		body += fmt.Sprintf("[lines %d-%d of %d; read on with offset %d]\n", text.First, last, text.Total, last+1)
 	}
-	text := fmt.Sprintf("replaced %d occurrence(s) in %s, the first at line %d\n", done.Replacements, done.Path, done.Line)
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, nil, nil
+	res, out = s.done(body, hintRead)
+	return res, ReadOutput{Output: out, Path: text.Path, FirstLine: text.First, LastLine: max(last, 0), TotalLines: text.Total}, nil
+}
+
+func (s *Server) writeFile(ctx context.Context, req *sdk.CallToolRequest, in writeFileInput) (*sdk.CallToolResult, WriteOutput, error) {
+	var w core.FileWrite
+	res, out, ok, err := s.fileCall(ctx, req, func(ctx context.Context, sess *core.Session) (err error) {
+		w, err = sess.WriteFile(ctx, in.Path, in.Content)
+		return err
+	})
+	if !ok {
+		return res, WriteOutput{Output: out}, err
+	}
+	res, out = s.done(fmt.Sprintf("wrote %d bytes to %s\n", w.Bytes, w.Path), hintLine)
+	return res, WriteOutput{Output: out, Path: w.Path, Bytes: w.Bytes, Created: w.Created}, nil
+}
+
+func (s *Server) editFile(ctx context.Context, req *sdk.CallToolRequest, in editFileInput) (*sdk.CallToolResult, EditOutput, error) {
+	var e core.FileEdit
+	res, out, ok, err := s.fileCall(ctx, req, func(ctx context.Context, sess *core.Session) (err error) {
+		e, err = sess.EditFile(ctx, in.Path, core.Edit{Old: in.OldString, New: in.NewString, All: in.ReplaceAll})
+		return err
+	})
+	if !ok {
+		return res, EditOutput{Output: out}, err
+	}
+	res, out = s.done(fmt.Sprintf("replaced %d occurrence(s) in %s, the first at line %d\n", e.Replacements, e.Path, e.Line), hintLine)
+	return res, EditOutput{Output: out, Path: e.Path, Replacements: e.Replacements, Line: e.Line}, nil
 }
 
 // listDir lists what the session can see: hidden entries are absent, as
 // from ls (G-4.5); denied ones are listed and fail when opened (G-4.6).
-func (s *Server) listDir(ctx context.Context, req *sdk.CallToolRequest, in listDirInput) (*sdk.CallToolResult, any, error) {
-	sess, err := s.session(req.Session)
-	if err != nil {
-		return nil, nil, err
-	}
-	stop := s.reportWaiting(ctx, req, sess)
-	entries, err := sess.ListDir(ctx, in.Path)
-	stop()
-	if err != nil {
-		return nil, nil, fileError(err)
+func (s *Server) listDir(ctx context.Context, req *sdk.CallToolRequest, in listDirInput) (*sdk.CallToolResult, ListOutput, error) {
+	var list []core.FileInfo
+	res, out, ok, err := s.fileCall(ctx, req, func(ctx context.Context, sess *core.Session) (err error) {
+		list, err = sess.ListDir(ctx, in.Path)
+		return err
+	})
+	if !ok {
+		return res, ListOutput{Output: out, Entries: []Entry{}}, err
 	}
 	var b strings.Builder
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
+	entries := make([]Entry, 0, len(list))
+	for _, e := range list {
+		entry := Entry{Name: e.Name, Type: "file", Size: e.Size}
 		name := e.Name
-		if e.Dir {
+		switch {
+		case e.Link:
+			entry.Type = "link"
+			name += " -> " + e.Target
+		case e.Dir:
+			entry.Type = "dir"
 			name += "/"
 		}
-		names = append(names, name)
+		entries = append(entries, entry)
 		b.WriteString(name + "\n")
 	}
-	if len(entries) == 0 {
+	if len(list) == 0 {
 		b.WriteString("(empty directory)\n")
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: b.String()}}},
-		map[string]any{"entries": names}, nil
-}
-
-// fileError words a failed file operation for the agent: the operation's
-// own stderr (the shell's voice), and for a question still waiting for a
-// human the G-7.4 line, as bash's result gives it.
-func fileError(err error) error {
-	var fe *core.FileError
-	if !errors.As(err, &fe) {
-		return err
+	res, out = s.done(b.String(), hintLine)
+	// The entries are capped with the text: no more of them than it shows.
+	if out.Cut != nil {
+		entries = entries[:min(len(entries), strings.Count(out.Stdout, "\n"))]
 	}
-	text := strings.TrimSuffix(fe.Stderr, "\n")
-	if fe.Pending() {
-		text += fmt.Sprintf("\nrequires approval: %s (ask %s)", fe.Refusal.Reason, fe.Refusal.AskID)
-	}
-	return errors.New(text)
+	return res, ListOutput{Output: out, Entries: entries}, nil
 }

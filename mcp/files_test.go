@@ -46,7 +46,10 @@ func newFilesFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	srv := mcp.New(ws, mcp.Options{Profile: "writer", ProgressInterval: 20 * time.Millisecond})
+	srv, err := mcp.New(ws, mcp.Options{Profile: "writer", ProgressInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return &fixture{t: t, ws: ws, srv: srv}
 }
 
@@ -64,9 +67,9 @@ func TestFileToolsWithoutShellCommands(t *testing.T) {
 		{"read numbered", "read_file", map[string]any{"path": "notes.txt"}, "     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour\n", false},
 		{"read a window", "read_file", map[string]any{"path": "notes.txt", "offset": 2, "limit": 2},
 			"     2\ttwo\n     3\tthree\n[lines 2-3 of 4; read on with offset 4]\n", false},
-		{"read denied", "read_file", map[string]any{"path": "/vault/aws.token"}, "read_file: /vault/aws.token: credentials are never read by hand", true},
+		{"read denied", "read_file", map[string]any{"path": "/vault/aws.token"}, "read_file: /vault/aws.token: credentials are never read by hand\n", true},
 		{"edit not unique", "edit_file", map[string]any{"path": "dup.txt", "old_string": "a", "new_string": "b"},
-			"edit_file: dup.txt: the text to replace occurs 2 times; give more context to make it unique, or replace every occurrence", true},
+			"edit_file: dup.txt: the text to replace occurs 2 times; give more context to make it unique, or replace every occurrence\n", true},
 		{"edit every occurrence", "edit_file", map[string]any{"path": "dup.txt", "old_string": "a", "new_string": "b", "replace_all": true},
 			"replaced 2 occurrence(s) in /runbook/dup.txt, the first at line 1\n", false},
 		{"write a new file", "write_file", map[string]any{"path": "new.md", "content": "hello\n"}, "wrote 6 bytes to /runbook/new.md\n", false},

@@ -58,7 +58,10 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	srv := mcp.New(ws, mcp.Options{Profile: "responder", ProgressInterval: 20 * time.Millisecond})
+	srv, err := mcp.New(ws, mcp.Options{Profile: "responder", ProgressInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return &fixture{t: t, ws: ws, srv: srv}
 }
 

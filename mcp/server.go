@@ -4,12 +4,18 @@
 // gate (docs/agents.md).
 //
 // Each MCP client gets its own gatehouse session, created on its first tool
-// call and bound to the server's profile for life (G-2.1). Tools: bash (one
-// line in the session), explain (a dry run, as the agent may see it), and
-// read_file, write_file and list_dir, which pass the same op door as the
-// shell. When a line asks, the tool call waits until a host answers (the
-// console, `gatehouse allow`, REST) and then returns what the line did;
-// meanwhile the client gets progress notifications if it asked for them.
+// call and bound to the server's profile for life (G-2.1). The tools offered
+// are those a session of the profile can use: bash (one line in the
+// session) and explain (a dry run) when the profile has commands, and the
+// session's file operations read_file, write_file, edit_file and list_dir
+// (G-11.6) unless the profile refuses them. Every result carries
+// structured content (exit code, stdout, stderr, the refusal records) and
+// is capped at limits.tool_output characters. A client's calls run
+// concurrently: one waiting for a human's answer holds up no other. When a
+// line asks, the call waits until a host answers (the console, `gatehouse
+// allow`, REST) and then returns what the line did; meanwhile the client
+// gets progress notifications naming the call's own ask, if it asked for
+// them.
 package mcp
 
 import (
@@ -51,34 +57,45 @@ type Server struct {
 	ws   *core.Workspace
 	opts Options
 	sdk  *sdk.Server
+	caps core.Capabilities
+	// limit is the most characters one tool result carries
+	// (limits.tool_output).
+	limit int
 
 	mu       sync.Mutex
 	sessions map[*sdk.ServerSession]*core.Session
 }
 
-// New builds the MCP server of ws. The workspace should have been built
-// with core.OnAsk(mcp.AwaitAnswer) (or another waiting handler, such as the
+// New builds the MCP server of ws for sessions of opts.Profile; an
+// unknown profile is an error. The workspace should have been built with
+// core.OnAsk(mcp.AwaitAnswer) (or another waiting handler, such as the
 // console's) for asked lines to wait for an answer; without one a line that
 // asks returns at once with its pending refusal.
-func New(ws *core.Workspace, opts Options) *Server {
+func New(ws *core.Workspace, opts Options) (*Server, error) {
 	if opts.ProgressInterval <= 0 {
 		opts.ProgressInterval = DefaultProgressInterval
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{ws: ws, opts: opts, sessions: map[*sdk.ServerSession]*core.Session{}}
+	caps, err := ws.Capabilities(opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{ws: ws, opts: opts, caps: caps, limit: ws.Config().Limits.WithDefaults().ToolOutput,
+		sessions: map[*sdk.ServerSession]*core.Session{}}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "gatehouse", Title: "gatehouse gated workspace", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	s.addTools()
-	return s
+	return s, nil
 }
 
 // instructions tell the model how this server differs from a plain shell.
 const instructions = `You work in a gatehouse workspace: a virtual filesystem and a bash shell in which every command and file operation passes an admission gate set by a human.
-- A refused command says why on stderr, in the command's own voice (for example "cat: /vault/aws.token: credentials are never read by hand"); do not try to route around a refusal.
+- A refused command says why on stderr, in the command's own voice (for example "cat: /vault/aws.token: credentials are never read by hand"), and a human's refusal may come with "note from reviewer: ..."; follow it, do not try to route around a refusal.
 - "requires approval: REASON (ask ID)" means a human must answer; the call waits for the answer and then returns what the command did. If it returns still pending, retry the same line later.
-- Paths you cannot see do not exist for you. Use explain to see what a line would do without running it.`
+- Paths you cannot see do not exist for you. Use explain to see what a line would do without running it.
+- Long output is cut in the middle, with a marker saying how much and how to see the rest.`
 
 // SDK returns the underlying go-sdk server, for transports of the caller's
 // choosing (tests connect it to an in-memory transport).
@@ -99,7 +116,7 @@ func (s *Server) HTTPHandler(idle time.Duration) http.Handler {
 }
 
 // Close ends every client's MCP session: their waiting calls end, and the
-// asks those lines put leave the queue as cancelled.
+// asks those lines put leave the queue as withdrawn.
 func (s *Server) Close() {
 	for ss := range s.sdk.Sessions() {
 		ss.Close()

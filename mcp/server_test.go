@@ -131,7 +131,7 @@ func TestAskWaitsForAnswer(t *testing.T) {
 }
 
 // TestCancelEndsTheWait: a client that gives up on a waiting call ends
-// the line, and its ask leaves the queue as cancelled.
+// the line, and its ask leaves the queue as withdrawn.
 func TestCancelEndsTheWait(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -158,7 +158,7 @@ func TestCancelEndsTheWait(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Closed == "cancelled" {
+		if r.State() == decisions.StateWithdrawn {
 			break
 		}
 		if time.Now().After(deadline) {

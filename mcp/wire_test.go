@@ -129,7 +129,7 @@ func TestScriptedExchange(t *testing.T) {
 
 	w.send(callLine(3, "read_file", `{"path":"/vault/aws.token"}`))
 	msg, _ := w.reply(3)
-	if text, isError := toolText(t, msg); !isError || text != "read_file: /vault/aws.token: credentials are never read by hand" {
+	if text, isError := toolText(t, msg); !isError || text != "read_file: /vault/aws.token: credentials are never read by hand\n" {
 		t.Errorf("denied read: %q (isError %v)", text, isError)
 	}
 

@@ -52,6 +52,15 @@ type Question = store.Question
 // SessionRow is a session as the ledger keeps it (G-10.6, G-11.4).
 type SessionRow = store.SessionRow
 
+// The states of an ask (Record.State), as `list-asks --all` shows them.
+const (
+	StatePending   = store.StatePending
+	StateAllowed   = store.StateAllowed
+	StateDenied    = store.StateDenied
+	StateWithdrawn = store.StateWithdrawn
+	StateTimedOut  = store.StateTimedOut
+)
+
 // Answer is a host's answer to one ask (G-9.5).
 type Answer struct {
 	Outcome string // Allow or Deny

@@ -126,6 +126,8 @@ type Host interface {
 	Peek(ctx context.Context, q Question) (Claim, bool)
 	// Ask raises q, or finds the same question already pending. With an
 	// inline handler it waits for the answer; otherwise it returns "pending".
+	// A question asked in preflight (InPreflight(ctx)) may be deferred: see
+	// InPreflight.
 	Ask(ctx context.Context, q Question) (Reply, error)
 	// Inline reports whether Ask waits for answers for a line running
 	// under ctx (G-10.4).

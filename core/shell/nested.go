@@ -352,20 +352,29 @@ func (s *Shell) enable(hc interp.HandlerContext, flags, names []string) int {
 
 // toolNames lists the installed commands, builtins only when asked.
 func (s *Shell) toolNames(builtinsOnly bool) []string {
+	return installedNames(s.cfg.Profile, builtinsOnly)
+}
+
+// Commands lists, sorted, the commands that exist for a session of the
+// profile (G-3.1, G-3.2): its tool set less what the shell does not have.
+// It is what `compgen -c` would list there.
+func Commands(p *gate.Profile) []string { return installedNames(p, false) }
+
+func installedNames(p *gate.Profile, builtinsOnly bool) []string {
 	var names []string
 	for n := range builtinNames {
-		if s.cfg.Profile.Installed(n) && interp.IsBuiltin(n) {
+		if p.Installed(n) && interp.IsBuiltin(n) {
 			names = append(names, n)
 		}
 	}
 	if !builtinsOnly {
 		for _, n := range utils.Names() {
-			if s.cfg.Profile.Installed(n) && !builtinNames[n] {
+			if p.Installed(n) && !builtinNames[n] {
 				names = append(names, n)
 			}
 		}
 		for _, n := range []string{"bash", "sh"} {
-			if s.cfg.Profile.Installed(n) {
+			if p.Installed(n) {
 				names = append(names, n)
 			}
 		}

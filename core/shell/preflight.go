@@ -419,7 +419,7 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 				ls.grantPaths(pathGrants(a.full))
 				continue
 			}
-			standing, claim, held, ref, err := s.obtain(ctx, ls, a.q)
+			standing, claim, held, ref, err := s.obtain(context.WithValue(ctx, preflightKey{}, true), ls, a.q)
 			if err != nil {
 				return s.waitLine(ls, a, withStatus(a.q.Refusal, "", "pending")), true
 			}
@@ -452,6 +452,20 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	res.Refusals = records
 	return res, true
 }
+
+// preflightKey marks the context of a Host.Ask that preflight makes,
+// before anything of the line ran (see InPreflight).
+type preflightKey struct{}
+
+// InPreflight reports whether a Host.Ask call under ctx comes from
+// preflight, before anything of its line ran. Such a question may be
+// deferred: the host raises it and returns "pending" at once, the line is
+// refused with the pending record having run nothing (and spends nothing,
+// G-9.7), and the host's caller may wait for the answer outside the line
+// (other lines of the session run meanwhile) and then run the line again,
+// which finds the answer as a retry would. A question raised later, by the
+// execution gate, must be waited for in place: part of the line has run.
+func InPreflight(ctx context.Context) bool { return ctx.Value(preflightKey{}) != nil }
 
 // asked is one question preflight raises: the static command, its verdict
 // and gate command, the question with every rule (full) and narrowed by
@@ -501,6 +515,18 @@ func (s *Shell) refuseLine(ls *lineState, c staticCmd, v gate.Verdict, r gate.Re
 		code = 126
 	}
 	return Result{Stderr: text, ExitCode: code, Refusal: &r, Refusals: []gate.Refusal{r}}
+}
+
+// HostDenied is the result of a line that preflight refused with the
+// pending record (a deferred question, see InPreflight) once a host has
+// answered that question deny: the asked command refused whole, 126, with
+// the deny record carrying the ask's id and the host's note (G-9.5), as a
+// line that waited in place would have been refused. Nothing is claimed:
+// the deny stands for the agent's retry (G-10.4).
+func HostDenied(pending gate.Refusal, command, note string) Result {
+	r := refusalFromClaim(Question{Refusal: pending}, Claim{Standing: Refused, AskID: pending.AskID, Note: note})
+	text, _ := refusalText(hostDenied, []string{command})
+	return Result{Stderr: text, ExitCode: 126, Refusal: r, Refusals: []gate.Refusal{*r}}
 }
 
 // waitLine: a question waits for its answer; the line does not run and

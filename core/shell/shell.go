@@ -42,7 +42,15 @@ type Limits struct {
 	// utilities keep, and what the line adds to memory mounts. Default
 	// 512 MiB.
 	Memory int64
+	// ToolOutput bounds the characters of one tool result an agent door
+	// returns (the MCP server's, docs/agents.md), keeping head and tail;
+	// default DefaultToolOutput. The shell itself does not use it.
+	ToolOutput int
 }
+
+// DefaultToolOutput is the default of Limits.ToolOutput: about what an
+// agent's own shell tool returns before it cuts.
+const DefaultToolOutput = 30000
 
 // WithDefaults fills zero fields with the G-12.3 defaults.
 func (l Limits) WithDefaults() Limits {
@@ -63,6 +71,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.Memory <= 0 {
 		l.Memory = 512 << 20
+	}
+	if l.ToolOutput <= 0 {
+		l.ToolOutput = DefaultToolOutput
 	}
 	return l
 }
