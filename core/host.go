@@ -54,7 +54,7 @@ func (h *ledgerHost) find(ctx context.Context, q shell.Question, claim bool) (sh
 	}
 	c := shell.Claim{Standing: shell.Allowed, AskID: g.AskID}
 	if g.Kind == decisions.GrantDeny {
-		c.Standing = shell.Refused
+		c.Standing = shell.Denied
 		// The refusal carries the human's note to the agent (G-9.5). Only
 		// a deny pays for the look-up; a record that cannot be read
 		// refuses all the same, without its note.

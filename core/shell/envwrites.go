@@ -84,8 +84,8 @@ func (s *Shell) envCheck(ctx context.Context, hc interp.HandlerContext, args []s
 		return s.halt(ctx, a.halt)
 	}
 	if !a.run {
-		io.WriteString(hc.Stderr, a.stderr)
-		return interp.ExitStatus(uint8(a.exit))
+		io.WriteString(hc.Stderr, a.refused.Stderr)
+		return a.refused
 	}
 	return nil
 }

@@ -206,13 +206,13 @@ func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words
 // refusedFileOp is the error of an operation the gate did not let run: a
 // deny, a host's deny answer, or an ask still waiting.
 func (s *Shell) refusedFileOp(op, name string, ls *lineState, a admission) error {
-	e := &FileError{Op: op, Path: name, Stderr: a.stderr, ExitCode: a.exit, Err: fs.ErrPermission}
+	e := &FileError{Op: op, Path: name, Err: fs.ErrPermission}
+	if a.refused != nil {
+		e.Stderr, e.ExitCode, e.Refusal = a.refused.Stderr, a.refused.Code, a.refused.Record
+	}
 	ls.mu.Lock()
 	if ls.halted != nil {
 		r := *ls.halted
-		e.Refusal = &r
-	} else if n := len(ls.refusals); n > 0 {
-		r := ls.refusals[n-1]
 		e.Refusal = &r
 	}
 	ls.mu.Unlock()

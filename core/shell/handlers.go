@@ -25,7 +25,6 @@ import (
 // Internal command names. The call handler produces them by rewriting a
 // call; a call the agent spells with this prefix is "not found".
 const (
-	cmdRefuse = "__gh_refuse" // __gh_refuse CODE TEXT
 	cmdEval   = "__gh_eval"   // __gh_eval PLACE WORDS...
 	cmdFunc   = "__gh_fn"     // __gh_fn PLACE NAME ARGS...
 	cmdSource = "__gh_source" // __gh_source PLACE FILE ARGS...
@@ -40,10 +39,6 @@ func (s *Shell) isTreeInternal(name string) bool {
 	return strings.HasPrefix(name, s.capture)
 }
 
-func refuseArgs(code int, text string) []string {
-	return []string{cmdRefuse, strconv.Itoa(code), text}
-}
-
 // callHandler sees every simple command, builtins and function calls
 // included, after expansion (G-3.2, G-9.4).
 func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error) {
@@ -55,7 +50,7 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 		return args, nil
 	}
 	if strings.HasPrefix(name, internalP) {
-		return refuseArgs(127, name+": command not found\n"), nil
+		return s.refuseCall(lineOf(ctx), notFound(name))
 	}
 	hc := interp.HandlerCtx(ctx)
 	fr := frameOf(ctx)
@@ -100,7 +95,7 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 		if name == "builtin" && len(inner) > 0 && (!interp.IsBuiltin(inner[0]) || !s.installed(inner[0])) {
 			// A builtin missing from the tool set reads exactly like one
 			// bash never had (G-3.2).
-			return refuseArgs(1, "bash: builtin: "+inner[0]+": not a shell builtin\n"), nil
+			return s.refuseCall(ls, &Refused{Code: 1, Stderr: "bash: builtin: " + inner[0] + ": not a shell builtin\n"})
 		}
 		if len(inner) > 0 && isShellBuiltin(inner[0]) {
 			if a := s.admit(ctx, ls, place, inner, hc.Dir, nil); !a.run {
@@ -110,7 +105,7 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 			// `command pwd -P` run as the plain spellings do: framed,
 			// depth-counted, never along the host $PATH or on the host's
 			// files (G-3.5, G-12.1, G-12.3).
-			if own, ok := s.ownBuiltin(place, inner); ok {
+			if own, ok := s.ownBuiltin(ls, place, inner); ok {
 				return own, nil
 			}
 		}
@@ -120,12 +115,12 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 	if !a.run {
 		return s.refusedCall(ctx, a)
 	}
-	if own, ok := s.ownBuiltin(place, args); ok {
+	if own, ok := s.ownBuiltin(ls, place, args); ok {
 		return own, nil
 	}
 	if name == "cd" || name == "pushd" {
 		if text, code, bad := s.checkCd(ctx, ls, a.scope, hc.Dir, args); bad {
-			return refuseArgs(code, text), nil
+			return s.refuseCall(ls, &Refused{Code: code, Stderr: text})
 		}
 	}
 	return args, nil
@@ -137,14 +132,15 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 // help, enable, command -v), pwd -P (host symlinks), and printf (the
 // utility's formats). Dispatchers (builtin, command, exec) are followed to
 // the builtin they run. ok is false for any other call, which runs as is.
-func (s *Shell) ownBuiltin(place string, args []string) ([]string, bool) {
+func (s *Shell) ownBuiltin(ls *lineState, place string, args []string) ([]string, bool) {
 	name := args[0]
 	switch name {
 	case "eval":
 		return append([]string{cmdEval, place}, args[1:]...), true
 	case "source", ".":
 		if len(args) < 2 {
-			return refuseArgs(2, name+": filename argument required\n"+name+": usage: "+name+" filename [arguments]\n"), true
+			own, _ := s.refuseCall(ls, &Refused{Code: 2, Stderr: name + ": filename argument required\n" + name + ": usage: " + name + " filename [arguments]\n"})
+			return own, own != nil
 		}
 		return append([]string{cmdSource, place}, args[1:]...), true
 	case "type", "hash", "compgen", "help", "enable":
@@ -171,7 +167,7 @@ func (s *Shell) ownBuiltin(place string, args []string) ([]string, bool) {
 			return append([]string{cmdLookup, "command"}, args[1:]...), true
 		}
 		if len(inner) > 0 && isShellBuiltin(inner[0]) {
-			return s.ownBuiltin(place, inner)
+			return s.ownBuiltin(ls, place, inner)
 		}
 	}
 	return nil, false
@@ -183,7 +179,7 @@ func (s *Shell) refusedCall(ctx context.Context, a admission) ([]string, error) 
 	if a.halt != nil {
 		return nil, s.halt(ctx, a.halt)
 	}
-	return refuseArgs(a.exit, a.stderr), nil
+	return s.refuseCall(lineOf(ctx), a.refused)
 }
 
 // halt ends the line: it prints the refusal, cancels the line (pipelines and
@@ -237,10 +233,6 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	ls := lineOf(ctx)
 	fr := frameOf(ctx)
 	switch args[0] {
-	case cmdRefuse:
-		code, _ := strconv.Atoi(args[1])
-		io.WriteString(hc.Stderr, args[2])
-		return interp.ExitStatus(uint8(code))
 	case cmdEval:
 		return s.evalNested(ctx, hc, args[1], strings.Join(args[2:], " "), "", nil)
 	case cmdFunc:
@@ -270,6 +262,13 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 			return interp.ExitStatus(uint8(code))
 		}
 		return nil
+	}
+	if args[0] == s.refuseName() {
+		if r := ls.takeRefused(args[1]); r != nil {
+			io.WriteString(hc.Stderr, r.Stderr)
+			return r
+		}
+		return s.halt(ctx, &errHalt{125, "gatehouse: internal error: a refusal went missing"})
 	}
 	if args[0] == s.capture {
 		return s.captureFD(ctx, hc)
@@ -317,12 +316,12 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return s.halt(ctx, a.halt)
 	}
 	if !a.run {
-		io.WriteString(hc.Stderr, a.stderr)
-		return interp.ExitStatus(uint8(a.exit))
+		io.WriteString(hc.Stderr, a.refused.Stderr)
+		return a.refused
 	}
 	if isShellBuiltin(args[0]) {
 		// `exec echo hi`, `command -p echo` reach here with a builtin.
-		if own, ok := s.ownBuiltin(place, args); ok {
+		if own, ok := s.ownBuiltin(ls, place, args); ok {
 			return s.exec(ctx, own)
 		}
 		return hc.Builtin(ctx, args)
@@ -355,8 +354,9 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	}
 	u := utils.Lookup(argv[0])
 	if u == nil {
-		io.WriteString(stderr, argv[0]+": command not found\n")
-		return 127, nil
+		r := notFound(argv[0])
+		io.WriteString(stderr, r.Stderr)
+		return r.Code, nil
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -451,8 +451,8 @@ func (s *Shell) nestedExec(ctx context.Context, ls *lineState, caller, dir strin
 			return 126, a.halt
 		}
 		if !a.run {
-			io.WriteString(stderr, a.stderr)
-			return a.exit, nil
+			io.WriteString(stderr, a.refused.Stderr)
+			return a.refused.Code, nil
 		}
 		cenv := env
 		if environ != nil {

@@ -87,7 +87,7 @@ type Standing int
 const (
 	NoAnswer Standing = iota
 	Allowed           // a grant covers it
-	Refused           // a deny-once answer waits to be spent by this retry
+	Denied            // a deny-once answer waits to be spent by this retry
 )
 
 // Claim is a standing answer a line has taken; the line spends it when it

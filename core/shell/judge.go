@@ -14,10 +14,10 @@ import (
 
 // admission is the execution gate's decision for one command (G-9.4).
 type admission struct {
-	run    bool
-	exit   int    // when !run
-	stderr string // when !run
-	scope  *gate.OpScope
+	run bool
+	// refused is what the agent reads when !run and the line goes on.
+	refused *Refused
+	scope   *gate.OpScope
 	// halt: the line must end now (an unanswered ask, G-9.4).
 	halt error
 }
@@ -43,56 +43,6 @@ func (ls *lineState) lineText() string {
 		return ""
 	}
 	return ls.text
-}
-
-// refusalText is the one rendering of a refused command, shared by the run
-// and by explain (G-11.1): stderr and exit code.
-func refusalText(v gate.Verdict, argv []string) (string, int) {
-	name := argv[0]
-	switch v.Outcome {
-	case gate.NotFound:
-		return name + ": command not found\n", 127
-	case gate.Deny, gate.Ask:
-		code := 126
-		if v.Refusal != nil && v.Refusal.Scope == "operand" && v.Operand != nil {
-			if v.Outcome == gate.Deny {
-				code = operandExit(name)
-			}
-			return voice(name, *v.Operand, v.Refusal.Reason), code
-		}
-		if v.Refusal.TimedOut() {
-			// No rule refused: the agent reads which program ran too long.
-			return name + ": " + v.Refusal.Reason + "\n", code
-		}
-		return name + ": Permission denied\n", code
-	case gate.Hidden:
-		if len(v.HiddenOperands) > 0 {
-			return voice(name, v.HiddenOperands[0], "No such file or directory"), operandExit(name)
-		}
-	}
-	return "", 0
-}
-
-// voice renders a failing operand in the command's GNU voice (G-7.3).
-func voice(name string, op gate.Operand, msg string) string {
-	if v, ok := builtinVoices[name]; ok {
-		return v(op.Arg, msg)
-	}
-	if u := utils.Lookup(name); u != nil {
-		kind := utils.Read
-		if op.Write {
-			kind = utils.Write
-		}
-		return u.RenderOperandVoice(kind, op.Arg, msg)
-	}
-	return name + ": " + op.Arg + ": " + msg + "\n"
-}
-
-func operandExit(name string) int {
-	if u := utils.Lookup(name); u != nil && u.OperandExit != 0 {
-		return u.OperandExit
-	}
-	return 1
 }
 
 // grantKey names what an allow-for-session of this refusal covers: the rule
@@ -283,10 +233,10 @@ func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing
 		return Allowed, reply.Claim, true, nil, nil
 	case "deny":
 		c := reply.Claim
-		c.Standing = Refused
+		c.Standing = Denied
 		c.AskID = reply.AskID
 		c.Note = reply.Note
-		return Refused, c, false, refusalFromClaim(q, c), nil
+		return Denied, c, false, refusalFromClaim(q, c), nil
 	}
 	r := q.Refusal
 	r.AskID = reply.AskID
@@ -296,7 +246,7 @@ func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing
 
 // refusalFromClaim is the deny record a deny-once answer yields (G-9.5).
 func refusalFromClaim(q Question, c Claim) *gate.Refusal {
-	if c.Standing != Refused {
+	if c.Standing != Denied {
 		return nil
 	}
 	// A host's deny refuses the whole command (G-9.5).
@@ -342,7 +292,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 	fileOp := false
 	if !s.installed(name) {
 		if fileOp = isFileOp(ctx); !fileOp {
-			return admission{exit: 127, stderr: name + ": command not found\n"}
+			return admission{refused: notFound(name)}
 		}
 	}
 	cmd := s.command(ls.lineText(), argv, dir, extra)
@@ -350,15 +300,13 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 	v := s.cfg.Profile.Judge(cmd)
 	switch v.Outcome {
 	case gate.NotFound:
-		text, code := refusalText(v, argv)
-		return admission{exit: code, stderr: text}
+		return admission{refused: refused(v, argv, nil)}
 	case gate.Deny:
 		if v.Refusal.Scope == "command" {
 			if ls != nil {
 				ls.addRefusal(*v.Refusal)
 			}
-			text, code := refusalText(v, argv)
-			return admission{exit: code, stderr: text}
+			return admission{refused: refused(v, argv, v.Refusal)}
 		}
 		// Operand denies: the command runs; each denied operand fails where
 		// it is touched (G-4.10).
@@ -370,7 +318,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals, Command: &cmd, Cleared: v.Cleared}}
 	case gate.Ask:
 		if ls == nil {
-			return admission{exit: 126, stderr: "gatehouse: no line to ask on\n"}
+			return admission{refused: &Refused{Code: 126, Stderr: "gatehouse: no line to ask on\n"}}
 		}
 		full := s.question(ls, place, argv, cmd, v)
 		q := s.narrow(ctx, ls, full)
@@ -389,9 +337,9 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 			grants := pathGrants(full)
 			ls.grantPaths(grants)
 			return admission{run: true, scope: &gate.OpScope{Grants: grants, Command: &cmd, Cleared: v.Cleared}}
-		case Refused:
+		case Denied:
 			ls.addRefusal(*ref)
-			return admission{exit: 126, stderr: argv[0] + ": Permission denied\n"}
+			return admission{refused: refused(hostDenied, argv, ref)}
 		}
 		// Unanswered: the whole line ends here with the pending record.
 		ls.addRefusal(*ref)

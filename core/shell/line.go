@@ -38,6 +38,10 @@ type lineState struct {
 	// open exactly such a path through exactly such a rule.
 	granted  map[string][]gate.PathGrant
 	refusals []gate.Refusal
+	// parked are the refusals the call handler handed on to the exec
+	// handler, by number (refuseCall).
+	parked    map[int64]*Refused
+	parkedSeq int64
 	// halted is the pending ask that ended the line (G-9.4).
 	halted *gate.Refusal
 	// waiting: the line stopped on an unanswered question, so it spends

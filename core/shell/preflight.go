@@ -398,7 +398,7 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 			if s.cfg.Host != nil {
 				if claim, ok := s.cfg.Host.Lookup(ctx, a.q); ok {
 					s.reserve(ctx, ls, a, claim)
-					if claim.Standing == Refused {
+					if claim.Standing == Denied {
 						return s.refuseLine(ls, c, hostDenied, *refusalFromClaim(a.q, claim)), true
 					}
 					continue
@@ -427,7 +427,7 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 				s.reserve(ctx, ls, a, claim)
 			}
 			switch standing {
-			case Refused:
+			case Denied:
 				return s.refuseLine(ls, a.c, hostDenied, *ref), true
 			case NoAnswer:
 				return s.waitLine(ls, a, *ref), true
@@ -499,9 +499,6 @@ func (s *Shell) reserve(ctx context.Context, ls *lineState, a asked, claim Claim
 	}
 }
 
-// hostDenied renders a host's deny answer: the whole command, 126 (G-9.5).
-var hostDenied = gate.Verdict{Outcome: gate.Deny, Refusal: &gate.Refusal{Scope: "command"}}
-
 func withStatus(r gate.Refusal, askID, status string) gate.Refusal {
 	r.AskID, r.Status = askID, status
 	return r
@@ -524,7 +521,7 @@ func (s *Shell) refuseLine(ls *lineState, c staticCmd, v gate.Verdict, r gate.Re
 // line that waited in place would have been refused. Nothing is claimed:
 // the deny stands for the agent's retry (G-10.4).
 func HostDenied(pending gate.Refusal, command, note string) Result {
-	r := refusalFromClaim(Question{Refusal: pending}, Claim{Standing: Refused, AskID: pending.AskID, Note: note})
+	r := refusalFromClaim(Question{Refusal: pending}, Claim{Standing: Denied, AskID: pending.AskID, Note: note})
 	text, _ := refusalText(hostDenied, []string{command})
 	return Result{Stderr: text, ExitCode: 126, Refusal: r, Refusals: []gate.Refusal{*r}}
 }

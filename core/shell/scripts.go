@@ -41,7 +41,8 @@ func isPathCommand(name string) bool { return strings.Contains(name, "/") }
 func (s *Shell) scriptArgv(ctx context.Context, ls *lineState, dir string, argv []string) (run []string, msg string, code int) {
 	name := argv[0]
 	if !s.installed("bash") {
-		return nil, name + ": command not found\n", 127
+		r := notFound(name)
+		return nil, r.Stderr, r.Code
 	}
 	fsys := s.view(ls, nil)
 	abs := utils.Join(dir, name)
