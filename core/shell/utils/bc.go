@@ -64,6 +64,7 @@ type bcVM struct {
 	scale, ibase, obase int
 	last                bcNum
 	mathlib             bool
+	standard            bool // -s: strings do not count towards the line length
 	lineLen             int
 	col                 int
 	source              string
@@ -82,6 +83,7 @@ func runBc(e *Env) (int, error) {
 	if args.has("mathlib") {
 		vm.mathlib, vm.scale = true, 20
 	}
+	vm.standard = args.has("standard") || e.Getenv("POSIXLY_CORRECT") != ""
 	for _, name := range args.operandStrings(e.Args) {
 		in, closeIn, err := openOperand(t, name)
 		if err != nil {
@@ -172,7 +174,7 @@ func (vm *bcVM) exec(s *bcNode) error {
 	case "empty":
 		return nil
 	case "str":
-		vm.t.writeString(s.text)
+		vm.writeText(s.text)
 		return nil
 	case "expr":
 		v, err := vm.eval(s.kids[0])
@@ -276,7 +278,7 @@ func (vm *bcVM) loop(s *bcNode) error {
 func (vm *bcVM) print(s *bcNode) error {
 	for _, k := range s.kids {
 		if k.kind == "str" {
-			vm.t.writeString(bcEscapes(k.text))
+			vm.writeText(bcEscapes(k.text))
 			continue
 		}
 		v, err := vm.eval(k)
@@ -300,13 +302,37 @@ func bcEscapes(s string) string {
 func (vm *bcVM) printNum(v bcNum) {
 	text := bcFormat(v, vm.obase)
 	for _, c := range []byte(text) {
-		if vm.lineLen > 2 && vm.col >= vm.lineLen-2 {
-			vm.t.writeString("\\\n")
-			vm.col = 0
-		}
-		vm.t.writeByte(c)
-		vm.col++
+		vm.writeChar(c)
 	}
+}
+
+// writeText writes a string of a print or string statement. Its
+// characters count towards the line length like a number's, so a long
+// line of strings and numbers breaks too; with -s (or POSIXLY_CORRECT)
+// strings are written as they are and count for nothing, as GNU bc does.
+func (vm *bcVM) writeText(s string) {
+	for _, c := range []byte(s) {
+		switch {
+		case c == '\n':
+			vm.t.writeByte(c)
+			vm.col = 0
+		case vm.standard:
+			vm.t.writeByte(c)
+		default:
+			vm.writeChar(c)
+		}
+	}
+}
+
+// writeChar writes one character of a line, breaking the line first (a
+// backslash, then a newline) when it is full.
+func (vm *bcVM) writeChar(c byte) {
+	if vm.lineLen > 2 && vm.col >= vm.lineLen-2 {
+		vm.t.writeString("\\\n")
+		vm.col = 0
+	}
+	vm.t.writeByte(c)
+	vm.col++
 }
 
 // eval computes an expression.

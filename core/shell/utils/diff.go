@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,7 +18,10 @@ Mandatory arguments to long options are mandatory for short options too.
       --normal                  output a normal diff (the default)
   -q, --brief                   report only when files differ
   -s, --report-identical-files  report when two files are the same
-  -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
+  -c, -C NUM, --context=NUM     output NUM (default 3) lines of copied context
+  -u, -U NUM, --unified=NUM     output NUM (default 3) lines of unified context
+  -p, --show-c-function         show which C function each change is in
+  -F, --show-function-line=RE   show the most recent line matching RE
   -y, --side-by-side            output in two columns
   -W, --width=NUM               output at most NUM (default 130) print columns
       --suppress-common-lines   do not output common lines
@@ -37,9 +41,6 @@ Mandatory arguments to long options are mandatory for short options too.
 FILES are 'FILE1 FILE2' or 'DIR1 DIR2' or 'DIR FILE' or 'FILE DIR'.
 If a FILE is '-', read standard input.
 Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
-
-Lines are matched with Myers' algorithm; where several edit scripts are
-equally short, the changes shown may differ from GNU diff's choice.
 `
 
 var diffOpts = []optDef{
@@ -48,6 +49,10 @@ var diffOpts = []optDef{
 	{short: 's', long: "report-identical-files"},
 	{short: 'u'},
 	{short: 'U', long: "unified", arg: needArg},
+	{short: 'c'},
+	{short: 'C', long: "context", arg: needArg},
+	{short: 'p', long: "show-c-function"},
+	{short: 'F', long: "show-function-line", arg: needArg},
 	{short: 'y', long: "side-by-side"},
 	{short: 'W', long: "width", arg: needArg},
 	{long: "suppress-common-lines"},
@@ -76,7 +81,7 @@ func init() {
 
 type diffConfig struct {
 	brief, identical, recursive, newFile bool
-	unified                              bool
+	unified, contextFormat               bool
 	sideBySide, suppressCommon           bool
 	expandTabs                           bool
 	width                                int // -y's total columns
@@ -84,7 +89,9 @@ type diffConfig struct {
 	ignoreCase, ignoreSpace, ignoreAll   bool
 	text                                 bool
 	labels                               []string
-	optionText                           string // the options as typed, for "diff -ru a/x b/x"
+	function                             *regexp.Regexp // -p, -F: shown on hunk headers
+	cLocaleTime                          bool           // -c's stamps: C locale's format
+	optionText                           string         // the options as typed, for "diff -ru a/x b/x"
 	loc                                  *time.Location
 }
 
@@ -114,23 +121,45 @@ func runDiff(e *Env) (int, error) {
 		t.writeString("diff (GNU diffutils) 3.10\n")
 		return t.end(0)
 	}
-	cfg := &diffConfig{context: 3, width: 130, loc: dateZone(e.Getenv("TZ"))}
+	cfg := &diffConfig{context: -1, width: 130, loc: dateZone(e.Getenv("TZ"))}
+	// One output style only; the context is the largest asked for.
+	style := ""
+	setStyle := func(s string) bool {
+		if style != "" && style != s {
+			return false
+		}
+		style = s
+		return true
+	}
+	var functions []string
 	for _, o := range args.opts {
 		switch o.name {
 		case "brief":
 			cfg.brief = true
 		case "report-identical-files":
 			cfg.identical = true
-		case "u":
-			cfg.unified = true
-		case "unified":
-			n, err := strconv.Atoi(o.value)
-			if err != nil || n < 0 {
-				return usage("invalid context length " + quoteAlways(o.value))
+		case "normal", "u", "unified", "c", "context", "side-by-side":
+			s := map[string]string{"u": "unified", "c": "context"}[o.name]
+			if s == "" {
+				s = o.name
 			}
-			cfg.unified, cfg.context = true, n
-		case "side-by-side":
-			cfg.sideBySide = true
+			if !setStyle(s) {
+				return usage("conflicting output style options")
+			}
+			n := 3
+			if o.name == "unified" || o.name == "context" {
+				var err error
+				if n, err = strconv.Atoi(o.value); err != nil || n < 0 {
+					return usage("invalid context length " + quoteAlways(o.value))
+				}
+			}
+			if s != "normal" && s != "side-by-side" {
+				cfg.context = max(cfg.context, n)
+			}
+		case "show-c-function":
+			functions = append(functions, "^[[:alpha:]$_]")
+		case "show-function-line":
+			functions = append(functions, o.value)
 		case "width":
 			n, err := strconv.Atoi(o.value)
 			if err != nil || n <= 0 {
@@ -168,6 +197,25 @@ func runDiff(e *Env) (int, error) {
 		}
 	}
 	cfg.optionText = strings.Join(typed, " ")
+	if cfg.context < 0 {
+		cfg.context = 3
+	}
+	cfg.cLocaleTime = true
+	for _, name := range []string{"LC_ALL", "LC_TIME", "LANG"} {
+		if v := e.Getenv(name); v != "" {
+			cfg.cLocaleTime = v == "C" || v == "POSIX"
+			break
+		}
+	}
+	cfg.unified, cfg.contextFormat, cfg.sideBySide = style == "unified", style == "context", style == "side-by-side"
+	if len(functions) > 0 {
+		re, err := diffFunctionRegexp(functions)
+		if err != nil {
+			t.warn(err.Error())
+			return t.end(2)
+		}
+		cfg.function = re
+	}
 	ops := args.operandStrings(e.Args)
 	switch {
 	case len(ops) == 0:
@@ -360,10 +408,11 @@ func (d *diffRun) load(name string, info fs.FileInfo) (*diffFile, bool) {
 		return nil, false
 	}
 	f.data = data
-	if info != nil {
+	// Standard input and process substitutions are pipes, whose time
+	// is that of their last write: now.
+	f.modTime = time.Now()
+	if info != nil && !info.ModTime().IsZero() {
 		f.modTime = info.ModTime()
-	} else {
-		f.modTime = time.Now()
 	}
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
@@ -388,7 +437,8 @@ func (d *diffRun) filesWithHeader(l, r string, li, ri fs.FileInfo, header string
 	}
 	if d.cfg.sideBySide && !d.cfg.brief {
 		// -y shows every line, so equal files print too (exit 0).
-		changes := diffLines(d.ids(a.lines, b.lines))
+		aIDs, bIDs := d.ids(a.lines, b.lines)
+		changes := diffLines(aIDs, bIDs, 0)
 		if len(changes) > 0 {
 			d.raise(1)
 		}
@@ -406,7 +456,8 @@ func (d *diffRun) filesWithHeader(l, r string, li, ri fs.FileInfo, header string
 	}
 	binary := !d.cfg.text && (bytes.IndexByte(a.data, 0) >= 0 || bytes.IndexByte(b.data, 0) >= 0)
 	if d.cfg.brief || binary {
-		changes := diffLines(d.ids(a.lines, b.lines))
+		aIDs, bIDs := d.ids(a.lines, b.lines)
+		changes := diffLines(aIDs, bIDs, 0)
 		if len(changes) == 0 && !binary {
 			return
 		}
@@ -419,7 +470,11 @@ func (d *diffRun) filesWithHeader(l, r string, li, ri fs.FileInfo, header string
 		return
 	}
 	aIDs, bIDs := d.ids(a.lines, b.lines)
-	changes := diffLines(aIDs, bIDs)
+	context := 0
+	if d.cfg.unified || d.cfg.contextFormat {
+		context = d.cfg.context
+	}
+	changes := diffLines(aIDs, bIDs, context)
 	if len(changes) == 0 {
 		if d.cfg.identical {
 			d.t.writeString("Files " + l + " and " + r + " are identical\n")
@@ -429,9 +484,12 @@ func (d *diffRun) filesWithHeader(l, r string, li, ri fs.FileInfo, header string
 	d.raise(1)
 	var out strings.Builder
 	out.WriteString(header)
-	if d.cfg.unified {
+	switch {
+	case d.cfg.unified:
 		d.unified(&out, a, b, changes)
-	} else {
+	case d.cfg.contextFormat:
+		d.context(&out, a, b, changes)
+	default:
 		diffNormal(&out, a, b, changes)
 	}
 	d.t.writeString(out.String())
@@ -541,27 +599,49 @@ func (d *diffRun) unifiedHeader(out *strings.Builder, marker string, f *diffFile
 	if f.missing {
 		stamp = time.Unix(0, 0)
 	}
-	out.WriteString(f.name + "\t" + stamp.In(d.cfg.loc).Format("2006-01-02 15:04:05.000000000 -0700") + "\n")
+	layout := "2006-01-02 15:04:05.000000000 -0700"
+	if d.cfg.contextFormat && d.cfg.cLocaleTime {
+		layout = "Mon Jan _2 15:04:05 2006" // POSIX's, in the C locale
+	}
+	out.WriteString(f.name + "\t" + stamp.In(d.cfg.loc).Format(layout) + "\n")
 }
 
-func (d *diffRun) unified(out *strings.Builder, a, b *diffFile, changes []diffChange) {
-	d.unifiedHeader(out, "---", a, 0)
-	d.unifiedHeader(out, "+++", b, 1)
-	ctx := d.cfg.context
+// diffHunk is a run of changes shown together with the context lines
+// around them: a[aStart:aEnd] against b[bStart:bEnd].
+type diffHunk struct {
+	changes                    []diffChange
+	aStart, aEnd, bStart, bEnd int
+}
+
+// diffHunks groups changes whose unchanged gaps fit within twice the
+// context, as GNU diff does for both context formats.
+func diffHunks(changes []diffChange, ctx, aLen, bLen int) []diffHunk {
+	var hunks []diffHunk
 	for i := 0; i < len(changes); {
-		// Gather changes whose gaps fit within twice the context.
 		j := i
 		for j+1 < len(changes) && changes[j+1].aFrom-changes[j].aTo <= 2*ctx {
 			j++
 		}
 		first, last := changes[i], changes[j]
-		aStart := max(first.aFrom-ctx, 0)
-		bStart := max(first.bFrom-ctx, 0)
-		aEnd := min(last.aTo+ctx, len(a.lines))
-		bEnd := min(last.bTo+ctx, len(b.lines))
-		out.WriteString("@@ -" + unifiedRange(aStart, aEnd-aStart) + " +" + unifiedRange(bStart, bEnd-bStart) + " @@\n")
-		pos := aStart
-		for _, c := range changes[i : j+1] {
+		hunks = append(hunks, diffHunk{
+			changes: changes[i : j+1],
+			aStart:  max(first.aFrom-ctx, 0), bStart: max(first.bFrom-ctx, 0),
+			aEnd: min(last.aTo+ctx, aLen), bEnd: min(last.bTo+ctx, bLen),
+		})
+		i = j + 1
+	}
+	return hunks
+}
+
+func (d *diffRun) unified(out *strings.Builder, a, b *diffFile, changes []diffChange) {
+	d.unifiedHeader(out, "---", a, 0)
+	d.unifiedHeader(out, "+++", b, 1)
+	fn := d.functionFinder(a)
+	for _, h := range diffHunks(changes, d.cfg.context, len(a.lines), len(b.lines)) {
+		out.WriteString("@@ -" + unifiedRange(h.aStart, h.aEnd-h.aStart) + " +" + unifiedRange(h.bStart, h.bEnd-h.bStart) + " @@")
+		out.WriteString(fn(h.aStart) + "\n")
+		pos := h.aStart
+		for _, c := range h.changes {
 			for _, line := range a.lines[pos:c.aFrom] {
 				diffWriteLine(out, " ", line)
 			}
@@ -573,9 +653,8 @@ func (d *diffRun) unified(out *strings.Builder, a, b *diffFile, changes []diffCh
 			}
 			pos = c.aTo
 		}
-		for _, line := range a.lines[pos:aEnd] {
+		for _, line := range a.lines[pos:h.aEnd] {
 			diffWriteLine(out, " ", line)
 		}
-		i = j + 1
 	}
 }

@@ -96,7 +96,7 @@ func TestDiffMatcher(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			edits := 0
-			for _, ch := range diffLines(c.a, c.b) {
+			for _, ch := range diffLines(c.a, c.b, 0) {
 				edits += ch.aTo - ch.aFrom + ch.bTo - ch.bFrom
 			}
 			if edits != c.want {
