@@ -153,6 +153,31 @@ type Ledger interface {
 	// between looks.
 	WaitForChange(ctx context.Context, mark uint64) (uint64, error)
 
+	// MountState returns where workspace's durable mount files stand: the
+	// zero state when nothing was ever saved for it. It is one cheap read,
+	// done before every line.
+	MountState(ctx context.Context, workspace string) (MountState, error)
+
+	// MountFiles returns the mount files of workspace whose last save came
+	// after rev (0: all of them), ordered by mount and path, together with
+	// the state they were read at (one consistent read).
+	MountFiles(ctx context.Context, workspace string, after int64) ([]MountFile, MountState, error)
+
+	// SaveMountFiles writes files, each replacing the row of its mount and
+	// path, as one save in one atomic step (G-5.6: a line's changes land
+	// together or not at all), and returns the state after it; every row
+	// written carries the new Rev. Saves of any handles and hosts get
+	// increasing revs in commit order. Saving no files changes nothing.
+	// Errors: ErrInvalid for an empty workspace, a file with no mount or
+	// path, or a kind outside the MountFile kinds.
+	SaveMountFiles(ctx context.Context, workspace string, files []MountFile) (MountState, error)
+
+	// ResetMounts forgets the mount files of workspace, of the mounts
+	// named (all of them when none is), and returns the state after it,
+	// whose Epoch has grown: processes that see it reload those mounts
+	// from their seed.
+	ResetMounts(ctx context.Context, workspace string, mounts ...string) (MountState, error)
+
 	// Close releases the handle. Committed writes are already durable.
 	Close() error
 }

@@ -270,3 +270,35 @@ type Change struct {
 	Rev    int64
 	Record Record
 }
+
+// Kinds of a MountFile.
+const (
+	MountFileRegular = "file" // a regular file, with its content
+	MountFileDir     = "dir"  // a directory
+	MountFileLink    = "link" // a symbolic link, with its target
+	MountFileGone    = "gone" // removed: the seed's entry (or an earlier one) is no more
+)
+
+// MountFile is one path of a durable memory mount that differs from the
+// mount's seed (G-5.6), as the ledger keeps it: what it is now, or that it
+// is gone.
+type MountFile struct {
+	Mount   string // the mount's prefix
+	Path    string // inside the mount: slash-separated, no leading slash
+	Kind    string // MountFileRegular, MountFileDir, MountFileLink or MountFileGone
+	Mode    uint32 // permission and special bits (fs.FileMode)
+	ModTime time.Time
+	Data    []byte // a file's content
+	Target  string // a link's target, as written
+	// Rev is the save that last wrote the path (set by the ledger).
+	Rev int64
+}
+
+// MountState is where a workspace's durable mounts stand in the ledger:
+// Rev grows with every save, Epoch with every reset to the seed. A
+// process that has applied the files up to a state knows it is current
+// while the state is unchanged.
+type MountState struct {
+	Rev   int64
+	Epoch int64
+}

@@ -21,7 +21,8 @@ type Opener func(t testing.TB) (first store.Ledger, another func(t testing.TB) s
 
 // Run checks an implementation against the Ledger contract: asks and the
 // one-ask-per-question rule, answers and the grants they leave, claims
-// across handles, sessions, and changes seen from other handles. Every
+// across handles, sessions, changes seen from other handles, and the files
+// of durable memory mounts. Every
 // subtest runs in parallel on its own ledger.
 func Run(t *testing.T, open Opener) {
 	t.Run("asks", func(t *testing.T) { runAsks(t, open) })
@@ -29,6 +30,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("grants", func(t *testing.T) { runGrants(t, open) })
 	t.Run("sessions", func(t *testing.T) { runSessions(t, open) })
 	t.Run("changes", func(t *testing.T) { runChanges(t, open) })
+	t.Run("mounts", func(t *testing.T) { runMounts(t, open) })
 }
 
 // SQLite is the Opener of the SQLite implementation: a fresh file in the
