@@ -95,6 +95,16 @@ var helps = map[string]commandHelp{
 			"claude mcp add gatehouse -- gatehouse mcp -w workspace.yaml -p responder",
 		},
 	},
+	"reset": {
+		synopsis: "reset --mounts -w FILE [--mount PREFIX]... [--db FILE]",
+		about: "Returns the workspace's memory mounts to the files its document seeds them with. " +
+			"What agents write in memory mounts is kept in the ledger, per workspace document, so it outlives each exec and every restart; reset forgets it, " +
+			"here and in every process that has the workspace open, from its next line. A mount with persist: false is never kept.",
+		examples: []string{
+			"gatehouse reset --mounts -w workspace.yaml",
+			"gatehouse reset --mounts -w workspace.yaml --mount /runbook",
+		},
+	},
 	"demo": {
 		synopsis: "demo NAME [flags]",
 		about: "Runs a worked example: permissions (three roles, three filesystems), policy (policy programs), ask and ask-pending (inline and queued answers), incident (the console on a crowd of agents; --headless prints the replay instead). " +

@@ -15,7 +15,7 @@ import (
 
 // everyCommand is every command line that has a --help of its own.
 var everyCommand = [][]string{
-	{"console"}, {"exec"}, {"explain"}, {"list-asks"}, {"allow"}, {"deny"}, {"serve"}, {"mcp"},
+	{"console"}, {"exec"}, {"explain"}, {"list-asks"}, {"allow"}, {"deny"}, {"serve"}, {"mcp"}, {"reset"},
 	{"demo"}, {"demo", "incident"}, {"demo", "permissions"}, {"demo", "policy"}, {"demo", "ask"}, {"demo", "ask-pending"},
 }
 

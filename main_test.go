@@ -28,7 +28,14 @@ type cli struct {
 // gatehouse runs the command as its own process against the test's ledger.
 func (c *cli) gatehouse(args ...string) (stdout, stderr string, code int) {
 	c.t.Helper()
+	return c.gatehouseIn("", args...)
+}
+
+// gatehouseIn is gatehouse run from the directory dir ("" = the test's).
+func (c *cli) gatehouseIn(dir string, args ...string) (stdout, stderr string, code int) {
+	c.t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GATEHOUSE_TEST_MAIN=1", "GATEHOUSE_DB="+c.db)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

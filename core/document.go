@@ -230,11 +230,11 @@ func (p *documentParser) mount(m mappingEntry) (vfs.MountSpec, error) {
 	if isYAMLNull(m.Value) {
 		return spec, nil
 	}
-	fields, err := p.entries(m.Value, m.Path, "mode", "source", "files", "size", "quota")
+	fields, err := p.entries(m.Value, m.Path, "mode", "source", "files", "size", "quota", "persist")
 	if err != nil {
 		return spec, err
 	}
-	var filesKey, sizeKey, quotaKey *yaml.Node
+	var filesKey, sizeKey, quotaKey, persistKey *yaml.Node
 	for _, f := range fields {
 		switch f.Name {
 		case "mode":
@@ -260,7 +260,17 @@ func (p *documentParser) mount(m mappingEntry) (vfs.MountSpec, error) {
 			if spec.Quota, err = p.byteSize(f.Value, f.Path); err != nil {
 				return spec, err
 			}
+		case "persist":
+			persistKey = f.Key
+			persist, err := p.boolean(f.Value, f.Path)
+			if err != nil {
+				return spec, err
+			}
+			spec.Ephemeral = !persist
 		}
+	}
+	if spec.HostDir != "" && persistKey != nil {
+		return spec, p.fail(persistKey, m.Path, "persist is for memory mounts; a host directory keeps its own files")
 	}
 	if spec.HostDir != "" && filesKey != nil {
 		return spec, p.fail(filesKey, m.Path, "files seed memory mounts only; this mount's source is a host directory")
@@ -272,6 +282,21 @@ func (p *documentParser) mount(m mappingEntry) (vfs.MountSpec, error) {
 		return spec, p.fail(quotaKey, m.Path, "quota bounds host mounts only; a memory mount takes a size")
 	}
 	return spec, nil
+}
+
+// boolean reads true or false.
+func (p *documentParser) boolean(n *yaml.Node, key string) (bool, error) {
+	text, err := p.text(n, key)
+	if err != nil {
+		return false, err
+	}
+	switch text {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, p.fail(n, key, "want true or false, got %q", text)
 }
 
 // mode reads "rw" or "ro" and reports whether it is read-only.

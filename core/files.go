@@ -121,7 +121,16 @@ func (s *Session) fileOp(ctx context.Context, op, path string, do func() (summar
 	s.running++
 	s.mu.Unlock()
 	s.ws.emit(EventLineStart, s, line, nil, "")
+	// Another process's saved files first, this operation's saved after
+	// (G-5.6); a failure to sync is the operator's business, not the
+	// operation's.
+	if perr := s.ws.durable.pull(ctx); perr != nil {
+		s.ws.logger().Printf("gatehouse: %s: the files other processes saved could not be read: %v", line, perr)
+	}
 	summary, err := do()
+	if msg := s.ws.saveAfter(ctx); msg != "" {
+		s.ws.logger().Print(msg)
+	}
 	res := Result{Stdout: summary, Refusals: []gate.Refusal{}}
 	var fe *FileError
 	switch {

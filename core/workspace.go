@@ -65,6 +65,7 @@ type options struct {
 	clock      func() time.Time
 	policies   []any // coded policies, see policy_options.go
 	logger     *log.Logger
+	durable    string // WithDurableMounts
 }
 
 // Option configures a Workspace.
@@ -172,6 +173,9 @@ type Workspace struct {
 	ownStore bool
 	tmpDir   string
 	ledger   *decisions.Ledger
+	// durable keeps the memory mounts in the ledger; nil when they are
+	// not kept (a workspace built in Go without WithDurableMounts).
+	durable *durableMounts
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -231,7 +235,12 @@ func FromConfig(cfg *Config, opts ...Option) (*Workspace, error) {
 
 func build(cfg Config, o options) (*Workspace, error) {
 	o.path = cfg.Path
-	fsys, err := vfs.New(cfg.Mounts)
+	key := durableKey(cfg, o)
+	var vopts []vfs.Option
+	if key != "" {
+		vopts = append(vopts, vfs.WithJournal())
+	}
+	fsys, err := vfs.New(cfg.Mounts, vopts...)
 	if err != nil {
 		return nil, err
 	}
@@ -280,6 +289,10 @@ func build(cfg Config, o options) (*Workspace, error) {
 		ws.store, ws.ownStore = l, true
 	}
 	ws.ledger = decisions.New(ws.store)
+	if ws.durable, err = openDurable(context.Background(), fsys, ws.store, key); err != nil {
+		ws.Close()
+		return nil, err
+	}
 	// The ledger, its token and the document are never reachable through
 	// a host mount, even one that contains them (G-5.6).
 	if err := fsys.Conceal(ownHostFiles(ws.ledger.Path(), cfg.Path)...); err != nil {
@@ -289,9 +302,19 @@ func build(cfg Config, o options) (*Workspace, error) {
 	return ws, nil
 }
 
-// Close releases the ledger (and the temporary one, if the workspace made it).
+// Close saves what the lines left unsaved (a background job's last
+// writes) and releases the ledger (and the temporary one, if the
+// workspace made it).
 func (ws *Workspace) Close() error {
-	err := ws.fs.Close()
+	var err error
+	if ws.durable != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
+		err = ws.durable.save(ctx)
+		cancel()
+	}
+	if ferr := ws.fs.Close(); err == nil {
+		err = ferr
+	}
 	if ws.ownStore {
 		if cerr := ws.store.Close(); err == nil {
 			err = cerr
@@ -612,10 +635,15 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	s.running++
 	s.mu.Unlock()
 	s.ws.emit(EventLineStart, s, line, nil, "")
+	pullErr := s.ws.durable.pull(ctx)
 	res := s.run(ctx, ends, line)
 	if res.Refusals == nil {
 		res.Refusals = []gate.Refusal{}
 	}
+	if pullErr != nil {
+		res.Stderr += "gatehouse: the files other processes saved could not be read from the ledger: " + pullErr.Error() + "\n"
+	}
+	res.Stderr += s.ws.saveAfter(ctx)
 	s.mu.Lock()
 	s.running--
 	cwd := s.sh.Cwd()

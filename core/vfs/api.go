@@ -160,6 +160,11 @@ type MountSpec struct {
 	// files while the workspace is open, every write counting. 0 means no
 	// quota. A write past it fails with EDQUOT (Disk quota exceeded).
 	Quota int64
+	// Ephemeral keeps a memory mount out of the workspace's ledger
+	// (persist: false): its files last as long as the process. Every
+	// other memory mount of a VFS built WithJournal is durable (G-5.6);
+	// the built-in /tmp is ephemeral.
+	Ephemeral bool
 }
 
 // Errno values re-exported so callers need not import syscall for comparisons.

@@ -31,6 +31,11 @@ type memFS struct {
 	allLinks *atomic.Int64
 	// space is what the mount's content takes, against its size.
 	space space
+	// journal records the paths changed since the ledger last took them,
+	// for a durable mount (durable.go); nil for any other.
+	journal *journal
+	// seedFiles is the document's seed, for Reseed.
+	seedFiles map[string]string
 }
 
 // memNode is a directory, a regular file or a symlink.
@@ -291,12 +296,19 @@ func (m *memFS) openFile(rel string, flag int, perm fs.FileMode, name string) (F
 	case n.isDir():
 		return &dirFile{name: name, info: *n.info().named(path.Base(name))}, nil
 	}
+	if writing && m.journal != nil {
+		m.journal.mark(rel)
+	}
 	if flag&truncFlag != 0 && len(n.data) > 0 {
 		m.space.grow(-int64(len(n.data)))
 		n.data = nil
 		n.changed(m.clock())
 	}
-	return &memFile{fs: m, node: n, name: name, flag: flag}, nil
+	f := &memFile{fs: m, node: n, name: name, flag: flag, rel: rel}
+	if m.journal != nil {
+		f.jtakes = m.journal.takes
+	}
+	return f, nil
 }
 
 func (m *memFS) mkdir(rel string, perm fs.FileMode) error {
@@ -315,6 +327,7 @@ func (m *memFS) mkdir(rel string, perm fs.FileMode) error {
 	now := m.clock()
 	parent.add(name, newDirNode(perm.Perm()&^umask, now), now)
 	m.gen.Add(1)
+	m.journalMark(rel)
 	return nil
 }
 
@@ -334,6 +347,7 @@ func (m *memFS) remove(rel string) error {
 	}
 	parent.drop(name, m.clock())
 	m.gen.Add(1)
+	m.journalMark(rel)
 	m.space.grow(-nodeCost(n))
 	if n.isLink() {
 		m.countLinks(-1)
@@ -404,6 +418,12 @@ func (m *memFS) renameLocked(oldRel, newRel string) error {
 	oldParent.drop(oldName, now)
 	newParent.add(newName, n, now)
 	m.gen.Add(1)
+	if m.journal != nil {
+		// Every path below both ends changed: the old ones are gone, the
+		// new ones came.
+		m.journal.markTree(oldRel, n)
+		m.journal.markTree(newRel, n)
+	}
 	return nil
 }
 
@@ -423,6 +443,7 @@ func (m *memFS) symlink(target, rel string) error {
 	now := m.clock()
 	parent.add(name, &memNode{mode: fs.ModeSymlink | linkMode, modTime: now, target: target}, now)
 	m.gen.Add(1)
+	m.journalMark(rel)
 	m.countLinks(1)
 	return nil
 }
@@ -458,6 +479,7 @@ func (m *memFS) chmod(rel string, mode fs.FileMode) error {
 	const settable = fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky
 	n.mode = n.mode&^settable | mode&settable
 	n.changed(n.modTime)
+	m.journalMark(rel)
 	return nil
 }
 
@@ -471,6 +493,15 @@ func (m *memFS) chtimes(rel string, _, mtime time.Time) error {
 	}
 	if !mtime.IsZero() {
 		n.changed(mtime)
+		m.journalMark(rel)
 	}
 	return nil
+}
+
+// journalMark notes that rel changed, on a durable mount (caller holds mu
+// for writing).
+func (m *memFS) journalMark(rel string) {
+	if m.journal != nil {
+		m.journal.mark(rel)
+	}
 }

@@ -38,6 +38,22 @@ type memFile struct {
 	// charge, when set, is asked before the file grows its mount: the
 	// memory budget of whoever opened it (see MemoryCharger).
 	charge func(n int64) error
+
+	// rel is the file's path in its mount when it was opened, and jtakes
+	// the journal's takes when that path was last marked: a file written
+	// after the ledger took the mount's changes marks its path again (a
+	// durable mount, durable.go).
+	rel    string
+	jtakes uint64
+}
+
+// journal marks the file's path as changed once per take of a durable
+// mount's journal (caller holds the mount's lock for writing).
+func (f *memFile) journal() {
+	if j := f.fs.journal; j != nil && j.takes != f.jtakes {
+		j.mark(f.rel)
+		f.jtakes = j.takes
+	}
 }
 
 // growBy accounts n more (n < 0: fewer) bytes of content: the opener's
@@ -158,6 +174,7 @@ func (f *memFile) Write(p []byte) (int, error) {
 	copy(n.data[f.off:], p)
 	f.off = end
 	n.changed(f.fs.clock())
+	f.journal()
 	return len(p), nil
 }
 
@@ -211,6 +228,7 @@ func (f *memFile) Truncate(size int64) error {
 		n.data = grown
 	}
 	n.changed(f.fs.clock())
+	f.journal()
 	return nil
 }
 

@@ -29,6 +29,8 @@ type VFS struct {
 	// host mounts: while both are zero, every path leads to itself.
 	links      atomic.Int64
 	hostMounts int
+	// journaled: durable memory mounts journal their changes (WithJournal).
+	journaled bool
 }
 
 // Option configures New.
@@ -156,7 +158,7 @@ func New(specs []MountSpec, opts ...Option) (*VFS, error) {
 	}
 	all = append(all, MountSpec{Prefix: "/dev"})
 	if !hasTmp {
-		all = append(all, MountSpec{Prefix: "/tmp"})
+		all = append(all, MountSpec{Prefix: "/tmp", Ephemeral: true})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Prefix < all[j].Prefix })
 	if err := checkNesting(all, hasTmp); err != nil {
@@ -235,6 +237,10 @@ func (v *VFS) newMount(s MountSpec) (*mount, error) {
 			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
 		}
 		mem.allLinks = &v.links
+		mem.seedFiles = s.Files
+		if v.journaled && !s.Ephemeral {
+			mem.journal = &journal{paths: map[string]struct{}{}}
+		}
 		m.b = mem
 		m.links = &mem.links
 	}

@@ -118,6 +118,7 @@ func compareCommand(args []string) error {
 	lineNumbers := fs.String("lines", "", "comma-separated line numbers to run (1 = find, 2 = sort, 3 = grep); default all")
 	rules := fs.Int("rules", 50, "rules in the gated and rules-only profiles")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (use with -systems)")
+	ephemeral := fs.Bool("ephemeral", false, "do not keep the memory mounts in the (temporary) ledger, as a workspace built in Go does by default; without it they are kept, as a document's are")
 	fs.Parse(args)
 	if *root == "" && (*only == "" || strings.Contains(*only, sysGNU) || strings.Contains(*only, sysJustBash)) {
 		return fmt.Errorf("compare: -root is required")
@@ -136,7 +137,7 @@ func compareCommand(args []string) error {
 	}
 
 	start := time.Now()
-	ws, err := benchWorkspace(*n, *rules)
+	ws, err := benchWorkspace(*n, *rules, !*ephemeral)
 	if err != nil {
 		return err
 	}

@@ -101,15 +101,21 @@ func ruleCount(spec gate.ProfileSpec) int {
 }
 
 // benchWorkspace mounts the tree as memory mounts /tree, /logs and /data,
-// with the gated profile defined beside the unrestricted default.
-func benchWorkspace(n, rules int) (*core.Workspace, error) {
+// with the gated profile defined beside the unrestricted default. durable
+// keeps the mounts in the workspace's (temporary) ledger, as a document's
+// are (G-5.6): each line then reads the ledger's mount state before it
+// runs and saves what it changed after.
+func benchWorkspace(n, rules int, durable bool) (*core.Workspace, error) {
 	parts := benchTree(n)
 	var mounts []vfs.MountSpec
 	for _, name := range mountNames {
 		mounts = append(mounts, vfs.MountSpec{Prefix: "/" + name, Files: parts[name]})
 	}
-	return core.NewWorkspace(mounts,
-		core.WithProfiles(gatedProfile(rules), rulesOnlyProfile(rules)),
+	opts := []core.Option{core.WithProfiles(gatedProfile(rules), rulesOnlyProfile(rules)),
 		// A 1M-file find runs for longer than the 30 s default.
-		core.WithLimits(core.Limits{WallTime: time.Hour, OutputBytes: 1 << 30}))
+		core.WithLimits(core.Limits{WallTime: time.Hour, OutputBytes: 1 << 30})}
+	if durable {
+		opts = append(opts, core.WithDurableMounts("ghbench"))
+	}
+	return core.NewWorkspace(mounts, opts...)
 }
