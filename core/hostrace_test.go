@@ -111,6 +111,10 @@ func TestHostRaceThroughTheShell_G5_6(t *testing.T) {
 		wg.Go(func() {
 			for time.Now().Before(deadline) && !t.Failed() {
 				for _, line := range lines {
+					// /tmp is one memory mount for the whole workspace: each
+					// session copies into its own directory, or the agent would
+					// read what the unprofiled session may copy.
+					line = strings.ReplaceAll(line, "/tmp/c", "/tmp/c-"+profile)
 					res := s.Execute(context.Background(), line)
 					out := []byte(res.Stdout + res.Stderr)
 					if profile != "" && (bytes.Contains(out, []byte(secret)) || bytes.Contains(out, []byte("4321"))) {
