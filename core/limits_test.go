@@ -146,6 +146,7 @@ func TestWallTimeEndsEveryLine(t *testing.T) {
 		"sleep 1000 & wait",
 		"echo $(sleep 1000)",
 		"cat <(sleep 1000)",
+		"diff <(seq 1 2 400000) <(seq 2 2 400000) > /dev/null",
 	}
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {

@@ -283,7 +283,10 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	stdout.overflow, stderr.overflow = overflow, overflow
 	interp.StdIO(nil, stdout, stderr)(s.runner)
 
-	runErr := s.runGuarded(ctx, file)
+	runErr, stuck := s.runWithin(ctx, file)
+	if stuck {
+		return s.abandon(ctx, ls, line, stdout, stderr)
+	}
 	s.cwd.Store(s.runner.Dir)
 	res = Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	res.ExitCode = exitCodeOf(runErr)
@@ -316,7 +319,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 
 // runGuarded runs the file, turning a panic into exit 125 so the session
 // survives (G-12.3).
-func (s *Shell) runGuarded(ctx context.Context, file *syntax.File) (err error) {
+func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.File) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = s.panicked(ctx, "", p, debug.Stack())
@@ -325,8 +328,8 @@ func (s *Shell) runGuarded(ctx context.Context, file *syntax.File) (err error) {
 	// Statement by statement: running a whole *syntax.File would count as
 	// the shell exiting and fire an EXIT trap after every line.
 	for _, st := range file.Stmts {
-		err = s.runner.Run(ctx, st)
-		if s.runner.Exited() || ctx.Err() != nil {
+		err = r.Run(ctx, st)
+		if r.Exited() || ctx.Err() != nil {
 			break
 		}
 		if _, ok := exitStatus(err); err != nil && !ok {

@@ -2,10 +2,16 @@ package shell
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"runtime/debug"
 	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"gatehouse/core/gate"
 )
 
 // A panic anywhere in a line — a utility, the gate, a policy engine, the
@@ -81,4 +87,60 @@ func quoteForLog(line string) string {
 		line = line[:max] + "…"
 	}
 	return fmt.Sprintf("%q", strings.TrimSpace(line))
+}
+
+// stopGrace is how long a stopped line's statements have to return once
+// the line was stopped (time, a limit, an ask, a shutdown). Every stream,
+// file and loop of the shell looks at the line's context, so this is a
+// backstop for a command that does neither I/O nor checks (a bug).
+const stopGrace = 3 * time.Second
+
+// runWithin runs the line's statements and returns their error; stuck
+// reports that they did not return within stopGrace of the line's stop, in
+// which case they are left running on their own goroutine.
+func (s *Shell) runWithin(ctx context.Context, file *syntax.File) (err error, stuck bool) {
+	r := s.runner
+	done := make(chan error, 1)
+	go func() { done <- s.runGuarded(ctx, r, file) }()
+	select {
+	case err := <-done:
+		return err, false
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(stopGrace)
+	defer grace.Stop()
+	select {
+	case err := <-done:
+		return err, false
+	case <-grace.C:
+		return nil, true
+	}
+}
+
+// abandon ends a line whose statements would not stop: the caller gets the
+// line's result at once, the operator's log says which line, and the
+// session gets a fresh shell (the old one is still busy), so it lives on
+// without its variables and functions; its cwd stays.
+func (s *Shell) abandon(ctx context.Context, ls *lineState, line string, stdout, stderr *cappedBuffer) Result {
+	s.logger().Printf("a line of session %s (agent %s) did not stop within %s of its end; its goroutine is left running and the session gets a fresh shell\nline: %s",
+		s.cfg.SessionID, s.cfg.AgentID, stopGrace, quoteForLog(line))
+	res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitCode: 124, Refusals: []gate.Refusal{}}
+	var h *errHalt
+	if errors.As(context.Cause(ctx), &h) {
+		res.ExitCode = h.code
+		if h.msg != "" {
+			res.Stderr += h.msg + "\n"
+		}
+	}
+	res.Stderr += "gatehouse: a command of the line did not stop; the session's shell was restarted (its variables and functions are gone)\n"
+	cwd := s.Cwd()
+	if r, err := s.newRunner(s.initialEnv(cwd), cwd, true, s.pid, s.ppid); err == nil {
+		s.runner = r
+		r.Reset()
+		s.internal(context.Background(), shellVariables)
+	}
+	ls.mu.Lock()
+	res.Refusals = append(res.Refusals, ls.refusals...)
+	ls.mu.Unlock()
+	return res
 }

@@ -127,3 +127,52 @@ func TestExplainPanicIsAnError(t *testing.T) {
 		t.Errorf("the log lacks the panic: %q", logs.String())
 	}
 }
+
+// stuckHost is a ledger with another bug: a lookup blocks without looking
+// at its context until the test ends.
+type stuckHost struct {
+	panicHost
+	release chan struct{}
+}
+
+func (h stuckHost) Lookup(context.Context, Question) (Claim, bool) {
+	<-h.release
+	return Claim{}, false
+}
+
+func (h stuckHost) Peek(context.Context, Question) (Claim, bool) { return Claim{}, false }
+
+func (h stuckHost) Settled(context.Context, string, []string) []string { return nil }
+
+func (h stuckHost) Ask(context.Context, Question) (Reply, error) { return Reply{}, context.Canceled }
+
+// G-12.3: a command that neither returns nor looks at the line's context
+// (a bug) still lets the line end: its caller gets the wall-time result
+// a few seconds later, the log names the line, and the session goes on in
+// a fresh shell that kept the working directory.
+func TestStuckCommandLeavesTheLine(t *testing.T) {
+	t.Parallel()
+	sh, logs := panicShell(t)
+	host := stuckHost{release: make(chan struct{})}
+	t.Cleanup(func() { close(host.release) })
+	sh.cfg.Host = host
+	sh.limits.WallTime = 300 * time.Millisecond
+	if r := sh.Run(context.Background(), "cd /w; x=kept; echo $x"); r.Stdout != "kept\n" {
+		t.Fatalf("setup: %+v", r)
+	}
+	start := time.Now()
+	// c=cat is dynamic: the execution gate asks the ledger, which hangs.
+	res := sh.Run(context.Background(), "c=cat; $c /w/a; echo notreached")
+	if d := time.Since(start); d > stopGrace+2*time.Second {
+		t.Errorf("the line took %v", d)
+	}
+	if res.ExitCode != 124 || !strings.Contains(res.Stderr, "wall-time limit") || !strings.Contains(res.Stderr, "shell was restarted") {
+		t.Errorf("exit %d stderr %q, want 124, the wall-time message and the restart", res.ExitCode, res.Stderr)
+	}
+	if !strings.Contains(logs.String(), "did not stop") || !strings.Contains(logs.String(), "notreached") {
+		t.Errorf("the log does not name the line: %q", logs.String())
+	}
+	if r := sh.Run(context.Background(), "echo alive ${x-gone}; pwd"); r.Stdout != "alive gone\n/w\n" || r.ExitCode != 0 {
+		t.Errorf("the shell did not go on: %+v", r)
+	}
+}
