@@ -167,6 +167,71 @@ func TestWallTimeEndsEveryLine(t *testing.T) {
 	}
 }
 
+// G-12.3: a pattern matched against a large value ([[ == ]], [[ =~ ]],
+// case, ${x%pat}, ${x/pat/rep}, ${x^^pat}) ends with the line rather than
+// when the match does (one regular expression search over 10 MB can run
+// for minutes). The patterns are chosen to take seconds on 10 MB.
+func TestLongMatchesEndWithTheLine(t *testing.T) {
+	t.Parallel()
+	const build = `x=$(printf '%*s' 10000000 ''); echo built; `
+	matches := []string{
+		`[[ $x == *' '*' '*' '*' '*' '*' '*' '*' '*' '*' '*' '*x ]]`,
+		`[[ $x =~ ((a|b| |c|.)*)*x ]]`,
+		`case $x in *' '*' '*' '*' '*' '*' '*' '*' '*' '*' '*' '*x) ;; esac`,
+		`y=${x%%* * * * * * * * * * * *x}`,
+		`y=${x/* * * * * * * * * * * *x/}`,
+		`y=${x#* * * * * * * * * * * *x}`,
+		`y=${x^^[abc]}`,
+	}
+	for _, m := range matches {
+		t.Run(m, func(t *testing.T) {
+			t.Parallel()
+			s := limitsWorkspace(t, Limits{WallTime: 2 * time.Second, Commands: 1 << 30})
+			start := time.Now()
+			res := s.Execute(context.Background(), build+m+"; echo notreached")
+			if res.ExitCode != 124 || !strings.HasSuffix(res.Stderr, "gatehouse: line exceeded the wall-time limit (2s)\n") || strings.Contains(res.Stdout, "notreached") {
+				t.Errorf("exit %d stdout %q stderr %q, want 124 and the wall-time message last", res.ExitCode, res.Stdout, tail(res.Stderr))
+			}
+			if d := time.Since(start); d > 8*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// G-12.3: the stoppable matching of large values gives the answers of the
+// ordinary one.
+func TestLargeValuesMatchAsSmallOnes(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("matches over 4 MB")
+	}
+	s := limitsWorkspace(t, Limits{WallTime: time.Minute, Commands: 1 << 30})
+	// 800,000 lines of "ab c" and END: 4,000,003 bytes.
+	if res := s.Execute(context.Background(), `x=$(yes 'ab c' | head -n 800000); x=$x$'\nEND'; echo ${#x}`); res.Stdout != "4000003\n" {
+		t.Fatalf("setup: %+v", res)
+	}
+	// What bash answers (checked on three lines).
+	cases := []struct{ line, want string }{
+		{`[[ $x == a*c?E*D ]] && echo yes`, "yes\n"},
+		{`[[ $x == a*c?E*X ]] || echo no`, "no\n"},
+		{`[[ $x =~ (ab c[^E])+E(N)D$ ]] && echo ${BASH_REMATCH[2]} ${#BASH_REMATCH[0]}`, "N 4000003\n"},
+		{`case $x in a*c?END) echo case;; esac`, "case\n"},
+		{`y=${x%%[bc ]*}; echo "[$y]"`, "[a]\n"},
+		{`y=${x%[bc ]*}; echo ${#y}`, "3999998\n"},
+		{`y=${x#[ab]*b}; echo ${#y}`, "4000001\n"},
+		{`echo "${x##*c?}"`, "END\n"},
+		{`y=${x/c?E/Z}; echo ${#y} ${y: -3}`, "4000001 ZND\n"},
+		{`y=${x//[bc] /_}; echo ${#y} ${y:0:3}`, "3200003 a_c\n"},
+		{`y=${x^^[a-c]}; echo "${y:0:4} ${y: -3}"`, "AB C END\n"},
+	}
+	for _, tc := range cases {
+		if res := s.Execute(context.Background(), tc.line); res.Stdout != tc.want || res.ExitCode != 0 {
+			t.Errorf("%s: exit %d stdout %q stderr %q, want %q", tc.line, res.ExitCode, tail(res.Stdout), tail(res.Stderr), tc.want)
+		}
+	}
+}
+
 // G-12.3: the Session's file operations end with the wall time too: a read
 // of a device without end fails with the wall-time message, and the
 // session goes on.

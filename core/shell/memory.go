@@ -47,10 +47,16 @@ func (ls *lineState) overMemory() {
 	ls.cancel(&errHalt{code: 125, msg: "gatehouse: line exceeded the memory limit (" + byteText(ls.sh.limits.Memory) + ")"})
 }
 
-// memoryHandler is the interpreter's: a charge to the line running.
+// memoryHandler is the interpreter's: a charge to the line running. A
+// stopped line holds nothing more: the expander's long loops (splitting,
+// building words, replacing) ask it now and then, so they end with the
+// line.
 func (s *Shell) memoryHandler(ctx context.Context, n int64) error {
 	if ctx == nil {
 		return nil
+	}
+	if n > 0 && ctx.Err() != nil {
+		return context.Cause(ctx)
 	}
 	if ls := lineOf(ctx); ls != nil {
 		return ls.charge(n)

@@ -94,6 +94,12 @@ type Config struct {
 	// stops the expansion with that error. Nil means no bound.
 	Alloc func(n int64) error
 
+	// Stop, if non-nil, is asked now and then during long work on a large
+	// value (matching a pattern against it, converting its case). True
+	// ends that work and the expansion fails with a [LimitError]: the
+	// program is being stopped.
+	Stop func() bool
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -1031,17 +1037,32 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return "", field
 }
 
-func findAllIndex(pat, name string, n int) [][]int {
+func (cfg *Config) findAllIndex(pat, name string, n int) ([][]int, error) {
 	expr, err := pattern.Regexp(pat, 0)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	rx, err := regexp.Compile(expr)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	return rx.FindAllStringIndex(name, n)
+	if n == 1 {
+		// The first match of a large value is found stoppably.
+		m := internal.Matcher{Rx: rx, Stop: cfg.Stop}
+		loc, stopped := m.Index(name)
+		if stopped {
+			return nil, errStopped
+		}
+		if loc == nil {
+			return nil, nil
+		}
+		return [][]int{loc}, nil
+	}
+	return rx.FindAllStringIndex(name, n), nil
 }
+
+// errStopped ends an expansion whose work [Config.Stop] cut short.
+var errStopped = &LimitError{Msg: "expansion stopped"}
 
 var (
 	rxGlobStar        = regexp.MustCompile(`^[^/.][^/]*$`)

@@ -257,10 +257,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			}
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			str = join(cfg.removePatternElems(op, arg, elems))
+			removed, err := cfg.removePatternElems(op, arg, elems)
+			if err != nil {
+				return "", err
+			}
+			str = join(removed)
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
-			str = join(cfg.caseConvElems(op, arg, elems))
+			converted, err := cfg.caseConvElems(op, arg, elems)
+			if err != nil {
+				return "", err
+			}
+			str = join(converted)
 		case syntax.OtherParamOps:
 			switch arg {
 			case "Q":
@@ -317,19 +325,19 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	return str, nil
 }
 
-func removePattern(str, pat string, fromEnd, shortest bool) string {
+func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool) (string, error) {
 	var mode pattern.Mode
 	if shortest {
 		mode |= pattern.Shortest
 	}
 	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
-		return str
+		return str, nil
 	}
 	switch {
 	case fromEnd && shortest:
 		// use .* to get the right-most shortest match
-		expr = ".*(" + expr + ")$"
+		expr = "(?s).*(" + expr + ")$"
 	case fromEnd:
 		// simple suffix
 		expr = "(" + expr + ")$"
@@ -340,13 +348,18 @@ func removePattern(str, pat string, fromEnd, shortest bool) string {
 	// A pattern too large or deep for the regexp engine matches nothing.
 	rx, err := regexp.Compile(expr)
 	if err != nil {
-		return str
+		return str, nil
 	}
-	if loc := rx.FindStringSubmatchIndex(str); loc != nil {
+	m := internal.Matcher{Rx: rx, Stop: cfg.Stop}
+	loc, stopped := m.SubmatchIndex(str)
+	if stopped {
+		return "", errStopped
+	}
+	if loc != nil {
 		// remove the original pattern (the submatch)
 		str = str[:loc[2]] + str[loc[3]:]
 	}
-	return str
+	return str, nil
 }
 
 // The helpers below never modify elems in place, as it may alias a
@@ -366,10 +379,10 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		switch op := pe.Exp.Op; op {
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			return cfg.removePatternElems(op, arg, elems), nil
+			return cfg.removePatternElems(op, arg, elems)
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
-			return cfg.caseConvElems(op, arg, elems), nil
+			return cfg.caseConvElems(op, arg, elems)
 		}
 	}
 	return elems, nil
@@ -404,7 +417,10 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			out[i] = s
 			continue
 		}
-		locs := findAllIndex(orig, elem, n)
+		locs, err := cfg.findAllIndex(orig, elem, n)
+		if err != nil {
+			return nil, err
+		}
 		if cfg.Alloc != nil {
 			// Replacing every match can multiply the value's size.
 			if err := cfg.Alloc(int64(len(elem)) + int64(len(locs))*int64(len(with))); err != nil {
@@ -439,10 +455,14 @@ func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
 	if err != nil {
 		return s, nil
 	}
+	m := internal.Matcher{Rx: rx, Stop: cfg.Stop}
 	var sb strings.Builder
 	last, prevEnd, matches := 0, -1, 0
 	for pos := 0; pos <= len(s); {
-		loc := rx.FindStringIndex(s[pos:])
+		loc, stopped := m.Index(s[pos:])
+		if stopped {
+			return "", errStopped
+		}
 		if loc == nil {
 			break
 		}
@@ -463,6 +483,9 @@ func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
 		sb.WriteString(with)
 		last = end
 		if matches++; matches&0xffff == 0 {
+			if cfg.Stop != nil && cfg.Stop() {
+				return "", errStopped
+			}
 			if err := cfg.Alloc(2 * int64(sb.Len()+len(s)-last)); err != nil {
 				return "", err
 			}
@@ -473,18 +496,21 @@ func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
 }
 
 // removePatternElems applies a pattern removal operator to each element.
-func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elems []string) []string {
+func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elems []string) ([]string, error) {
 	suffix := op == syntax.RemSmallSuffix || op == syntax.RemLargeSuffix
 	small := op == syntax.RemSmallPrefix || op == syntax.RemSmallSuffix
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		out[i] = removePattern(elem, arg, suffix, small)
+		var err error
+		if out[i], err = cfg.removePattern(elem, arg, suffix, small); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
 }
 
 // caseConvElems applies a case conversion operator to each element.
-func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []string) []string {
+func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []string) ([]string, error) {
 	caseFunc := unicode.ToLower
 	if op == syntax.UpperFirst || op == syntax.UpperAll {
 		caseFunc = unicode.ToUpper
@@ -494,17 +520,20 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 	// empty string means '?'; nothing to do there
 	expr, err := pattern.Regexp(arg, 0)
 	if err != nil {
-		return elems
+		return elems, nil
 	}
 	rx, err := regexp.Compile(expr)
 	if err != nil {
-		return elems
+		return elems, nil
 	}
 
 	out := make([]string, len(elems))
 	for i, elem := range elems {
 		rs := []rune(elem)
 		for ri, r := range rs {
+			if ri&0xffff == 0xffff && cfg.Stop != nil && cfg.Stop() {
+				return nil, errStopped
+			}
 			if rx.MatchString(string(r)) {
 				rs[ri] = caseFunc(r)
 			}
@@ -514,7 +543,7 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 		}
 		out[i] = string(rs)
 	}
-	return out
+	return out, nil
 }
 
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting

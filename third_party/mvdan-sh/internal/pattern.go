@@ -16,6 +16,20 @@ import (
 // to support !(pattern-list) extended patterns where possible.
 // It can be used instead of [pattern.Regexp] for narrow use cases.
 func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, error) {
+	match, err := StoppablePatternMatcher(pat, mode, nil)
+	if err != nil {
+		return nil, err
+	}
+	return func(name string) bool {
+		matched, _ := match(name)
+		return matched
+	}, nil
+}
+
+// StoppablePatternMatcher is [ExtendedPatternMatcher] whose matches of
+// large values ask stop now and then (see [Matcher]); a match that stopped
+// reports so, and its answer is arbitrary.
+func StoppablePatternMatcher(pat string, mode pattern.Mode, stop func() bool) (func(string) (matched, stopped bool), error) {
 	if mode&pattern.ExtendedOperators != 0 && mode&pattern.EntireString == 0 {
 		// In the future we could try to support !(pattern) without matching
 		// the entire input, ensuring we add enough test cases.
@@ -31,7 +45,7 @@ func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, e
 		if !ok {
 			return nil, err
 		}
-		return extNegatedMatcher(pat, negErr.Groups)
+		return extNegatedMatcher(pat, negErr.Groups, stop)
 	}
 	// A pattern can translate to an expression too large or too deeply
 	// nested for the regexp engine; that is an error, never a panic.
@@ -39,12 +53,13 @@ func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, e
 	if err != nil {
 		return nil, err
 	}
-	return rx.MatchString, nil
+	m := &Matcher{Rx: rx, Stop: stop}
+	return m.Match, nil
 }
 
 // extNegatedMatcher handles !(pattern-list) extglob negation.
 // Only a single !(...) group with fixed-string prefix and suffix is supported.
-func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(string) bool, error) {
+func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup, stop func() bool) (func(string) (bool, bool), error) {
 	if len(groups) != 1 {
 		return nil, fmt.Errorf("multiple extglob !(...) groups are not supported yet")
 	}
@@ -67,19 +82,21 @@ func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(strin
 		return nil, err
 	}
 
-	return func(name string) bool {
+	m := &Matcher{Rx: rx, Stop: stop}
+	return func(name string) (bool, bool) {
 		if !strings.HasPrefix(name, prefix) {
-			return false
+			return false, false
 		}
 		if !strings.HasSuffix(name, suffix) {
-			return false
+			return false, false
 		}
 		end := len(name) - len(suffix)
 		if end < len(prefix) {
-			return false // prefix and suffix overlap in name
+			return false, false // prefix and suffix overlap in name
 		}
 		middle := name[len(prefix):end]
 
-		return !rx.MatchString(middle)
+		matched, stopped := m.Match(middle)
+		return !matched, stopped
 	}, nil
 }

@@ -183,6 +183,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			return path, nil
 		},
 	}
+	r.ecfg.Stop = r.stopAsked
 	if r.memHandler != nil {
 		r.ecfg.Alloc = func(n int64) error {
 			if err := r.probeMem(r.ectx, n); err != nil {
@@ -1078,7 +1079,7 @@ func (r *Runner) letArgString(printer *syntax.Printer, expr syntax.ArithmExpr) s
 }
 
 func (r *Runner) match(pat, name string) bool {
-	matcher, err := internal.ExtendedPatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators)
+	matcher, err := internal.StoppablePatternMatcher(pat, pattern.EntireString|pattern.ExtendedOperators, r.stopAsked)
 	if err != nil {
 		// A malformed pattern simply does not match, like in bash.
 		// Any other error, such as an unsupported extended pattern, is reported.
@@ -1087,8 +1088,18 @@ func (r *Runner) match(pat, name string) bool {
 		}
 		return false
 	}
-	return matcher(name)
+	matched, stopped := matcher(name)
+	if stopped {
+		r.exit.fatal(r.ectx.Err())
+		return false
+	}
+	return matched
 }
+
+// stopAsked reports whether the running statement is being stopped: long
+// work on a large value (a pattern match) then ends early, and the program
+// stops instead of using its arbitrary answer.
+func (r *Runner) stopAsked() bool { return r.ectx != nil && r.ectx.Err() != nil }
 
 func elapsedString(d time.Duration, posix bool) string {
 	if posix {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/internal"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -75,9 +76,20 @@ func (r *Runner) binTest(ctx context.Context, op syntax.BinTestOperator, x, y st
 			r.exit.code = 2
 			return false
 		}
-		m := re.FindStringSubmatch(x)
-		if m == nil {
+		matcher := internal.Matcher{Rx: re, Stop: r.stopAsked}
+		loc, stopped := matcher.SubmatchIndex(x)
+		if stopped {
+			r.exit.fatal(r.ectx.Err())
 			return false
+		}
+		if loc == nil {
+			return false
+		}
+		m := make([]string, len(loc)/2)
+		for i := range m {
+			if loc[2*i] >= 0 {
+				m[i] = x[loc[2*i]:loc[2*i+1]]
+			}
 		}
 		vr := expand.Variable{
 			Set:  true,
