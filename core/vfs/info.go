@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -102,22 +103,24 @@ func newEntries(n int) (backing []dirEntry, out []fs.DirEntry) {
 }
 
 // dirFile is an open directory of a memory, device or synthetic tree: it
-// can be stat'ed and closed, and reads fail with EISDIR as on Linux.
+// can be stat'ed and closed, and reads fail with EISDIR as on Linux. A
+// redirection's copying goroutine may still read it while the statement
+// closes it, so closed is atomic.
 type dirFile struct {
 	name   string
 	info   fileInfo
-	closed bool
+	closed atomic.Bool
 }
 
 func (d *dirFile) Read([]byte) (int, error) {
-	if d.closed {
+	if d.closed.Load() {
 		return 0, pathErr("read", d.name, fs.ErrClosed)
 	}
 	return 0, pathErr("read", d.name, EISDIR)
 }
 
 func (d *dirFile) Write([]byte) (int, error) {
-	if d.closed {
+	if d.closed.Load() {
 		return 0, pathErr("write", d.name, fs.ErrClosed)
 	}
 	return 0, pathErr("write", d.name, EBADF)
@@ -128,10 +131,9 @@ func (d *dirFile) Seek(int64, int) (int64, error) { return 0, nil }
 func (d *dirFile) Stat() (fs.FileInfo, error) { c := d.info; return &c, nil }
 
 func (d *dirFile) Close() error {
-	if d.closed {
+	if d.closed.Swap(true) {
 		return pathErr("close", d.name, fs.ErrClosed)
 	}
-	d.closed = true
 	return nil
 }
 

@@ -913,7 +913,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// declare -p name: print variable with attributes.
 				vr := r.lookupVar(name)
 				if !vr.Declared() {
-					r.errf("declare: %s: not found\n", name)
+					r.errf("bash: declare: %s: not found\n", name)
 					r.exit.code = 1
 					continue
 				}

@@ -357,6 +357,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 			prev.Map = make(map[string]string)
 		}
 		prev.Map[k] = valStr
+		prev.Set = true // a declared array is set by its first element
 		r.setVar(name, prev)
 		return
 	}
@@ -374,6 +375,7 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		}
 	}
 	list, indexes = internal.SetIndexedElem(list, indexes, k, valStr)
+	prev.Set = true
 	prev.Kind = expand.Indexed
 	prev.List = list
 	prev.Indexes = indexes
