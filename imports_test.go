@@ -56,3 +56,21 @@ func TestDoorsSpeakOnlyTheSessionAPI(t *testing.T) {
 		t.Fatalf("go list described %d packages, want %d:\n%s", seen, len(doors), out)
 	}
 }
+
+// TestGateLinksNoInterpreter fails when importing the gate links a policy
+// language's interpreter: the engines live in core/gate/starlark and
+// core/gate/javascript and are passed in (gate.WithEngines), so a program
+// that judges with document rules and Go policies alone carries neither.
+func TestGateLinksNoInterpreter(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./core/gate").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, interp := range []string{"go.starlark.net/", "github.com/dop251/goja", "github.com/dlclark/regexp2", "gatehouse/core/gate/starlark", "gatehouse/core/gate/javascript"} {
+			if strings.HasPrefix(dep, interp) {
+				t.Errorf("gatehouse/core/gate depends on %s; engines are passed in, not imported", dep)
+			}
+		}
+	}
+}

@@ -250,7 +250,7 @@ func TestFullDocumentProfilesCompile(t *testing.T) {
 	for _, spec := range cfg.Profiles {
 		t.Run(spec.Name, func(t *testing.T) {
 			t.Parallel()
-			if _, err := gate.Compile(spec, mounts); err != nil {
+			if _, err := gate.Compile(spec, mounts, policyEngines); err != nil {
 				t.Errorf("gate.Compile: %v", err)
 			}
 		})

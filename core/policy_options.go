@@ -2,6 +2,8 @@ package core
 
 import (
 	"gatehouse/core/gate"
+	"gatehouse/core/gate/javascript"
+	"gatehouse/core/gate/starlark"
 	"gatehouse/core/vfs"
 )
 
@@ -31,8 +33,13 @@ func WithPolicies(p ...any) Option {
 	return func(o *options) { o.policies = append(o.policies, named...) }
 }
 
+// policyEngines are the languages a document's policy block may use
+// (G-8.3).
+var policyEngines = gate.WithEngines(starlark.Engine{}, javascript.Engine{})
+
 // compileOptions are what every profile of the workspace compiles with: the
-// coded policies, and the filesystem policy programs read through open().
+// policy engines, the coded policies, and the filesystem policy programs
+// read through open().
 func (o *options) compileOptions(fsys *vfs.VFS) []gate.CompileOption {
-	return []gate.CompileOption{gate.WithFS(fsys), gate.WithPolicies(o.policies...)}
+	return []gate.CompileOption{policyEngines, gate.WithFS(fsys), gate.WithPolicies(o.policies...)}
 }

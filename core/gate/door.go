@@ -107,7 +107,7 @@ type door struct {
 	// silent memo hit settles an op).
 	rules, preOps, memoFirst bool
 	// memo holds the program's pre_ops answers for this command.
-	memo opMemo
+	memo OpMemo
 	// dirs resolves runs of siblings without walking each one.
 	dirs dirCache
 	// next is the index of the operand the command is expected to open
@@ -164,7 +164,7 @@ const (
 // learnQuiet keeps a silent memo hit in the quiet word when the call that
 // made it read "write" and no other op field.
 func (d *door) learnQuiet(h *memoHit) {
-	if h.key.mask != readWrite {
+	if h.key.mask != FieldWrite {
 		return
 	}
 	var q uint32 = quietKnown

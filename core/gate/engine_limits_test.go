@@ -1,4 +1,4 @@
-package gate
+package gate_test
 
 import (
 	"runtime"
@@ -7,6 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/gate/internal/policyrun"
 )
 
 // stopBound is how long a refusal may take in these tests: the time-out
@@ -57,7 +60,7 @@ func TestPolicyStopsOnTime(t *testing.T) {
 				code = "function preCommand(ctx) { if (ctx.command === \"cat\") { " + tt.body + " } return null; }"
 			}
 			timed := strings.Contains(tt.want, "timed out") || strings.Contains(tt.want, "ran past")
-			timeout := DefaultPolicyTimeout
+			timeout := gate.DefaultPolicyTimeout
 			if !timed {
 				timeout = patientTimeout // the bound answers, not the clock
 			}
@@ -67,7 +70,7 @@ func TestPolicyStopsOnTime(t *testing.T) {
 			if took := time.Since(start); took > stopBound {
 				t.Errorf("the refusal took %v", took)
 			}
-			if v.Outcome != Deny || v.Refusal == nil || !strings.Contains(v.Refusal.Reason, tt.want) {
+			if v.Outcome != gate.Deny || v.Refusal == nil || !strings.Contains(v.Refusal.Reason, tt.want) {
 				t.Fatalf("got %s, want a deny holding %q", verdictText(v), tt.want)
 			}
 			if timed {
@@ -78,7 +81,7 @@ func TestPolicyStopsOnTime(t *testing.T) {
 			} else if v.Refusal.TimedOut() {
 				t.Errorf("a bound's exception reads as a time-out: %s", verdictText(v))
 			}
-			if v := p.Judge(line("/repo", "ls", words("ls"))); v.Outcome != Run {
+			if v := p.Judge(line("/repo", "ls", words("ls"))); v.Outcome != gate.Run {
 				t.Errorf("after it, ls = %s, want run", verdictText(v))
 			}
 		})
@@ -91,12 +94,12 @@ func TestPolicyStopsOnTime(t *testing.T) {
 func TestBacktrackingNeverFailsOpen(t *testing.T) {
 	t.Parallel()
 	code := `function preCommand(ctx) { if (/^(?=(a+)+b)/.test(ctx.argv[1] || "")) { return {deny: "a match"}; } return null; }`
-	p, _ := compileGuardedTimeout(t, "javascript", code, DefaultPolicyTimeout)
+	p, _ := compileGuardedTimeout(t, "javascript", code, gate.DefaultPolicyTimeout)
 	v := p.Judge(line("/repo", "cat "+redos, words("cat", redos)))
-	if v.Outcome != Deny || !v.Refusal.TimedOut() {
+	if v.Outcome != gate.Deny || !v.Refusal.TimedOut() {
 		t.Fatalf("got %s, want the time-out", verdictText(v))
 	}
-	if v := p.Judge(line("/repo", "cat aab", words("cat", "aab"))); v.Outcome != Deny || v.Refusal.Reason != "a match" {
+	if v := p.Judge(line("/repo", "cat aab", words("cat", "aab"))); v.Outcome != gate.Deny || v.Refusal.Reason != "a match" {
 		t.Errorf("a plain match: %s", verdictText(v))
 	}
 }
@@ -116,10 +119,10 @@ func TestStarvedCallsAreNotDenied(t *testing.T) {
 	}
 	n := 1000
 	for {
-		p, _ := compileGuardedTimeout(t, "starlark", code(n), MaxPolicyTimeout)
+		p, _ := compileGuardedTimeout(t, "starlark", code(n), gate.MaxPolicyTimeout)
 		start := time.Now()
 		p.Judge(catReadme)
-		if time.Since(start) > timeout/4 || n > maxPolicyElements/2 {
+		if time.Since(start) > timeout/4 || n > policyrun.MaxElements/2 {
 			break
 		}
 		n *= 2
@@ -141,7 +144,7 @@ func TestStarvedCallsAreNotDenied(t *testing.T) {
 	took := time.Since(start)
 	stop.Store(true)
 	wg.Wait()
-	if v.Outcome != Run {
+	if v.Outcome != gate.Run {
 		t.Errorf("a starved call (%v of wall time for about %v of work) was refused: %s", took, timeout/4, verdictText(v))
 	}
 	t.Logf("the starved call took %v of wall time", took)
@@ -152,26 +155,14 @@ func TestStarvedCallsAreNotDenied(t *testing.T) {
 func TestPolicyTimeoutBounds(t *testing.T) {
 	t.Parallel()
 	fsys := policyFS(t)
-	spec := guardedSpec("starlark", "def pre_command(ctx):\n    return None\n", MaxPolicyTimeout+time.Millisecond)
-	if _, err := Compile(spec, gateMounts(fsys), WithFS(fsys)); err == nil || !strings.Contains(err.Error(), "timeout 2.001s is over the limit of 2s per call") {
+	spec := guardedSpec("starlark", "def pre_command(ctx):\n    return None\n", gate.MaxPolicyTimeout+time.Millisecond)
+	if _, err := gate.Compile(spec, gateMounts(fsys), withEngines, gate.WithFS(fsys)); err == nil || !strings.Contains(err.Error(), "timeout 2.001s is over the limit of 2s per call") {
 		t.Errorf("a 2.001s time-out: %v", err)
 	}
 	spec = guardedSpec("javascript", `/^(?=(a+)+b)/.test("`+redos+`");`, 0)
 	spec.Policy.Name = "guard.js"
-	if _, err := Compile(spec, gateMounts(fsys), WithFS(fsys)); err == nil || !strings.Contains(err.Error(), "the top level timed out after 100ms") {
+	if _, err := gate.Compile(spec, gateMounts(fsys), withEngines, gate.WithFS(fsys)); err == nil || !strings.Contains(err.Error(), "the top level timed out after 100ms") {
 		t.Errorf("a top level stuck in a regular expression: %v", err)
-	}
-}
-
-// jsonNesting counts brackets outside strings only.
-func TestJSONNesting(t *testing.T) {
-	t.Parallel()
-	for text, want := range map[string]int{
-		`1`: 0, `[]`: 1, `[[],{"a":[1]}]`: 3, `"[[["`: 0, `["\"[[[", {}]`: 2, `{"a\\":"[["}`: 1,
-	} {
-		if got := jsonNesting(text); got != want {
-			t.Errorf("jsonNesting(%s) = %d, want %d", text, got, want)
-		}
 	}
 }
 

@@ -1,11 +1,15 @@
-package gate
+package gate_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/gate/javascript"
 )
 
 var catReadme = line("/repo", "cat README.md", words("cat", "README.md"), "README.md")
@@ -71,7 +75,7 @@ func TestPreCommandAnswers(t *testing.T) {
 				v := p.Judge(catReadme)
 				if tt.wantHas != nil {
 					want := tt.wantHas[engine]
-					if v.Outcome != Deny || v.Refusal == nil || !strings.Contains(v.Refusal.Reason, want) {
+					if v.Outcome != gate.Deny || v.Refusal == nil || !strings.Contains(v.Refusal.Reason, want) {
 						t.Fatalf("got %s, want a deny whose reason holds %q", verdictText(v), want)
 					}
 					return
@@ -113,10 +117,10 @@ func TestPreCommandTimeOut(t *testing.T) {
 				t.Errorf("the time-out took %v", took)
 			}
 			want := "policy " + programName(engine) + " timed out: " + hookName(engine, "pre_command") + " ran past 1s"
-			if v.Outcome != Deny || v.Refusal.Reason != want || v.Refusal.Hook != HookPreCommand {
+			if v.Outcome != gate.Deny || v.Refusal.Reason != want || v.Refusal.Hook != gate.HookPreCommand {
 				t.Errorf("got %s, want a deny %q", verdictText(v), want)
 			}
-			if v := p.Judge(line("/repo", "ls", words("ls"))); v.Outcome != Run {
+			if v := p.Judge(line("/repo", "ls", words("ls"))); v.Outcome != gate.Run {
 				t.Errorf("after a time-out, ls = %s, want run", verdictText(v))
 			}
 		})
@@ -224,7 +228,7 @@ function preOps(ctx) { return {deny: "every op is refused to the session"}; }
 `}
 	tests := []struct {
 		name string
-		cmd  Command
+		cmd  gate.Command
 		want string
 	}{
 		{"G-8.3 a file holding a credential asks",
@@ -277,17 +281,17 @@ func TestPolicyWithoutHooksFailsClosed(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
 			p, fsys := compileGuarded(t, engine, program.code(engine))
-			for _, cmd := range []Command{catReadme, line("/repo", "ls", words("ls")), line("/", "echo hi", words("echo", "hi"))} {
+			for _, cmd := range []gate.Command{catReadme, line("/repo", "ls", words("ls")), line("/", "echo hi", words("echo", "hi"))} {
 				v := p.Judge(cmd)
-				if v.Outcome != Deny || v.Refusal.Reason != NoHooksReason || v.Refusal.Policy != "policy:"+programName(engine) {
-					t.Errorf("%q: got %s, want a deny %q", cmd.Argv, verdictText(v), NoHooksReason)
+				if v.Outcome != gate.Deny || v.Refusal.Reason != gate.NoHooksReason || v.Refusal.Policy != "policy:"+programName(engine) {
+					t.Errorf("%q: got %s, want a deny %q", cmd.Argv, verdictText(v), gate.NoHooksReason)
 				}
 			}
 			// Silence at the other doors: only commands are refused.
 			if _, err := fsys.View(p.Door(nil)).Stat("/repo/README.md"); err != nil {
 				t.Errorf("stat through the door: %v", err)
 			}
-			if r := p.JudgeEnvWrite(EnvWrite{Key: "X", Value: "1", Verb: EnvSet}); r != nil {
+			if r := p.JudgeEnvWrite(gate.EnvWrite{Key: "X", Value: "1", Verb: gate.EnvSet}); r != nil {
 				t.Errorf("env write refused: %+v", r)
 			}
 		})
@@ -358,7 +362,7 @@ func TestPolicyProgramLoadErrors(t *testing.T) {
 			if tt.engine == "javascript" {
 				spec.Policy.Name = "guard.js"
 			}
-			_, err := Compile(spec, gateMounts(fsys), WithFS(fsys))
+			_, err := gate.Compile(spec, gateMounts(fsys), withEngines, gate.WithFS(fsys))
 			if err == nil {
 				t.Fatal("compiled")
 			}
@@ -367,4 +371,39 @@ func TestPolicyProgramLoadErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// G-8.3: the gate offers the languages it was given, no others: a program
+// in a language Compile was not offered is the document's error, and the
+// last engine offered under a name is the one used.
+func TestPolicyEnginesArePassedIn(t *testing.T) {
+	t.Parallel()
+	fsys := policyFS(t)
+	spec := guardedSpec("starlark", "def pre_command(ctx):\n    return None\n", patientTimeout)
+	tests := []struct {
+		name string
+		opts []gate.CompileOption
+		want string
+	}{
+		{"no engine", nil, `engine "starlark" is not available: no policy engine was given to Compile`},
+		{"another engine", []gate.CompileOption{gate.WithEngines(javascript.Engine{})}, `engine must be javascript, got "starlark"`},
+		{"the engine replaced", []gate.CompileOption{withEngines, gate.WithEngines(refusingEngine{})}, "no starlark here"},
+	}
+	for _, tt := range tests {
+		_, err := gate.Compile(spec, gateMounts(fsys), append(tt.opts, gate.WithFS(fsys))...)
+		if err == nil || !strings.HasPrefix(err.Error(), policySource+": ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if _, err := gate.Compile(spec, gateMounts(fsys), withEngines, gate.WithFS(fsys)); err != nil {
+		t.Errorf("with both engines: %v", err)
+	}
+}
+
+// refusingEngine is a "starlark" that loads nothing.
+type refusingEngine struct{}
+
+func (refusingEngine) Name() string { return "starlark" }
+func (refusingEngine) Load(string, *gate.ProgramEnv) (gate.Program, gate.Hooks, error) {
+	return nil, gate.Hooks{}, errors.New("no starlark here")
 }

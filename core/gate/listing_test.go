@@ -1,9 +1,10 @@
-package gate
+package gate_test
 
 import (
 	"errors"
 	"testing"
 
+	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
 
@@ -13,8 +14,8 @@ import (
 // per entry. Opening the same entry still meets pre_ops.
 func TestListingSkipsPreOps(t *testing.T) {
 	t.Parallel()
-	p, err := Compile(ProfileSpec{Name: "p", Hide: []PathGroup{{Paths: []string{"/w/hidden"}}}},
-		[]Mount{{Prefix: "/w"}}, WithPolicies(refuse("freeze", "frozen")))
+	p, err := gate.Compile(gate.ProfileSpec{Name: "p", Hide: []gate.PathGroup{{Paths: []string{"/w/hidden"}}}},
+		[]gate.Mount{{Prefix: "/w"}}, gate.WithPolicies(refuse("freeze", "frozen")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,6 +140,14 @@ type CompileOption func(*compileOptions)
 type compileOptions struct {
 	files    *vfs.VFS
 	policies []Named
+	engines  []Engine
+}
+
+// WithEngines offers the languages a profile's program may be written in
+// (G-8.3), by name; a later engine of the same name replaces an earlier
+// one. Without it, a profile with a policy block does not compile.
+func WithEngines(e ...Engine) CompileOption {
+	return func(o *compileOptions) { o.engines = append(o.engines, e...) }
 }
 
 // WithFS lets policies read files (open(), CommandContext.Open) from v,

@@ -1,9 +1,10 @@
-package gate
+package gate_test
 
 import (
 	"strings"
 	"testing"
 
+	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
 
@@ -35,13 +36,13 @@ var benchCommand = line("/repo", "grep -r TODO README.md notes",
 	words("grep", "-r", "TODO", "README.md", "notes"), "README.md", "notes")
 
 // benchCheckOp measures the door's cost per op with a pre_ops hook (G-6.3).
-func benchCheckOp(b *testing.B, engine string, opts ...CompileOption) {
+func benchCheckOp(b *testing.B, engine string, opts ...gate.CompileOption) {
 	code := ""
 	if engine != "" {
 		code = benchPreOps.code(engine)
 	}
 	p, _ := compileGuarded(b, engine, code, opts...)
-	door := p.Door(&OpScope{Command: &benchCommand})
+	door := p.Door(&gate.OpScope{Command: &benchCommand})
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if err := door.CheckOp(benchOps[i%len(benchOps)]); err != nil {
@@ -53,7 +54,7 @@ func benchCheckOp(b *testing.B, engine string, opts ...CompileOption) {
 func BenchmarkCheckOpNoPolicy(b *testing.B)   { benchCheckOp(b, "") }
 func BenchmarkCheckOpStarlark(b *testing.B)   { benchCheckOp(b, "starlark") }
 func BenchmarkCheckOpJavaScript(b *testing.B) { benchCheckOp(b, "javascript") }
-func BenchmarkCheckOpCoded(b *testing.B)      { benchCheckOp(b, "", WithPolicies(frozenOps{})) }
+func BenchmarkCheckOpCoded(b *testing.B)      { benchCheckOp(b, "", gate.WithPolicies(frozenOps{})) }
 
 // BenchmarkCheckOpParallel shows the pooled interpreters serving every
 // goroutine at once.
@@ -63,7 +64,7 @@ func BenchmarkCheckOpParallel(b *testing.B) {
 			p, _ := compileGuarded(b, engine, benchPreOps.code(engine))
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
-				door := p.Door(&OpScope{Command: &benchCommand})
+				door := p.Door(&gate.OpScope{Command: &benchCommand})
 				for i := 0; pb.Next(); i++ {
 					_ = door.CheckOp(benchOps[i%len(benchOps)])
 				}
@@ -92,9 +93,9 @@ func BenchmarkJudgeProgram(b *testing.B) {
 // frozenOps is benchPreOps written in Go.
 type frozenOps struct{}
 
-func (frozenOps) PreOps(ctx OpContext) Decision {
+func (frozenOps) PreOps(ctx gate.OpContext) gate.Decision {
 	if ctx.Op.Write && strings.HasPrefix(ctx.Op.Path, "/repo/config/") {
-		return Refuse(reasonFrozen)
+		return gate.Refuse(reasonFrozen)
 	}
-	return NoOpinion()
+	return gate.NoOpinion()
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"gatehouse/core/vfs"
 )
@@ -10,6 +11,7 @@ import (
 // policyChain is what a profile consults after its rules (G-8.6): the coded
 // policies in order, then the profile's program.
 type policyChain struct {
+	engines []Engine
 	coded   []codedPolicy
 	program *program // nil without a policy block
 	mounts  map[string]string
@@ -37,7 +39,7 @@ func (c *compiler) compilePolicies(opts []CompileOption) error {
 	if spec == nil && len(o.policies) == 0 {
 		return nil
 	}
-	ch := &policyChain{mounts: make(map[string]string, len(p.mounts))}
+	ch := &policyChain{engines: o.engines, mounts: make(map[string]string, len(p.mounts))}
 	for _, m := range p.mounts {
 		ch.mounts[m.prefix] = "rw"
 		if m.readOnly {
@@ -71,9 +73,9 @@ func (c *compiler) compilePolicies(opts []CompileOption) error {
 		}
 		ch.program = prog
 		// A program without hooks still judges commands: it denies them all.
-		ch.judgesCommands = ch.judgesCommands || prog.hooks[hookCommand] || prog.noHooks()
-		ch.judgesOps = ch.judgesOps || prog.hooks[hookOps]
-		ch.judgesSessions = ch.judgesSessions || prog.hooks[hookSession]
+		ch.judgesCommands = ch.judgesCommands || prog.hooks[OnCommand] || prog.noHooks()
+		ch.judgesOps = ch.judgesOps || prog.hooks[OnOps]
+		ch.judgesSessions = ch.judgesSessions || prog.hooks[OnSession]
 	}
 	p.policies = ch
 	return nil
@@ -136,8 +138,8 @@ func (ch *policyChain) judgeCommand(cmd Command, v Verdict) Verdict {
 			asks = append(asks, *rec)
 		}
 	}
-	if prog := ch.program; prog != nil && (prog.hooks[hookCommand] || prog.noHooks()) {
-		rec := prog.judge(hookCommand, &hookInput{facts: &facts}, ScopeCommand)
+	if prog := ch.program; prog != nil && (prog.hooks[OnCommand] || prog.noHooks()) {
+		rec := prog.judge(OnCommand, &HookInput{Facts: &facts}, ScopeCommand)
 		switch {
 		case rec == nil:
 		case rec.Kind == string(VerbDeny):
@@ -170,13 +172,13 @@ func (ch *policyChain) checkOp(d *door, op vfs.Op) error {
 	if len(ch.coded) > 0 {
 		rec = ch.codedOps(d, &op)
 	}
-	if prog := ch.program; rec == nil && prog != nil && prog.hooks[hookOps] {
+	if prog := ch.program; rec == nil && prog != nil && prog.hooks[OnOps] {
 		if h, ok := d.memo.lookupHit(&op); ok {
 			// An earlier op of this command took the same path through
 			// the hook: no pooled thread, no watchdog (G-14).
 			switch {
 			case h.d.Verb != VerbNone:
-				rec = prog.record(hookOps, h.d, nil, ScopeOperand)
+				rec = prog.record(OnOps, h.d, nil, ScopeOperand)
 			case len(ch.coded) == 0:
 				d.learnQuiet(h) // the program alone judges ops
 			}
@@ -220,7 +222,7 @@ func (ch *policyChain) codedOps(d *door, op *vfs.Op) *Refusal {
 //go:noinline
 func (p *program) judgeOp(d *door, op *vfs.Op) *Refusal {
 	info := opInfo(op)
-	return p.judge(hookOps, &hookInput{facts: d.commandFacts(), op: &info, memo: &d.memo}, ScopeOperand)
+	return p.judge(OnOps, &HookInput{Facts: d.commandFacts(), Op: &info, Memo: &d.memo}, ScopeOperand)
 }
 
 func opInfo(op *vfs.Op) OpInfo {
@@ -248,8 +250,8 @@ func (p *Profile) JudgeEnvWrite(w EnvWrite) *Refusal {
 			return rec
 		}
 	}
-	if prog := ch.program; prog != nil && prog.hooks[hookSession] {
-		return prog.judge(hookSession, &hookInput{facts: &facts, write: &ctx.Write}, ScopeEnv)
+	if prog := ch.program; prog != nil && prog.hooks[OnSession] {
+		return prog.judge(OnSession, &HookInput{Facts: &facts, Write: &ctx.Write}, ScopeEnv)
 	}
 	return nil
 }
@@ -318,4 +320,24 @@ func (p *Profile) Policies() []string {
 // pre_session hook, so the shell checks environment writes only then.
 func (p *Profile) JudgesEnvWrites() bool {
 	return p.policies != nil && p.policies.judgesSessions
+}
+
+// engine is the engine of the given name among those Compile was offered
+// (WithEngines), the last one offered winning.
+func (ch *policyChain) engine(name string) (Engine, error) {
+	var names []string
+	for i := len(ch.engines) - 1; i >= 0; i-- {
+		if ch.engines[i].Name() == name {
+			return ch.engines[i], nil
+		}
+	}
+	for _, e := range ch.engines {
+		if !slices.Contains(names, e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("engine %q is not available: no policy engine was given to Compile (gate.WithEngines)", name)
+	}
+	return nil, fmt.Errorf("engine must be %s, got %q", strings.Join(names, " or "), name)
 }

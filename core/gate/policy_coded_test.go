@@ -1,4 +1,4 @@
-package gate
+package gate_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
 
@@ -17,37 +18,37 @@ type frozenConfig struct{}
 
 func (frozenConfig) Name() string { return "frozen-config" }
 
-func (frozenConfig) PreCommand(ctx CommandContext) Decision {
+func (frozenConfig) PreCommand(ctx gate.CommandContext) gate.Decision {
 	if ctx.Command == "show" {
 		data, err := ctx.Open(ctx.Argv[1])
 		if err != nil {
-			return Refuse(err.Error())
+			return gate.Refuse(err.Error())
 		}
-		return Refuse(string(data))
+		return gate.Refuse(string(data))
 	}
 	for _, p := range ctx.Paths {
 		if data, err := ctx.Open(p); err == nil && strings.Contains(string(data), "AKIA") {
-			return Question(p + " looks like it holds a credential")
+			return gate.Question(p + " looks like it holds a credential")
 		}
 	}
-	return NoOpinion()
+	return gate.NoOpinion()
 }
 
-func (frozenConfig) PreOps(ctx OpContext) Decision {
+func (frozenConfig) PreOps(ctx gate.OpContext) gate.Decision {
 	if ctx.Op.Write && strings.HasPrefix(ctx.Op.Path, "/repo/config/") {
-		return Refuse(reasonFrozen + " (" + ctx.Command + " in " + ctx.Cwd + ")")
+		return gate.Refuse(reasonFrozen + " (" + ctx.Command + " in " + ctx.Cwd + ")")
 	}
 	if ctx.Op.Path == "/repo/ask.txt" {
-		return Question("ops cannot ask")
+		return gate.Question("ops cannot ask")
 	}
-	return NoOpinion()
+	return gate.NoOpinion()
 }
 
-func (frozenConfig) PreSession(ctx SessionContext) Decision {
-	if ctx.Write.Verb == EnvExport && strings.HasPrefix(ctx.Write.Key, "AWS_") {
-		return Refuse(ctx.Write.Key + ": secrets are not exported into agent sessions")
+func (frozenConfig) PreSession(ctx gate.SessionContext) gate.Decision {
+	if ctx.Write.Verb == gate.EnvExport && strings.HasPrefix(ctx.Write.Key, "AWS_") {
+		return gate.Refuse(ctx.Write.Key + ": secrets are not exported into agent sessions")
 	}
-	return NoOpinion()
+	return gate.NoOpinion()
 }
 
 var callSite = regexp.MustCompile(`^policy_coded_test\.go:\d+$`)
@@ -56,35 +57,35 @@ var callSite = regexp.MustCompile(`^policy_coded_test\.go:\d+$`)
 // carry its name as the policy and where it was added as the rule.
 func TestCodedPolicy(t *testing.T) {
 	t.Parallel()
-	p, fsys := compileGuarded(t, "", "", WithPolicies(frozenConfig{}))
+	p, fsys := compileGuarded(t, "", "", gate.WithPolicies(frozenConfig{}))
 	if got := p.Policies(); !slices.Equal(got, []string{"frozen-config"}) {
 		t.Errorf("Policies() = %q", got)
 	}
 
 	v := p.Judge(line("/repo", "cat config/creds.env", words("cat", "config/creds.env"), "config/creds.env"))
-	if v.Outcome != Ask || v.Refusal.Policy != "frozen-config" || v.Refusal.Hook != HookPreCommand ||
+	if v.Outcome != gate.Ask || v.Refusal.Policy != "frozen-config" || v.Refusal.Hook != gate.HookPreCommand ||
 		v.Refusal.Reason != "/repo/config/creds.env looks like it holds a credential" || !callSite.MatchString(v.Refusal.Rule) {
 		t.Errorf("cat of a credential: %s rule %q", verdictText(v), v.Refusal.Rule)
 	}
-	if v := p.Judge(catReadme); v.Outcome != Run {
+	if v := p.Judge(catReadme); v.Outcome != gate.Run {
 		t.Errorf("cat README.md: %s", verdictText(v))
 	}
 
 	cp := line("/repo", "cp README.md config/x", words("cp", "README.md", "config/x"), "README.md", "config/x")
-	_, err := fsys.View(p.Door(&OpScope{Command: &cp})).OpenFile("/repo/config/x", os.O_WRONLY|os.O_CREATE, 0o644)
+	_, err := fsys.View(p.Door(&gate.OpScope{Command: &cp})).OpenFile("/repo/config/x", os.O_WRONLY|os.O_CREATE, 0o644)
 	var refused *vfs.RefusedError
 	if !errors.As(err, &refused) || refused.Reason != reasonFrozen+" (cp in /repo)" {
 		t.Fatalf("write under /repo/config: %v", err)
 	}
-	if rec := refused.Detail.(*Refusal); rec.Policy != "frozen-config" || rec.Hook != HookPreOps || rec.Path != "/repo/config/x" {
+	if rec := refused.Detail.(*gate.Refusal); rec.Policy != "frozen-config" || rec.Hook != gate.HookPreOps || rec.Path != "/repo/config/x" {
 		t.Errorf("pre_ops record %+v", rec)
 	}
 	if err := p.Door(nil).CheckOp(vfs.Op{Name: vfs.OpStat, Path: "/repo/ask.txt"}); !strings.Contains(errKind(err), "may answer allow or deny only") {
 		t.Errorf("a coded pre_ops ask: %v", err)
 	}
 
-	r := p.JudgeEnvWrite(EnvWrite{Key: "AWS_SECRET", Value: "x", Verb: EnvExport})
-	if r == nil || r.Policy != "frozen-config" || r.Hook != HookPreSession || r.Reason != "AWS_SECRET: secrets are not exported into agent sessions" {
+	r := p.JudgeEnvWrite(gate.EnvWrite{Key: "AWS_SECRET", Value: "x", Verb: gate.EnvExport})
+	if r == nil || r.Policy != "frozen-config" || r.Hook != gate.HookPreSession || r.Reason != "AWS_SECRET: secrets are not exported into agent sessions" {
 		t.Errorf("export AWS_SECRET=x: %+v", r)
 	}
 }
@@ -92,7 +93,7 @@ func TestCodedPolicy(t *testing.T) {
 // G-4.5, G-8.3: a coded policy's Open goes through the rules like open().
 func TestCodedPolicyOpen(t *testing.T) {
 	t.Parallel()
-	p, _ := compileGuarded(t, "", "", WithPolicies(frozenConfig{}))
+	p, _ := compileGuarded(t, "", "", gate.WithPolicies(frozenConfig{}))
 	tests := []struct{ name, path, want string }{
 		{"G-4.5 a hidden path reads as missing", "/vault/internal/root.key", "open: /vault/internal/root.key: No such file or directory"},
 		{"G-4.5 a missing path, for comparison", "/vault/none", "open: /vault/none: No such file or directory"},
@@ -116,8 +117,8 @@ func TestCodedPolicyOpen(t *testing.T) {
 func TestCodedPolicyNames(t *testing.T) {
 	t.Parallel()
 	p, _ := compileGuarded(t, "starlark", "def pre_command(ctx):\n    return None\n",
-		WithPolicies(Named{Name: "change-freeze", Source: "ops.go:12", Policy: refuse("", "frozen")}, panics{}))
-	if got := p.Policies(); !slices.Equal(got, []string{"change-freeze", "gate.panics", "policy:guard.star"}) {
+		gate.WithPolicies(gate.Named{Name: "change-freeze", Source: "ops.go:12", Policy: refuse("", "frozen")}, panics{}))
+	if got := p.Policies(); !slices.Equal(got, []string{"change-freeze", "gate_test.panics", "policy:guard.star"}) {
 		t.Errorf("Policies() = %q, want the chain in order", got)
 	}
 	v := p.Judge(catReadme)
@@ -129,7 +130,7 @@ func TestCodedPolicyNames(t *testing.T) {
 // G-8.5: a value that judges nothing is a mistake worth a load error.
 func TestCodedPolicyThatJudgesNothing(t *testing.T) {
 	t.Parallel()
-	_, err := Compile(ProfileSpec{Name: "p"}, nil, WithPolicies(struct{ Name string }{}))
+	_, err := gate.Compile(gate.ProfileSpec{Name: "p"}, nil, gate.WithPolicies(struct{ Name string }{}))
 	if err == nil || !strings.Contains(err.Error(), "implements none of PreCommand, PreOps, PreSession") {
 		t.Errorf("error %v", err)
 	}
@@ -145,10 +146,10 @@ func TestPoliciesSkipPartialCommands(t *testing.T) {
 			p, _ := compileGuarded(t, engine, programDenies("curl needs an allow-listed host").code(engine))
 			partial := line("/repo", "curl $HOST", words("curl"))
 			partial.Partial = true
-			if v := p.Judge(partial); v.Outcome != Run {
+			if v := p.Judge(partial); v.Outcome != gate.Run {
 				t.Errorf("partial: %s", verdictText(v))
 			}
-			if v := p.Judge(line("/repo", "curl evil.example", words("curl", "evil.example"))); v.Outcome != Deny {
+			if v := p.Judge(line("/repo", "curl evil.example", words("curl", "evil.example"))); v.Outcome != gate.Deny {
 				t.Errorf("whole: %s", verdictText(v))
 			}
 		})
@@ -167,7 +168,7 @@ func TestNoPoliciesCostNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, func() { _ = door.CheckOp(op) }); allocs != 0 {
 		t.Errorf("CheckOp allocates %v times per op", allocs)
 	}
-	if r := p.JudgeEnvWrite(EnvWrite{Key: "AWS_SECRET", Verb: EnvExport}); r != nil {
+	if r := p.JudgeEnvWrite(gate.EnvWrite{Key: "AWS_SECRET", Verb: gate.EnvExport}); r != nil {
 		t.Errorf("refused without a policy: %+v", r)
 	}
 }

@@ -1,10 +1,15 @@
-package gate
+package gate_test
 
 import (
+	"errors"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"gatehouse/core/gate"
+	"gatehouse/core/gate/javascript"
+	"gatehouse/core/gate/starlark"
 	"gatehouse/core/vfs"
 )
 
@@ -19,6 +24,39 @@ const (
 // engines are the two program languages (G-8.3); every program test runs
 // in both.
 var engines = []string{"starlark", "javascript"}
+
+// withEngines offers both languages to Compile, as core does.
+var withEngines = gate.WithEngines(starlark.Engine{}, javascript.Engine{})
+
+// The rules' reasons, as in the gate's own tests.
+const (
+	reasonVault = "credentials are never read by hand"
+	reasonPush  = "pushes go through CI"
+	reasonRm    = "removal needs sign-off"
+)
+
+func words(s ...string) []string { return s }
+
+// Ops as the VFS builds them.
+func read(p string) vfs.Op  { return vfs.Op{Name: vfs.OpOpen, Path: p} }
+func write(p string) vfs.Op { return vfs.Op{Name: vfs.OpOpen, Path: p, Write: true} }
+
+func errKind(err error) string {
+	var refused *vfs.RefusedError
+	switch {
+	case err == nil:
+		return "pass"
+	case errors.Is(err, vfs.ErrHidden):
+		return "ENOENT"
+	case errors.Is(err, syscall.EACCES):
+		return "EACCES"
+	case errors.Is(err, syscall.EROFS):
+		return "EROFS"
+	case errors.As(err, &refused):
+		return "refused: " + refused.Reason
+	}
+	return "unexpected: " + err.Error()
+}
 
 // twin is one program written in both languages, meaning the same.
 type twin struct{ star, js string }
@@ -43,9 +81,9 @@ func hookName(engine, starlarkName string) string {
 	if engine == "starlark" {
 		return starlarkName
 	}
-	for h, name := range starlarkNames {
+	for i, name := range []string{"pre_command", "pre_ops", "pre_session"} {
 		if name == starlarkName {
-			return javascriptNames[h]
+			return []string{"preCommand", "preOps", "preSession"}[i]
 		}
 	}
 	return starlarkName
@@ -73,31 +111,31 @@ func policyFS(tb testing.TB) *vfs.VFS {
 	return fsys
 }
 
-func gateMounts(fsys *vfs.VFS) []Mount {
-	var out []Mount
+func gateMounts(fsys *vfs.VFS) []gate.Mount {
+	var out []gate.Mount
 	for _, m := range fsys.Mounts() {
-		out = append(out, Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
+		out = append(out, gate.Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
 	}
 	return out
 }
 
 // guardedSpec is a profile with rules on every axis beside a program.
-func guardedSpec(engine, code string, timeout time.Duration) ProfileSpec {
-	spec := ProfileSpec{
+func guardedSpec(engine, code string, timeout time.Duration) gate.ProfileSpec {
+	spec := gate.ProfileSpec{
 		Name: "guarded",
 		Cwd:  "/repo",
-		Deny: []Rule{
+		Deny: []gate.Rule{
 			{Reason: reasonVault, Paths: []string{"/vault/aws.token"}, Source: "workspace.yaml:20:11"},
 			{Reason: reasonPush, Commands: []string{"git push"}, Source: "workspace.yaml:21:11"},
 		},
-		Ask: []Rule{
+		Ask: []gate.Rule{
 			{Reason: reasonRm, Commands: []string{"rm"}, Source: "workspace.yaml:23:11"},
 			{Reason: "break-glass needs a second pair of eyes", Paths: []string{"/vault/break-glass/*"}, Source: "workspace.yaml:24:11"},
 		},
-		Hide: []PathGroup{{Paths: []string{"/vault/internal"}, Source: "workspace.yaml:25:14"}},
+		Hide: []gate.PathGroup{{Paths: []string{"/vault/internal"}, Source: "workspace.yaml:25:14"}},
 	}
 	if engine != "" {
-		spec.Policy = &PolicySpec{Engine: engine, Code: code, Name: programName(engine),
+		spec.Policy = &gate.PolicySpec{Engine: engine, Code: code, Name: programName(engine),
 			Source: policySource, Timeout: int64(timeout)}
 	}
 	return spec
@@ -107,19 +145,19 @@ func guardedSpec(engine, code string, timeout time.Duration) ProfileSpec {
 // about time-outs: the longest a document may set. Time-outs count a call's
 // own CPU time, so a starved call is not denied, but the wall backstop is
 // only a second past the time-out, and the race detector slows every call.
-const patientTimeout = MaxPolicyTimeout
+const patientTimeout = gate.MaxPolicyTimeout
 
 // compileGuarded compiles guardedSpec over policyFS, with open() wired, and
 // a time-out no test will meet (see patientTimeout).
-func compileGuarded(tb testing.TB, engine, code string, opts ...CompileOption) (*Profile, *vfs.VFS) {
+func compileGuarded(tb testing.TB, engine, code string, opts ...gate.CompileOption) (*gate.Profile, *vfs.VFS) {
 	tb.Helper()
 	return compileGuardedTimeout(tb, engine, code, patientTimeout, opts...)
 }
 
-func compileGuardedTimeout(tb testing.TB, engine, code string, timeout time.Duration, opts ...CompileOption) (*Profile, *vfs.VFS) {
+func compileGuardedTimeout(tb testing.TB, engine, code string, timeout time.Duration, opts ...gate.CompileOption) (*gate.Profile, *vfs.VFS) {
 	tb.Helper()
 	fsys := policyFS(tb)
-	p, err := Compile(guardedSpec(engine, code, timeout), gateMounts(fsys), append(opts, WithFS(fsys))...)
+	p, err := gate.Compile(guardedSpec(engine, code, timeout), gateMounts(fsys), append(opts, withEngines, gate.WithFS(fsys))...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -127,24 +165,24 @@ func compileGuardedTimeout(tb testing.TB, engine, code string, timeout time.Dura
 }
 
 // session is the session every test command runs in.
-var testSession = SessionInfo{ID: "s-0123456789ab", AgentID: "agent-a", Profile: "guarded"}
+var testSession = gate.SessionInfo{ID: "s-0123456789ab", AgentID: "agent-a", Profile: "guarded"}
 
 // line makes a command as the shell would hand it over: argv, the cwd,
 // the operands resolved against it, the line and the session.
-func line(cwd, text string, argv []string, operands ...string) Command {
-	c := Command{Argv: argv, Cwd: cwd, Line: text, Session: testSession}
+func line(cwd, text string, argv []string, operands ...string) gate.Command {
+	c := gate.Command{Argv: argv, Cwd: cwd, Line: text, Session: testSession}
 	for _, o := range operands {
 		abs := o
 		if !strings.HasPrefix(o, "/") {
 			abs = cwd + "/" + o
 		}
-		c.Operands = append(c.Operands, Operand{Arg: o, Path: abs})
+		c.Operands = append(c.Operands, gate.Operand{Arg: o, Path: abs})
 	}
 	return c
 }
 
 // verdictText summarises what a user notices of a verdict.
-func verdictText(v Verdict) string {
+func verdictText(v gate.Verdict) string {
 	if v.Refusal == nil {
 		return string(v.Outcome)
 	}

@@ -8,7 +8,7 @@ import (
 	"gatehouse/core/vfs"
 )
 
-// opMemo remembers a program's pre_ops answers within one command (G-6.3).
+// OpMemo remembers a program's pre_ops answers within one command (G-6.3).
 // A hook is deterministic given its ctx: its globals are frozen, the
 // command's facts are fixed for the command, and a call that read a file
 // (open, is_file) is never remembered. So when a call read only some of the
@@ -16,43 +16,47 @@ import (
 // same path through the hook and gets the same answer. A recursive grep
 // whose hook looks only at op["write"] then runs the program once, not once
 // per file.
-type opMemo struct {
+type OpMemo struct {
 	// last is the answer found last: a run of ops agreeing on what the
 	// hook reads (every read of a recursive grep) costs a comparison.
 	last    atomic.Pointer[memoHit]
 	mu      sync.Mutex
-	masks   []uint8 // the sets of fields calls have read
+	masks   []OpFields // the sets of fields calls have read
 	answers map[memoKey]*memoHit
 }
 
+// OpFields is a set of the op fields a hook read: ctx["op"]["name"] and so
+// on.
+type OpFields uint8
+
 // The op fields a hook can read.
 const (
-	readName uint8 = 1 << iota
-	readPath
-	readWrite
-	readPrefix
+	FieldName OpFields = 1 << iota
+	FieldPath
+	FieldWrite
+	FieldPrefix
 )
 
 // memoKey is an op with the fields a call did not read zeroed: comparing
 // keys compares exactly what the hook saw.
 type memoKey struct {
-	mask               uint8
+	mask               OpFields
 	write              bool
 	name, path, prefix string
 }
 
-func keyOf(mask uint8, name, path, prefix string, write bool) memoKey {
+func keyOf(mask OpFields, name, path, prefix string, write bool) memoKey {
 	k := memoKey{mask: mask}
-	if mask&readName != 0 {
+	if mask&FieldName != 0 {
 		k.name = name
 	}
-	if mask&readPath != 0 {
+	if mask&FieldPath != 0 {
 		k.path = path
 	}
-	if mask&readWrite != 0 {
+	if mask&FieldWrite != 0 {
 		k.write = write
 	}
-	if mask&readPrefix != 0 {
+	if mask&FieldPrefix != 0 {
 		k.prefix = prefix
 	}
 	return k
@@ -62,10 +66,10 @@ func keyOf(mask uint8, name, path, prefix string, write bool) memoKey {
 // comparing only those (the hot path of every op of a command).
 func (k *memoKey) matches(op *vfs.Op) bool {
 	m := k.mask
-	return (m&readWrite == 0 || k.write == op.Write) &&
-		(m&readName == 0 || k.name == op.Name) &&
-		(m&readPath == 0 || k.path == op.Path) &&
-		(m&readPrefix == 0 || k.prefix == op.Prefix)
+	return (m&FieldWrite == 0 || k.write == op.Write) &&
+		(m&FieldName == 0 || k.name == op.Name) &&
+		(m&FieldPath == 0 || k.path == op.Path) &&
+		(m&FieldPrefix == 0 || k.prefix == op.Prefix)
 }
 
 // memoHit is one remembered answer with its key, so that the last hit can
@@ -77,7 +81,7 @@ type memoHit struct {
 
 // lookupHit finds an earlier answer for op, as the entry that holds it; a
 // repeated hit allocates nothing, as the door asks it for every op.
-func (m *opMemo) lookupHit(op *vfs.Op) (*memoHit, bool) {
+func (m *OpMemo) lookupHit(op *vfs.Op) (*memoHit, bool) {
 	if h := m.last.Load(); h != nil && h.key.matches(op) {
 		return h, true
 	}
@@ -93,7 +97,12 @@ func (m *opMemo) lookupHit(op *vfs.Op) (*memoHit, bool) {
 	return nil, false
 }
 
-func (m *opMemo) store(mask uint8, op *OpInfo, d Decision) {
+// Remember stores d as the answer of a pre_ops call on op that read only
+// the fields read, for every later op of the command that agrees on them.
+// An engine calls it only when it knows what the call read, and never for
+// a call that read a file.
+func (m *OpMemo) Remember(read OpFields, op *OpInfo, d Decision) {
+	mask := read
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.answers == nil {

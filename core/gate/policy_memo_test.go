@@ -1,10 +1,11 @@
-package gate
+package gate_test
 
 import (
 	"errors"
 	"fmt"
 	"testing"
 
+	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
 
@@ -41,7 +42,7 @@ func TestPreOpsMemoAnswersLikeTheHook(t *testing.T) {
 			t.Parallel()
 			p, _ := compileGuarded(t, "starlark", tc.code)
 			cmd := line("/repo", "cat x", words("cat", "x"), "x")
-			door := p.Door(&OpScope{Command: &cmd})
+			door := p.Door(&gate.OpScope{Command: &cmd})
 			for i, op := range tc.ops {
 				err := door.CheckOp(op)
 				var re *vfs.RefusedError
@@ -58,7 +59,7 @@ func TestPreOpsMemoAnswersLikeTheHook(t *testing.T) {
 func BenchmarkCheckOpStarlarkMemo(b *testing.B) {
 	p, _ := compileGuarded(b, "starlark", "def pre_ops(ctx):\n    if ctx['op']['write'] and ctx['op']['path'].startswith('/repo/config/'):\n        return {'deny': 'frozen'}\n")
 	cmd := line("/repo", "grep -r x .", words("grep", "-r", "x", "."), ".")
-	door := p.Door(&OpScope{Command: &cmd})
+	door := p.Door(&gate.OpScope{Command: &cmd})
 	op := read("/repo/README.md")
 	b.ReportAllocs()
 	for b.Loop() {
@@ -74,7 +75,7 @@ func BenchmarkCheckOpStarlarkMemo(b *testing.B) {
 func BenchmarkCheckOpStarlarkSiblings(b *testing.B) {
 	p, _ := compileGuarded(b, "starlark", "def pre_ops(ctx):\n    if ctx['op']['write'] and ctx['op']['path'].startswith('/repo/config/'):\n        return {'deny': 'frozen'}\n")
 	cmd := line("/repo", "grep -r x .", words("grep", "-r", "x", "."), ".")
-	door := p.Door(&OpScope{Command: &cmd})
+	door := p.Door(&gate.OpScope{Command: &cmd})
 	ops := make([]vfs.Op, 64)
 	for i := range ops {
 		ops[i] = read(fmt.Sprintf("/repo/src/file%03d.go", i))

@@ -5,73 +5,129 @@ import (
 	"fmt"
 	"time"
 
+	"gatehouse/core/gate/internal/policyrun"
 	"gatehouse/core/vfs"
 )
 
 // DefaultPolicyTimeout bounds one hook call when the policy block names no
-// timeout (G-8.4); see policy_budget.go for how time is counted.
+// timeout (G-8.4); core/gate/internal/policyrun says how time is counted.
 const DefaultPolicyTimeout = 100 * time.Millisecond
 
-// hook is one of the three admission hooks, as an index.
-type hook int
+// MaxPolicyTimeout is the longest time-out a policy block may ask for: a
+// hook runs for every command and op, so seconds are already absurd.
+const MaxPolicyTimeout = policyrun.MaxTimeout
 
+// Hook is one of a program's three hooks (G-8.1), as an index.
+type Hook int
+
+// The hooks, in the order G-8.1 lists them.
 const (
-	hookCommand hook = iota
-	hookOps
-	hookSession
-	hookCount
+	OnCommand Hook = iota // pre_command
+	OnOps                 // pre_ops
+	OnSession             // pre_session
+	NumHooks
 )
 
 // recordNames are the hooks as records cite them, whatever the engine.
-var recordNames = [hookCount]string{HookPreCommand, HookPreOps, HookPreSession}
+var recordNames = [NumHooks]string{HookPreCommand, HookPreOps, HookPreSession}
 
-// starlarkNames and javascriptNames are the hooks as programs define them.
-var (
-	starlarkNames   = [hookCount]string{"pre_command", "pre_ops", "pre_session"}
-	javascriptNames = [hookCount]string{"preCommand", "preOps", "preSession"}
-)
+// String is the hook as records cite it: pre_command, pre_ops, pre_session.
+func (h Hook) String() string { return recordNames[h] }
 
-// hookInput is one call's facts; op and write are set for their hooks only.
-type hookInput struct {
-	facts *CommandContext
-	op    *OpInfo
-	write *EnvWriteInfo
-	// memo, for pre_ops, is the command's memory of earlier answers; an
-	// engine that can tell which op fields a call read uses it.
-	memo *opMemo
+// Hooks says which hooks a program defines.
+type Hooks [NumHooks]bool
+
+// HookInput is one call's facts; Op and Write are set for their hooks
+// only.
+type HookInput struct {
+	Facts *CommandContext
+	Op    *OpInfo       // pre_ops
+	Write *EnvWriteInfo // pre_session
+	// Memo, for pre_ops, is the command's memory of earlier answers: an
+	// engine that can tell which op fields a call read stores the answer
+	// there (OpMemo.Remember), and the door asks it before the next call.
+	Memo *OpMemo
 }
 
-// engine runs one compiled program. Implementations are safe for concurrent
-// use: a call never shares mutable interpreter state with another.
-type engine interface {
-	// call runs hook h. The error is the deny reason: an exception, a
-	// time-out, or an answer G-8.1 does not define.
-	call(h hook, in *hookInput) (Decision, error)
+// Engine is a language policy programs are written in (G-8.3). The gate
+// links no interpreter itself: whoever compiles profiles with programs
+// passes the engines it offers (WithEngines), so a binary that imports the
+// gate links only the interpreters it chose. core passes Starlark
+// (core/gate/starlark) and JavaScript (core/gate/javascript).
+type Engine interface {
+	// Name is the engine as a policy block names it ("starlark").
+	Name() string
+	// Load compiles code and runs its top level within env's time-out,
+	// returning the program and which hooks it defines. An error is the
+	// document's: a syntax error, an exception, a time-out, a hook that
+	// is not a function.
+	Load(code string, env *ProgramEnv) (Program, Hooks, error)
 }
 
-// programEnv is what an engine's program can reach besides its ctx.
-type programEnv struct {
-	name    string // the program's file name, for positions in errors
-	files   vfs.FS // the policies' view for open(); nil without WithFS
-	timeout time.Duration
-	budget  callBudget
+// Program is one loaded policy program. Call runs hook h on in: the error
+// is the deny reason (an exception, a time-out from ProgramEnv.TimedOut, or
+// an answer G-8.1 does not define, from UnknownAnswer). Call is safe for
+// concurrent use: a call never shares mutable interpreter state with
+// another.
+type Program interface {
+	Call(h Hook, in *HookInput) (Decision, error)
 }
 
-// timedOut is the deny reason of a call of hook stopped at the time-out.
-func (env *programEnv) timedOut(hook string) error {
-	return &timedOutError{program: env.name, hook: hook, timeout: env.timeout}
+// ProgramEnv is what a program can reach besides its ctx, and how long
+// each call may run.
+type ProgramEnv struct {
+	// Name is the program's file name, for positions in errors.
+	Name string
+	// Timeout bounds one call (G-8.4): its own thread's running time,
+	// with a wall backstop (core/gate/internal/policyrun).
+	Timeout time.Duration
+	// Mounts is ctx.mounts: prefix -> "ro" | "rw". Read, never modify.
+	Mounts map[string]string
+
+	files vfs.FS // the policies' view for open(); nil without WithFS
+}
+
+// TimedOut is the deny reason of a call of hook (as the program spells
+// it) stopped at the time-out.
+func (env *ProgramEnv) TimedOut(hook string) error {
+	return &timedOutError{program: env.Name, hook: hook, timeout: env.Timeout}
+}
+
+// ReadFile is a program's open(name), relative to cwd (G-8.3): through the
+// op door's rules but none of the program's own pre_ops. Its errors read
+// "open: PATH: TEXT", the same for a hidden path as for a missing one.
+func (env *ProgramEnv) ReadFile(cwd, name string) ([]byte, error) {
+	return readForPolicy(env.files, cwd, name)
+}
+
+// IsFile is a program's is_file(name): whether name, relative to cwd, is
+// a regular file the program may see.
+func (env *ProgramEnv) IsFile(cwd, name string) bool {
+	return isFileForPolicy(env.files, cwd, name)
+}
+
+// timedOutError is the deny reason of a call stopped at its time-out
+// (G-8.4): it names the program, so whoever reads the refusal knows which
+// one to fix.
+type timedOutError struct {
+	program, hook string
+	timeout       time.Duration
+}
+
+func (e *timedOutError) Error() string {
+	return fmt.Sprintf("policy %s timed out: %s ran past %v", e.program, e.hook, e.timeout)
 }
 
 // program is a profile's compiled policy program (G-8).
 type program struct {
 	policy string // "policy:guard.star", the record's policy (G-7.7)
 	rule   string // where the policy block was written (G-1.3)
-	hooks  [hookCount]bool
-	run    engine
+	hooks  Hooks
+	run    Program
 }
 
 func (p *program) noHooks() bool {
-	return !p.hooks[hookCommand] && !p.hooks[hookOps] && !p.hooks[hookSession]
+	return !p.hooks[OnCommand] && !p.hooks[OnOps] && !p.hooks[OnSession]
 }
 
 // compileProgram compiles spec once for the profile's lifetime; its top
@@ -81,26 +137,20 @@ func compileProgram(spec PolicySpec, profileSource string, ch *policyChain) (*pr
 	if name == "" {
 		name = "inline"
 	}
-	env := &programEnv{name: name, files: ch.files, timeout: DefaultPolicyTimeout}
+	env := &ProgramEnv{Name: name, files: ch.files, Timeout: DefaultPolicyTimeout, Mounts: ch.mounts}
 	if spec.Timeout > 0 {
-		env.timeout = time.Duration(spec.Timeout)
+		env.Timeout = time.Duration(spec.Timeout)
 	}
-	if env.timeout > MaxPolicyTimeout {
-		return nil, fmt.Errorf("timeout %v is over the limit of %v per call", env.timeout, MaxPolicyTimeout)
+	if env.Timeout > MaxPolicyTimeout {
+		return nil, fmt.Errorf("timeout %v is over the limit of %v per call", env.Timeout, MaxPolicyTimeout)
 	}
-	env.budget = newBudget(env.timeout)
 	prog := &program{policy: "policy:" + name, rule: spec.Source}
 	if prog.rule == "" {
 		prog.rule = profileSource
 	}
-	var err error
-	switch spec.Engine {
-	case "starlark":
-		prog.run, prog.hooks, err = newStarlarkEngine(spec.Code, env, ch.mounts)
-	case "javascript":
-		prog.run, prog.hooks, err = newJavaScriptEngine(spec.Code, env, ch.mounts)
-	default:
-		err = fmt.Errorf("engine must be starlark or javascript, got %q", spec.Engine)
+	engine, err := ch.engine(spec.Engine)
+	if err == nil {
+		prog.run, prog.hooks, err = engine.Load(spec.Code, env)
 	}
 	if err != nil {
 		return nil, err
@@ -111,17 +161,17 @@ func compileProgram(spec PolicySpec, profileSource string, ch *policyChain) (*pr
 // judge calls hook h and turns its answer into a refusal record, or nil for
 // no opinion. Anything but a defined answer denies, with the error as the
 // reason (G-8.4); a program with no hooks denies every command.
-func (p *program) judge(h hook, in *hookInput, scope string) *Refusal {
+func (p *program) judge(h Hook, in *HookInput, scope string) *Refusal {
 	if p.noHooks() {
 		return &Refusal{Kind: string(VerbDeny), Reason: NoHooksReason, Policy: p.policy, Scope: scope, Rule: p.rule}
 	}
-	d, err := p.run.call(h, in)
+	d, err := p.run.Call(h, in)
 	return p.record(h, d, err, scope)
 }
 
 // record turns the program's answer (or its failure) into a refusal, nil
 // for no opinion.
-func (p *program) record(h hook, d Decision, err error, scope string) *Refusal {
+func (p *program) record(h Hook, d Decision, err error, scope string) *Refusal {
 	if err == nil && d.Verb == VerbNone {
 		return nil
 	}
@@ -140,24 +190,27 @@ func (p *program) record(h hook, d Decision, err error, scope string) *Refusal {
 	return rec
 }
 
-// answerWord reads a hook's answer word (G-8.1): "allow" is no opinion,
-// "deny" denies, "ask" asks (pre_command only). ok is false for anything
-// else, which the caller reports as an unknown value.
-func answerWord(h hook, word, reason string) (d Decision, ok bool) {
+// Answer reads a hook's answer word (G-8.1): "allow" is no opinion, "deny"
+// denies, "ask" asks (pre_command only); reason is the text of {"deny":
+// reason} or {"ask": reason}, and "allow" takes none. ok is false for
+// anything else, which the engine reports with UnknownAnswer.
+func Answer(h Hook, word, reason string) (d Decision, ok bool) {
 	switch word {
 	case "allow":
 		return NoOpinion(), reason == ""
 	case "deny":
 		return Refuse(reason), true
 	case "ask":
-		return Question(reason), h == hookCommand
+		return Question(reason), h == OnCommand
 	}
 	return Decision{}, false
 }
 
-// unknownAnswer is the deny reason for an answer G-8.1 does not define.
-func unknownAnswer(hookName string, h hook, got, none string) error {
-	if h == hookCommand {
+// UnknownAnswer is the deny reason for an answer G-8.1 does not define:
+// hookName as the program spells it, got the answer as the language
+// writes it, none the language's spelling of no answer ("None").
+func UnknownAnswer(hookName string, h Hook, got, none string) error {
+	if h == OnCommand {
 		return fmt.Errorf(`%s returned %s; want %s, "allow", "deny", "ask", {"deny": reason} or {"ask": reason}`, hookName, got, none)
 	}
 	return fmt.Errorf(`%s returned %s; want %s, "allow", "deny" or {"deny": reason} (no ask here)`, hookName, got, none)

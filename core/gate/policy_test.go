@@ -1,4 +1,4 @@
-package gate
+package gate_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
 
@@ -58,7 +59,7 @@ func TestPreOps(t *testing.T) {
 	catWho := line("/repo", "cat who.txt", words("cat", "who.txt"), "who.txt")
 	tests := []struct {
 		name  string
-		scope *OpScope
+		scope *gate.OpScope
 		op    vfs.Op
 		want  string // errKind
 		hook  bool   // the refusal is the program's, from pre_ops
@@ -70,7 +71,7 @@ func TestPreOps(t *testing.T) {
 		{"G-6.2 a bare deny reads Permission denied", nil,
 			vfs.Op{Name: vfs.OpReadDir, Path: "/logs", Prefix: "/logs"}, "refused: Permission denied", true},
 		{"G-8.1 pre_ops cannot ask", nil, vfs.Op{Name: vfs.OpStat, Path: "/repo/ask.txt", Prefix: "/repo"}, "refused: {pre_ops} returned", true},
-		{"G-8.2 pre_ops sees the command it serves", &OpScope{Command: &catWho},
+		{"G-8.2 pre_ops sees the command it serves", &gate.OpScope{Command: &catWho},
 			vfs.Op{Name: vfs.OpOpen, Path: "/repo/who.txt", Prefix: "/repo"}, "refused: cat in /repo for agent-a", true},
 		{"G-8.2 an op of no known command sees empty facts", nil,
 			vfs.Op{Name: vfs.OpOpen, Path: "/repo/who.txt", Prefix: "/repo"}, "refused:  in  for ", true},
@@ -95,8 +96,8 @@ func TestPreOps(t *testing.T) {
 				}
 				var refused *vfs.RefusedError
 				errors.As(err, &refused)
-				rec, _ := refused.Detail.(*Refusal)
-				if rec == nil || rec.Hook != HookPreOps || rec.Policy != "policy:"+programName(engine) ||
+				rec, _ := refused.Detail.(*gate.Refusal)
+				if rec == nil || rec.Hook != gate.HookPreOps || rec.Policy != "policy:"+programName(engine) ||
 					rec.Path != tt.op.Path || rec.Kind != "deny" || rec.Rule != policySource {
 					t.Errorf("record %+v, want a deny by pre_ops of policy:%s on %s", rec, programName(engine), tt.op.Path)
 				}
@@ -136,16 +137,16 @@ func TestPreSession(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		w    EnvWrite
+		w    gate.EnvWrite
 		want string // "" = allowed, else the reason it holds
 	}{
-		{"G-8.1 export AWS_SECRET=x is stopped", EnvWrite{Key: "AWS_SECRET", Value: "x", Verb: EnvExport},
+		{"G-8.1 export AWS_SECRET=x is stopped", gate.EnvWrite{Key: "AWS_SECRET", Value: "x", Verb: gate.EnvExport},
 			"AWS_SECRET: secrets are not exported into agent sessions"},
-		{"G-8.1 declare -x DB_SECRET_KEY is stopped", EnvWrite{Key: "DB_SECRET_KEY", Value: "x", Verb: EnvExport},
+		{"G-8.1 declare -x DB_SECRET_KEY is stopped", gate.EnvWrite{Key: "DB_SECRET_KEY", Value: "x", Verb: gate.EnvExport},
 			"DB_SECRET_KEY: secrets are not exported into agent sessions"},
-		{"G-8.1 a plain shell variable is fine", EnvWrite{Key: "AWS_SECRET", Value: "x", Verb: EnvSet}, ""},
-		{"G-8.1 an ordinary export is fine", EnvWrite{Key: "TEAM", Value: "sre", Verb: EnvExport}, ""},
-		{"G-8.1 pre_session cannot ask", EnvWrite{Key: "PATH", Verb: EnvUnset}, "returned"},
+		{"G-8.1 a plain shell variable is fine", gate.EnvWrite{Key: "AWS_SECRET", Value: "x", Verb: gate.EnvSet}, ""},
+		{"G-8.1 an ordinary export is fine", gate.EnvWrite{Key: "TEAM", Value: "sre", Verb: gate.EnvExport}, ""},
+		{"G-8.1 pre_session cannot ask", gate.EnvWrite{Key: "PATH", Verb: gate.EnvUnset}, "returned"},
 	}
 	for _, engine := range engines {
 		for _, tt := range tests {
@@ -161,8 +162,8 @@ func TestPreSession(t *testing.T) {
 				case tt.want == "":
 				case r == nil:
 					t.Errorf("allowed, want a refusal holding %q", tt.want)
-				case !strings.Contains(r.Reason, tt.want) || r.Kind != "deny" || r.Hook != HookPreSession ||
-					r.Scope != ScopeEnv || r.Policy != "policy:"+programName(engine) || r.Rule != policySource:
+				case !strings.Contains(r.Reason, tt.want) || r.Kind != "deny" || r.Hook != gate.HookPreSession ||
+					r.Scope != gate.ScopeEnv || r.Policy != "policy:"+programName(engine) || r.Rule != policySource:
 					t.Errorf("refusal %+v, want a pre_session deny holding %q", r, tt.want)
 				}
 			})
@@ -173,17 +174,17 @@ func TestPreSession(t *testing.T) {
 // decided is a coded policy that always says the same thing.
 type decided struct {
 	name string
-	d    Decision
+	d    gate.Decision
 }
 
-func (p decided) Name() string                       { return p.name }
-func (p decided) PreCommand(CommandContext) Decision { return p.d }
-func (p decided) PreOps(OpContext) Decision          { return p.d }
-func (p decided) PreSession(SessionContext) Decision { return p.d }
+func (p decided) Name() string                                 { return p.name }
+func (p decided) PreCommand(gate.CommandContext) gate.Decision { return p.d }
+func (p decided) PreOps(gate.OpContext) gate.Decision          { return p.d }
+func (p decided) PreSession(gate.SessionContext) gate.Decision { return p.d }
 
 func quiet(name string) decided            { return decided{name: name} }
-func refuse(name, reason string) decided   { return decided{name: name, d: Refuse(reason)} }
-func question(name, reason string) decided { return decided{name: name, d: Question(reason)} }
+func refuse(name, reason string) decided   { return decided{name: name, d: gate.Refuse(reason)} }
+func question(name, reason string) decided { return decided{name: name, d: gate.Question(reason)} }
 
 // answers is a program whose pre_command returns word, a literal both
 // languages read alike.
@@ -199,7 +200,7 @@ func policyOf(engine, want string) string {
 	return strings.ReplaceAll(want, "{program}", "policy:"+programName(engine))
 }
 
-func verdictShort(v Verdict) string {
+func verdictShort(v gate.Verdict) string {
 	if v.Refusal == nil {
 		return string(v.Outcome)
 	}
@@ -216,7 +217,7 @@ func TestPolicyChain(t *testing.T) {
 	push := line("/repo", "git push", words("git", "push"))
 	tests := []struct {
 		name    string
-		cmd     Command
+		cmd     gate.Command
 		coded   []any
 		program twin
 		want    string
@@ -246,13 +247,13 @@ func TestPolicyChain(t *testing.T) {
 		{"a rule's operand deny is the first deny", catToken, []any{refuse("freeze", "coded says no")}, programDenies("program says no"),
 			"deny/operand by profile:guarded: " + reasonVault},
 		{"a coded policy that panics denies", catReadme, []any{panics{}}, programWord("allow"),
-			"deny/command by gate.panics: pre_command panicked: boom"},
+			"deny/command by gate_test.panics: pre_command panicked: boom"},
 	}
 	for _, engine := range engines {
 		for _, tt := range tests {
 			t.Run(engine+"/"+tt.name, func(t *testing.T) {
 				t.Parallel()
-				p, _ := compileGuarded(t, engine, tt.program.code(engine), WithPolicies(tt.coded...))
+				p, _ := compileGuarded(t, engine, tt.program.code(engine), gate.WithPolicies(tt.coded...))
 				if got, want := verdictShort(p.Judge(tt.cmd)), policyOf(engine, tt.want); got != want {
 					t.Errorf("got  %q\nwant %q", got, want)
 				}
@@ -263,4 +264,4 @@ func TestPolicyChain(t *testing.T) {
 
 type panics struct{}
 
-func (panics) PreCommand(CommandContext) Decision { panic("boom") }
+func (panics) PreCommand(gate.CommandContext) gate.Decision { panic("boom") }

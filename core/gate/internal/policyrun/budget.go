@@ -1,8 +1,11 @@
-package gate
+// Package policyrun bounds the calls of policy programs, whatever their
+// language (G-8.4): the time a call may run, the goroutine or watch that
+// stops it, and what one builtin may build. The gate and its engines
+// (core/gate/starlark, core/gate/javascript) share it; nothing else may.
+package policyrun
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -17,41 +20,43 @@ import (
 // the wall clock is only a backstop (backstopSlack past the time-out) for a
 // call that cannot get a CPU at all.
 //
-// A JavaScript call runs on a goroutine of its own (callSlot), so that its
+// A JavaScript call runs on a goroutine of its own (Slot), so that its
 // caller can go at the deadline when the program is stuck where no
 // interrupt reaches: inside a backtracking regular expression, which only
-// regexp2's own clock stops (regexpMatchCap). The caller refuses at once;
+// regexp2's own clock stops (RegexpMatchCap). The caller refuses at once;
 // the goroutine is left to finish on its own. A Starlark call runs on its
-// caller's goroutine (inlineWatch): every Starlark builtin is bounded (see
-// engine_limits.go), and its steps let short calls skip the clock.
+// caller's goroutine (Watch): every Starlark builtin is bounded (see
+// bounds.go), and its steps let short calls skip the clock.
 
 const (
-	// MaxPolicyTimeout is the longest time-out a policy block may ask for:
+	// MaxTimeout is the longest time-out a policy block may ask for:
 	// a hook runs for every command and op, so seconds are already absurd.
-	MaxPolicyTimeout = 2 * time.Second
+	MaxTimeout = 2 * time.Second
 
 	// backstopSlack is how much wall time a call gets past its time-out
 	// before it is stopped whatever its CPU clock says.
 	backstopSlack = 2 * time.Second
 
-	// regexpMatchCap bounds one match of a backtracking regular expression
+	// RegexpMatchCap bounds one match of a backtracking regular expression
 	// (JavaScript lookaround and backreferences), which no interrupt stops.
 	// It is longer than every call's wall backstop, so a match stopped by
 	// the cap (which the engine reports as "no match") always belongs to a
 	// call that is refused as timed out. The extra two seconds cover the lag
 	// of regexp2's own clock, which a goroutine updates every 100 ms (see
-	// keepRegexpClock).
-	regexpMatchCap = MaxPolicyTimeout + backstopSlack + 2*time.Second
+	// the JavaScript engine's keepRegexpClock).
+	RegexpMatchCap = MaxTimeout + backstopSlack + 2*time.Second
 )
 
-// callBudget is what one call may use: cpu of its own thread's running
+// Budget is what one call may use: cpu of its own thread's running
 // time, and wall of elapsed time.
-type callBudget struct {
+type Budget struct {
 	cpu, wall time.Duration
 }
 
-func newBudget(timeout time.Duration) callBudget {
-	return callBudget{cpu: timeout, wall: timeout + backstopSlack}
+// NewBudget is the budget of a call with this time-out: as much of its own
+// thread's time, and the wall backstop past it.
+func NewBudget(timeout time.Duration) Budget {
+	return Budget{cpu: timeout, wall: timeout + backstopSlack}
 }
 
 // Call states: a call is running until its goroutine finishes it or its
@@ -62,11 +67,11 @@ const (
 	callAbandoned
 )
 
-// callSlot hands calls of one pooled interpreter to a goroutine and back.
+// Slot hands calls of one pooled interpreter to a goroutine and back.
 // An interpreter serves one call at a time, so its slot's channels and
 // timer are reused; an abandoned call's goroutine returns the interpreter
 // to its pool only once it is done with them.
-type callSlot struct {
+type Slot struct {
 	state   atomic.Int32
 	done    chan struct{} // the goroutine finished the call
 	stopped chan struct{} // the caller interrupted an abandoned call
@@ -75,19 +80,20 @@ type callSlot struct {
 	panic   any
 }
 
-func newCallSlot() *callSlot {
-	s := &callSlot{done: make(chan struct{}, 1), stopped: make(chan struct{}, 1), timer: time.NewTimer(time.Hour)}
+// NewSlot makes the slot of one interpreter.
+func NewSlot() *Slot {
+	s := &Slot{done: make(chan struct{}, 1), stopped: make(chan struct{}, 1), timer: time.NewTimer(time.Hour)}
 	s.timer.Stop()
 	return s
 }
 
-// run runs call within b on a goroutine of its own. It returns when the
+// Run runs call within b on a goroutine of its own. It returns when the
 // call finished within its budget (timedOut false; panicked holds what the
 // call panicked with, if it did), or as soon as the call has used its
 // budget (timedOut true): then stop has interrupted the program, and the
 // goroutine, once the call returns, runs afterAbandon instead of the caller
 // touching the interpreter again.
-func (s *callSlot) run(b callBudget, call, stop, afterAbandon func()) (timedOut bool, panicked any) {
+func (s *Slot) Run(b Budget, call, stop, afterAbandon func()) (timedOut bool, panicked any) {
 	s.state.Store(callRunning)
 	s.panic = nil
 	s.clock.reset()
@@ -123,10 +129,10 @@ func (s *callSlot) run(b callBudget, call, stop, afterAbandon func()) (timedOut 
 
 // finished reports a call its goroutine finished. One that ran past its
 // wall backstop is refused even so: it may have returned only because a
-// bounded builtin (a regular expression at regexpMatchCap) gave up. Its
+// bounded builtin (a regular expression at RegexpMatchCap) gave up. Its
 // interpreter is whole; afterAbandon hands it back as for an abandoned
 // call.
-func (s *callSlot) finished(elapsed time.Duration, b callBudget, afterAbandon func()) (timedOut bool, panicked any) {
+func (s *Slot) finished(elapsed time.Duration, b Budget, afterAbandon func()) (timedOut bool, panicked any) {
 	if elapsed >= b.wall && s.panic == nil {
 		afterAbandon()
 		return true, nil
@@ -136,7 +142,7 @@ func (s *callSlot) finished(elapsed time.Duration, b callBudget, afterAbandon fu
 
 // work is the call's goroutine. A panic never leaves it: it is handed to
 // the caller, or dropped with an abandoned call.
-func (s *callSlot) work(call, afterAbandon func()) {
+func (s *Slot) work(call, afterAbandon func()) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	s.clock.begin()
@@ -156,48 +162,38 @@ func (s *callSlot) work(call, afterAbandon func()) {
 	afterAbandon()
 }
 
-// timedOutError is the deny reason of a call stopped at its time-out
-// (G-8.4): it names the program, so whoever reads the refusal knows which
-// one to fix.
-type timedOutError struct {
-	program, hook string
-	timeout       time.Duration
-}
-
-func (e *timedOutError) Error() string {
-	return fmt.Sprintf("policy %s timed out: %s ran past %v", e.program, e.hook, e.timeout)
-}
-
-// errStopped is what an interrupted program is stopped with; the caller
+// ErrStopped is what an interrupted program is stopped with; the caller
 // has already refused the call as timed out by then.
-var errStopped = errors.New("stopped at the time-out")
+var ErrStopped = errors.New("stopped at the time-out")
 
-// inlineWatch bounds calls that run on their caller's goroutine: Starlark
-// calls, whose builtins are all bounded (engine_limits.go), so a stuck
+// Watch bounds calls that run on their caller's goroutine: Starlark
+// calls, whose builtins are all bounded (bounds.go), so a stuck
 // call cannot outlast them by much, and whose interpreter counts steps, so
 // the thread clock needs reading only for calls that run a while (see
-// starlarkThread.onSteps). A timer checks the call's clock and cancels it
+// the Starlark engine's onSteps). A timer checks the call's clock and cancels it
 // once it has used its budget.
-type inlineWatch struct {
+type Watch struct {
 	mu     sync.Mutex
 	timer  *time.Timer
 	stop   func()
 	armed  bool
 	fired  bool
 	start  time.Time
-	budget callBudget
+	budget Budget
 	clock  threadClock
 }
 
-func newInlineWatch(stop func()) *inlineWatch {
-	w := &inlineWatch{stop: stop}
+// NewWatch makes a watch that calls stop when an armed call has used its
+// budget.
+func NewWatch(stop func()) *Watch {
+	w := &Watch{stop: stop}
 	w.timer = time.AfterFunc(time.Hour, w.tick)
 	w.timer.Stop()
 	return w
 }
 
-// arm starts watching a call within b.
-func (w *inlineWatch) arm(b callBudget) {
+// Arm starts watching a call within b.
+func (w *Watch) Arm(b Budget) {
 	w.mu.Lock()
 	w.armed, w.fired, w.start, w.budget = true, false, time.Now(), b
 	w.clock.reset()
@@ -205,7 +201,7 @@ func (w *inlineWatch) arm(b callBudget) {
 	w.mu.Unlock()
 }
 
-func (w *inlineWatch) tick() {
+func (w *Watch) tick() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.armed {
@@ -220,12 +216,17 @@ func (w *inlineWatch) tick() {
 	w.stop()
 }
 
-// disarm stops watching and reports whether the call used its budget.
+// Disarm stops watching and reports whether the call used its budget.
 // Once it returns, stop will not be called for this call.
-func (w *inlineWatch) disarm() (timedOut bool) {
+func (w *Watch) Disarm() (timedOut bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.armed = false
 	w.timer.Stop()
 	return w.fired || time.Since(w.start) >= w.budget.wall
 }
+
+// BeginClock is called on the watched call's goroutine, once it is locked
+// to its OS thread for the rest of the call: from then on the watch reads
+// that thread's clock.
+func (w *Watch) BeginClock() { w.clock.begin() }

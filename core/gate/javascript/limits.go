@@ -1,4 +1,4 @@
-package gate
+package javascript
 
 import (
 	"fmt"
@@ -7,34 +7,20 @@ import (
 
 	"github.com/dlclark/regexp2"
 	"github.com/dop251/goja"
-	"go.starlark.net/starlark"
+
+	"gatehouse/core/gate/internal/policyrun"
 )
 
-// What a policy program may build in one step. The time-out stops a
-// program between steps, but not inside one builtin: `new Array(3e7).fill(0)`
-// or `"a".repeat(1 << 29)` would run for seconds and take gigabytes in a
-// single call, and JSON.parse of "[[[[…" a few million deep recurses until
-// the Go stack overflows, which no recover survives. So the builtins whose
-// work is set by an argument or a length, rather than by data the program
-// already holds, refuse past these bounds, and the call ends with a
-// RangeError like any other exception (G-8.4).
-const (
-	// maxPolicyElements bounds an array a builtin walks or fills, and a
-	// Starlark range.
-	maxPolicyElements = 1 << 22
-	// maxPolicyString bounds a string repeat or padStart/padEnd builds, in
-	// UTF-16 units.
-	maxPolicyString = 1 << 24
-	// maxPolicyNesting bounds the nesting of JSON a program parses, and
-	// its call depth.
-	maxPolicyNesting = 1000
-)
+// What one JavaScript builtin may build is bounded (policyrun.MaxElements,
+// MaxString, MaxNesting): the builtins whose work an argument or a length
+// sets refuse past the bounds with a RangeError, like any other exception
+// (G-8.4).
 
 func init() {
 	// A backtracking regular expression (lookaround, backreferences) runs
 	// in regexp2, which no interrupt reaches; its own clock stops a match.
 	// goja is the only user of regexp2 in the process.
-	regexp2.DefaultMatchTimeout = regexpMatchCap
+	regexp2.DefaultMatchTimeout = policyrun.RegexpMatchCap
 }
 
 var regexpClock sync.Once
@@ -59,7 +45,7 @@ func keepRegexpClock() {
 // DataView) are removed: a policy has no use for them, and their
 // constructors allocate whatever length they are given.
 func limitJavaScript(vm *goja.Runtime) {
-	vm.SetMaxCallStackSize(maxPolicyNesting)
+	vm.SetMaxCallStackSize(policyrun.MaxNesting)
 	global := vm.GlobalObject()
 	for _, name := range []string{"ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics",
 		"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array",
@@ -82,23 +68,23 @@ func limitJavaScript(vm *goja.Runtime) {
 	strProto := global.Get("String").ToObject(vm).Get("prototype").ToObject(vm)
 	guard(vm, strProto, "repeat", func(call goja.FunctionCall) string {
 		n := call.Argument(0).ToFloat()
-		if float64(len(call.This.String()))*n > maxPolicyString {
-			return fmt.Sprintf("String.prototype.repeat: the result would be over %d characters", maxPolicyString)
+		if float64(len(call.This.String()))*n > policyrun.MaxString {
+			return fmt.Sprintf("String.prototype.repeat: the result would be over %d characters", policyrun.MaxString)
 		}
 		return ""
 	})
 	for _, name := range []string{"padStart", "padEnd"} {
 		guard(vm, strProto, name, func(call goja.FunctionCall) string {
-			if call.Argument(0).ToFloat() > maxPolicyString {
-				return fmt.Sprintf("String.prototype.%s: the result would be over %d characters", name, maxPolicyString)
+			if call.Argument(0).ToFloat() > policyrun.MaxString {
+				return fmt.Sprintf("String.prototype.%s: the result would be over %d characters", name, policyrun.MaxString)
 			}
 			return ""
 		})
 	}
 	json := global.Get("JSON").ToObject(vm)
 	guard(vm, json, "parse", func(call goja.FunctionCall) string {
-		if jsonNesting(call.Argument(0).String()) > maxPolicyNesting {
-			return fmt.Sprintf("JSON.parse: nested deeper than %d", maxPolicyNesting)
+		if jsonNesting(call.Argument(0).String()) > policyrun.MaxNesting {
+			return fmt.Sprintf("JSON.parse: nested deeper than %d", policyrun.MaxNesting)
 		}
 		return ""
 	})
@@ -143,8 +129,8 @@ func lengthWithin(v goja.Value, who string) string {
 	if !ok {
 		return ""
 	}
-	if n := obj.Get("length"); n != nil && n.ToFloat() > maxPolicyElements {
-		return fmt.Sprintf("%s: a length over %d elements", who, maxPolicyElements)
+	if n := obj.Get("length"); n != nil && n.ToFloat() > policyrun.MaxElements {
+		return fmt.Sprintf("%s: a length over %d elements", who, policyrun.MaxElements)
 	}
 	return ""
 }
@@ -176,17 +162,4 @@ func jsonNesting(text string) int {
 		}
 	}
 	return deepest
-}
-
-// boundedRange is Starlark's range, refusing more than maxPolicyElements
-// elements (list(range(1 << 27)) would take two gigabytes in one step).
-func boundedRange(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	v, err := starlark.Call(thread, starlark.Universe["range"], args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	if seq, ok := v.(starlark.Sequence); ok && seq.Len() > maxPolicyElements {
-		return nil, fmt.Errorf("range: more than %d elements", maxPolicyElements)
-	}
-	return v, nil
 }

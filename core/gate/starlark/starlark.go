@@ -1,32 +1,55 @@
-package gate
+// Package starlark is the gate's Starlark policy engine (G-8.3): a
+// profile's program written in Starlark, its hooks pre_command, pre_ops and
+// pre_session, their ctx a frozen dict. The gate links it only when its
+// caller passes Engine (gate.WithEngines).
+package starlark
 
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/gate/internal/policyrun"
 )
+
+// Engine is the Starlark engine, as gate.WithEngines takes it.
+type Engine struct{}
+
+// Name is "starlark", as a policy block names the engine.
+func (Engine) Name() string { return "starlark" }
+
+// Load compiles code and runs its top level (see gate.Engine).
+func (Engine) Load(code string, env *gate.ProgramEnv) (gate.Program, gate.Hooks, error) {
+	return newStarlarkEngine(code, env)
+}
+
+// hookNames are the hooks as Starlark programs define them.
+var hookNames = [gate.NumHooks]string{"pre_command", "pre_ops", "pre_session"}
 
 // starlarkEngine runs a Starlark policy program (G-8.3). Its globals are
 // frozen after the top level ran, so every goroutine may call the hooks at
 // once; each call runs on a thread of its own, taken from a pool.
 type starlarkEngine struct {
-	env     *programEnv
-	hooks   [hookCount]starlark.Callable
+	env     *gate.ProgramEnv
+	budget  policyrun.Budget
+	hooks   [gate.NumHooks]starlark.Callable
 	mounts  *starlark.Dict // frozen, shared by every ctx
 	threads sync.Pool      // *starlarkThread
 }
 
 // starlarkThread is a reusable interpreter thread with the watch that
-// bounds its calls (policy_budget.go).
+// bounds its calls (core/gate/internal/policyrun).
 type starlarkThread struct {
 	thread *starlark.Thread
-	watch  *inlineWatch
+	watch  *policyrun.Watch
 	// locked: the running call holds its OS thread, so its clock can be
 	// read (see onSteps).
 	locked bool
@@ -37,7 +60,7 @@ type starlarkThread struct {
 	// sees exactly this call's facts; one call cannot leave anything for
 	// the next, since every key is reset.
 	ctxDict, opDict, writeDict *starlark.Dict
-	// op is ctx["op"], which records the fields a call reads (opMemo).
+	// op is ctx["op"], which records the fields a call reads (gate.OpMemo).
 	op trackedOp
 	// ctx is the hook's argument over ctxDict, filling argv and paths
 	// only when the hook looks at them.
@@ -50,7 +73,7 @@ type starlarkThread struct {
 // makes many ops, so a thread keeps the last command's values and builds
 // only the op's part of ctx per call (G-6.3).
 type starlarkFacts struct {
-	of                 *CommandContext
+	of                 *gate.CommandContext
 	command, line, cwd starlark.Value
 	// argv and paths are built when a hook first reads them: xargs hands
 	// a command thousands of operands, and most hooks never look.
@@ -75,10 +98,10 @@ var starlarkOptions = &syntax.FileOptions{Set: true, While: true, TopLevelContro
 
 const starlarkThreadKey = "gatehouse.thread"
 
-func newStarlarkEngine(code string, env *programEnv, mounts map[string]string) (engine, [hookCount]bool, error) {
-	e := &starlarkEngine{env: env, mounts: starlark.NewDict(len(mounts))}
-	for _, prefix := range sortedKeys(mounts) {
-		_ = e.mounts.SetKey(starlark.String(prefix), starlark.String(mounts[prefix]))
+func newStarlarkEngine(code string, env *gate.ProgramEnv) (gate.Program, gate.Hooks, error) {
+	e := &starlarkEngine{env: env, budget: policyrun.NewBudget(env.Timeout), mounts: starlark.NewDict(len(env.Mounts))}
+	for _, prefix := range slices.Sorted(maps.Keys(env.Mounts)) {
+		_ = e.mounts.SetKey(starlark.String(prefix), starlark.String(env.Mounts[prefix]))
 	}
 	e.mounts.Freeze()
 	e.threads.New = func() any { return e.newThread() }
@@ -91,20 +114,20 @@ func newStarlarkEngine(code string, env *programEnv, mounts map[string]string) (
 	t := e.newThread()
 	var globals starlark.StringDict
 	var err error
-	timedOut, panicked := t.bounded(env.budget, func() {
-		globals, err = starlark.ExecFileOptions(starlarkOptions, t.thread, env.name, code, predeclared)
+	timedOut, panicked := t.bounded(e.budget, func() {
+		globals, err = starlark.ExecFileOptions(starlarkOptions, t.thread, env.Name, code, predeclared)
 	})
-	var hooks [hookCount]bool
+	var hooks gate.Hooks
 	switch {
 	case timedOut:
-		return nil, hooks, fmt.Errorf("the top level timed out after %v", env.timeout)
+		return nil, hooks, fmt.Errorf("the top level timed out after %v", env.Timeout)
 	case panicked != nil:
 		return nil, hooks, fmt.Errorf("the top level panicked: %v", panicked)
 	case err != nil:
 		return nil, hooks, errors.New(starlarkErrorText(err))
 	}
 	globals.Freeze()
-	for h, name := range starlarkNames {
+	for h, name := range hookNames {
 		v, ok := globals[name]
 		if !ok {
 			continue
@@ -121,10 +144,10 @@ func newStarlarkEngine(code string, env *programEnv, mounts map[string]string) (
 
 func (e *starlarkEngine) newThread() *starlarkThread {
 	t := &starlarkThread{thread: &starlark.Thread{
-		Name:  e.env.name,
+		Name:  e.env.Name,
 		Print: func(*starlark.Thread, string) {}, // print() must not reach the host's stderr
 	}}
-	t.watch = newInlineWatch(func() { t.thread.Cancel(errStopped.Error()) })
+	t.watch = policyrun.NewWatch(func() { t.thread.Cancel(policyrun.ErrStopped.Error()) })
 	t.thread.OnMaxSteps = t.onSteps
 	t.thread.SetLocal(starlarkThreadKey, t)
 	return t
@@ -137,14 +160,14 @@ const clockSteps = 10_000
 
 // bounded runs call on this goroutine within b (inlineWatch). A panic is
 // returned, not raised.
-func (t *starlarkThread) bounded(b callBudget, call func()) (timedOut bool, panicked any) {
+func (t *starlarkThread) bounded(b policyrun.Budget, call func()) (timedOut bool, panicked any) {
 	t.thread.SetMaxExecutionSteps(t.thread.ExecutionSteps() + clockSteps)
-	t.watch.arm(b)
+	t.watch.Arm(b)
 	func() {
 		defer func() { panicked = recover() }()
 		call()
 	}()
-	timedOut = t.watch.disarm()
+	timedOut = t.watch.Disarm()
 	if t.locked {
 		runtime.UnlockOSThread()
 		t.locked = false
@@ -161,45 +184,46 @@ func (t *starlarkThread) onSteps(thread *starlark.Thread) {
 	if !t.locked {
 		runtime.LockOSThread()
 		t.locked = true
-		t.watch.clock.begin()
+		t.watch.BeginClock()
 	}
 }
 
-func (e *starlarkEngine) call(h hook, in *hookInput) (d Decision, err error) {
+// Call runs hook h (see gate.Program).
+func (e *starlarkEngine) Call(h gate.Hook, in *gate.HookInput) (d gate.Decision, err error) {
 	t := e.threads.Get().(*starlarkThread)
-	t.cwd = in.facts.Cwd
+	t.cwd = in.Facts.Cwd
 	ctx := e.ctx(t, in)
 	t.usedFiles = false
 	var v starlark.Value
 	var callErr error
-	timedOut, panicked := t.bounded(e.env.budget, func() {
+	timedOut, panicked := t.bounded(e.budget, func() {
 		v, callErr = starlark.Call(t.thread, e.hooks[h], starlark.Tuple{ctx}, nil)
 	})
 	switch {
 	case panicked != nil:
 		// A thread that panicked mid-call is dropped rather than reused.
-		return Decision{}, fmt.Errorf("%s: %v", starlarkNames[h], panicked)
+		return gate.Decision{}, fmt.Errorf("%s: %v", hookNames[h], panicked)
 	case timedOut:
 		e.threads.Put(t)
-		return Decision{}, e.env.timedOut(starlarkNames[h])
+		return gate.Decision{}, e.env.TimedOut(hookNames[h])
 	}
 	defer e.threads.Put(t)
 	if callErr != nil {
-		return Decision{}, fmt.Errorf("%s: %s", starlarkNames[h], starlarkErrorText(callErr))
+		return gate.Decision{}, fmt.Errorf("%s: %s", hookNames[h], starlarkErrorText(callErr))
 	}
 	d, err = decodeStarlark(h, v)
-	if err == nil && in.memo != nil && in.op != nil && !t.op.opaque && !t.usedFiles {
-		in.memo.store(t.op.read, in.op, d)
+	if err == nil && in.Memo != nil && in.Op != nil && !t.op.opaque && !t.usedFiles {
+		in.Memo.Remember(t.op.read, in.Op, d)
 	}
 	return d, err
 }
 
 // ctx builds the hook's argument (G-8.2) as a native dict, frozen: a hook
 // reads the facts, it does not change them.
-func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *lazyCtx {
+func (e *starlarkEngine) ctx(t *starlarkThread, in *gate.HookInput) *lazyCtx {
 	f := &t.facts
-	if f.of != in.facts {
-		*f = newStarlarkFacts(in.facts)
+	if f.of != in.Facts {
+		*f = newStarlarkFacts(in.Facts)
 	}
 
 	if t.ctxDict == nil {
@@ -212,7 +236,7 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *lazyCtx {
 	_ = d.SetKey(keyCwd, f.cwd)
 	_ = d.SetKey(keySession, f.session)
 	_ = d.SetKey(keyMounts, e.mounts)
-	if op := in.op; op != nil {
+	if op := in.Op; op != nil {
 		o := t.opDict
 		_ = o.Clear()
 		_ = o.SetKey(keyName, starlark.String(op.Name))
@@ -222,7 +246,7 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *lazyCtx {
 		t.op = trackedOp{d: o}
 		_ = d.SetKey(keyOp, &t.op)
 	}
-	if w := in.write; w != nil {
+	if w := in.Write; w != nil {
 		o := t.writeDict
 		_ = o.Clear()
 		_ = o.SetKey(keyKey, starlark.String(w.Key))
@@ -234,7 +258,7 @@ func (e *starlarkEngine) ctx(t *starlarkThread, in *hookInput) *lazyCtx {
 	return &t.ctx
 }
 
-func newStarlarkFacts(c *CommandContext) starlarkFacts {
+func newStarlarkFacts(c *gate.CommandContext) starlarkFacts {
 	session := starlark.NewDict(3)
 	_ = session.SetKey(keyID, starlark.String(c.Session.ID))
 	_ = session.SetKey(keyAgentID, starlark.String(c.Session.AgentID))
@@ -280,12 +304,12 @@ func starlarkStrings(list []string) *starlark.List {
 
 // decodeStarlark reads a hook's return value (G-8.1): None, "allow",
 // "deny", "ask", {"deny": reason} or {"ask": reason}.
-func decodeStarlark(h hook, v starlark.Value) (Decision, error) {
+func decodeStarlark(h gate.Hook, v starlark.Value) (gate.Decision, error) {
 	switch r := v.(type) {
 	case starlark.NoneType:
-		return NoOpinion(), nil
+		return gate.NoOpinion(), nil
 	case starlark.String:
-		if d, ok := answerWord(h, string(r), ""); ok {
+		if d, ok := gate.Answer(h, string(r), ""); ok {
 			return d, nil
 		}
 	case *starlark.Dict:
@@ -294,13 +318,13 @@ func decodeStarlark(h hook, v starlark.Value) (Decision, error) {
 			word, wordOK := item[0].(starlark.String)
 			reason, reasonOK := item[1].(starlark.String)
 			if wordOK && reasonOK && (word == "deny" || word == "ask") {
-				if d, ok := answerWord(h, string(word), string(reason)); ok {
+				if d, ok := gate.Answer(h, string(word), string(reason)); ok {
 					return d, nil
 				}
 			}
 		}
 	}
-	return Decision{}, unknownAnswer(starlarkNames[h], h, v.String(), "None")
+	return gate.Decision{}, gate.UnknownAnswer(hookNames[h], h, v.String(), "None")
 }
 
 // starlarkErrorText is an error's message without Starlark's backtrace.
@@ -321,7 +345,7 @@ func (e *starlarkEngine) open(thread *starlark.Thread, b *starlark.Builtin, args
 		return nil, err
 	}
 	markFileUse(thread)
-	data, err := readForPolicy(e.env.files, threadCwd(thread), name)
+	data, err := e.env.ReadFile(threadCwd(thread), name)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +360,7 @@ func (e *starlarkEngine) isFile(thread *starlark.Thread, b *starlark.Builtin, ar
 		return nil, err
 	}
 	markFileUse(thread)
-	return starlark.Bool(isFileForPolicy(e.env.files, threadCwd(thread), name)), nil
+	return starlark.Bool(e.env.IsFile(threadCwd(thread), name)), nil
 }
 
 func markFileUse(thread *starlark.Thread) {
@@ -406,12 +430,12 @@ func (c *lazyCtx) Get(k starlark.Value) (starlark.Value, bool, error) {
 
 // trackedOp is ctx["op"]: a read-only mapping over the op's fields that
 // records which fields a call reads by key, so its answer can be
-// remembered for ops that agree on them (opMemo). Anything that sees the
+// remembered for ops that agree on them (gate.OpMemo). Anything that sees the
 // op whole (iteration, str, methods such as get or keys) makes the call
 // opaque, and an opaque call is never remembered.
 type trackedOp struct {
 	d      *starlark.Dict
-	read   uint8
+	read   gate.OpFields
 	opaque bool
 }
 
@@ -441,13 +465,13 @@ func (o *trackedOp) AttrNames() []string { o.opaque = true; return o.d.AttrNames
 func (o *trackedOp) Get(k starlark.Value) (starlark.Value, bool, error) {
 	switch k {
 	case keyName:
-		o.read |= readName
+		o.read |= gate.FieldName
 	case keyPath:
-		o.read |= readPath
+		o.read |= gate.FieldPath
 	case keyWrite:
-		o.read |= readWrite
+		o.read |= gate.FieldWrite
 	case keyPrefix:
-		o.read |= readPrefix
+		o.read |= gate.FieldPrefix
 	default:
 		// Another key is absent whatever the op: reading it tells nothing.
 	}
@@ -459,13 +483,4 @@ func threadCwd(thread *starlark.Thread) string {
 		return t.cwd
 	}
 	return "/"
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -1,4 +1,4 @@
-package gate
+package policyrun
 
 import (
 	"sync/atomic"

@@ -1,43 +1,67 @@
-package gate
+// Package javascript is the gate's JavaScript policy engine (G-8.3): a
+// profile's program written in JavaScript (goja), its hooks preCommand,
+// preOps and preSession, their ctx a plain object with the keys of the
+// Starlark engine's dict. The gate links it only when its caller passes
+// Engine (gate.WithEngines).
+package javascript
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"gatehouse/core/gate"
+	"gatehouse/core/gate/internal/policyrun"
 )
+
+// Engine is the JavaScript engine, as gate.WithEngines takes it.
+type Engine struct{}
+
+// Name is "javascript", as a policy block names the engine.
+func (Engine) Name() string { return "javascript" }
+
+// Load compiles code and runs its top level (see gate.Engine).
+func (Engine) Load(code string, env *gate.ProgramEnv) (gate.Program, gate.Hooks, error) {
+	return newJavaScriptEngine(code, env)
+}
+
+// hookNames are the hooks as JavaScript programs define them.
+var hookNames = [gate.NumHooks]string{"preCommand", "preOps", "preSession"}
 
 // javascriptEngine runs a JavaScript policy program (G-8.3). A goja
 // Runtime is not safe for concurrent use, so the engine keeps a pool of
 // runtimes, each with the program already loaded; a call borrows one.
 type javascriptEngine struct {
-	env      *programEnv
+	env      *gate.ProgramEnv
+	budget   policyrun.Budget
 	compiled *goja.Program
-	mounts   map[string]string
 	runtimes sync.Pool // *jsRuntime
 }
 
 // jsRuntime is one loaded interpreter with its hooks and the slot its
-// calls run through (policy_budget.go).
+// calls run through (core/gate/internal/policyrun).
 type jsRuntime struct {
 	vm     *goja.Runtime
-	hooks  [hookCount]goja.Callable // nil where the program defines none
-	mounts *goja.Object             // frozen, shared by every ctx of this runtime
-	slot   *callSlot
+	hooks  [gate.NumHooks]goja.Callable // nil where the program defines none
+	mounts *goja.Object                 // frozen, shared by every ctx of this runtime
+	slot   *policyrun.Slot
 	cwd    string // the calling command's cwd, for open() of a relative path
 	err    error  // the program failed to load into this runtime
 }
 
-func newJavaScriptEngine(code string, env *programEnv, mounts map[string]string) (engine, [hookCount]bool, error) {
-	var hooks [hookCount]bool
-	compiled, err := goja.Compile(env.name, code, false)
+func newJavaScriptEngine(code string, env *gate.ProgramEnv) (gate.Program, gate.Hooks, error) {
+	var hooks gate.Hooks
+	compiled, err := goja.Compile(env.Name, code, false)
 	if err != nil {
 		return nil, hooks, err
 	}
 	keepRegexpClock()
-	e := &javascriptEngine{env: env, compiled: compiled, mounts: mounts}
+	e := &javascriptEngine{env: env, budget: policyrun.NewBudget(env.Timeout), compiled: compiled}
 	e.runtimes.New = func() any { return e.load() }
 	rt := e.load()
 	if rt.err != nil {
@@ -54,25 +78,25 @@ func newJavaScriptEngine(code string, env *programEnv, mounts map[string]string)
 // hook time-out.
 func (e *javascriptEngine) load() *jsRuntime {
 	vm := goja.New()
-	rt := &jsRuntime{vm: vm, slot: newCallSlot()}
+	rt := &jsRuntime{vm: vm, slot: policyrun.NewSlot()}
 	limitJavaScript(vm)
 	freeze, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
 	rt.mounts = vm.NewObject()
-	for _, prefix := range sortedKeys(e.mounts) {
-		_ = rt.mounts.Set(prefix, e.mounts[prefix])
+	for _, prefix := range slices.Sorted(maps.Keys(e.env.Mounts)) {
+		_ = rt.mounts.Set(prefix, e.env.Mounts[prefix])
 	}
 	_, _ = freeze(goja.Undefined(), rt.mounts)
 	_ = vm.Set("open", rt.open(e))
 	_ = vm.Set("isFile", rt.isFile(e))
 
 	var err error
-	timedOut, panicked := rt.slot.run(e.env.budget,
+	timedOut, panicked := rt.slot.Run(e.budget,
 		func() { _, err = vm.RunProgram(e.compiled) },
-		func() { vm.Interrupt(errStopped) },
+		func() { vm.Interrupt(policyrun.ErrStopped) },
 		func() {}) // an abandoned runtime is never used again
 	switch {
 	case timedOut:
-		rt.err = fmt.Errorf("the top level timed out after %v", e.env.timeout)
+		rt.err = fmt.Errorf("the top level timed out after %v", e.env.Timeout)
 		return rt
 	case panicked != nil:
 		rt.err = fmt.Errorf("the top level panicked: %v", panicked)
@@ -81,7 +105,7 @@ func (e *javascriptEngine) load() *jsRuntime {
 		rt.err = errors.New(javascriptErrorText(err))
 		return rt
 	}
-	for h, name := range javascriptNames {
+	for h, name := range hookNames {
 		v := vm.Get(name)
 		if v == nil || goja.IsUndefined(v) {
 			continue
@@ -96,24 +120,25 @@ func (e *javascriptEngine) load() *jsRuntime {
 	return rt
 }
 
-func (e *javascriptEngine) call(h hook, in *hookInput) (d Decision, err error) {
+// Call runs hook h (see gate.Program).
+func (e *javascriptEngine) Call(h gate.Hook, in *gate.HookInput) (d gate.Decision, err error) {
 	rt := e.runtimes.Get().(*jsRuntime)
 	if rt.err != nil {
-		return Decision{}, fmt.Errorf("%s: %v", javascriptNames[h], rt.err)
+		return gate.Decision{}, fmt.Errorf("%s: %v", hookNames[h], rt.err)
 	}
 	if rt.hooks[h] == nil {
 		// Top-level code that defines hooks conditionally can differ between
 		// runtimes; a runtime without this hook has no opinion to give.
 		e.runtimes.Put(rt)
-		return NoOpinion(), nil
+		return gate.NoOpinion(), nil
 	}
-	rt.cwd = in.facts.Cwd
+	rt.cwd = in.Facts.Cwd
 	ctx := rt.ctx(in)
 	var v goja.Value
 	var callErr error
-	timedOut, panicked := rt.slot.run(e.env.budget,
+	timedOut, panicked := rt.slot.Run(e.budget,
 		func() { v, callErr = rt.hooks[h](goja.Undefined(), ctx) },
-		func() { rt.vm.Interrupt(errStopped) },
+		func() { rt.vm.Interrupt(policyrun.ErrStopped) },
 		func() {
 			// The abandoned call has returned: the runtime is whole again.
 			rt.vm.ClearInterrupt()
@@ -121,14 +146,14 @@ func (e *javascriptEngine) call(h hook, in *hookInput) (d Decision, err error) {
 		})
 	switch {
 	case timedOut:
-		return Decision{}, e.env.timedOut(javascriptNames[h])
+		return gate.Decision{}, e.env.TimedOut(hookNames[h])
 	case panicked != nil:
 		// A runtime that panicked mid-call is dropped rather than reused.
-		return Decision{}, fmt.Errorf("%s panicked: %v", javascriptNames[h], panicked)
+		return gate.Decision{}, fmt.Errorf("%s panicked: %v", hookNames[h], panicked)
 	}
 	defer e.runtimes.Put(rt)
 	if callErr != nil {
-		return Decision{}, fmt.Errorf("%s: %s", javascriptNames[h], javascriptErrorText(callErr))
+		return gate.Decision{}, fmt.Errorf("%s: %s", hookNames[h], javascriptErrorText(callErr))
 	}
 	return decodeJavaScript(rt.vm, h, v)
 }
@@ -136,8 +161,8 @@ func (e *javascriptEngine) call(h hook, in *hookInput) (d Decision, err error) {
 // ctx builds the hook's argument (G-8.2) as a native object, afresh per
 // call so nothing one call does to it reaches the next; the keys are those
 // of the Starlark dict, so one program reads the same in both engines.
-func (rt *jsRuntime) ctx(in *hookInput) *goja.Object {
-	vm, f := rt.vm, in.facts
+func (rt *jsRuntime) ctx(in *gate.HookInput) *goja.Object {
+	vm, f := rt.vm, in.Facts
 	o := vm.NewObject()
 	session := vm.NewObject()
 	_ = session.Set("id", f.Session.ID)
@@ -150,7 +175,7 @@ func (rt *jsRuntime) ctx(in *hookInput) *goja.Object {
 	_ = o.Set("cwd", f.Cwd)
 	_ = o.Set("session", session)
 	_ = o.Set("mounts", rt.mounts)
-	if op := in.op; op != nil {
+	if op := in.Op; op != nil {
 		opObj := vm.NewObject()
 		_ = opObj.Set("name", op.Name)
 		_ = opObj.Set("path", op.Path)
@@ -158,7 +183,7 @@ func (rt *jsRuntime) ctx(in *hookInput) *goja.Object {
 		_ = opObj.Set("prefix", op.Prefix)
 		_ = o.Set("op", opObj)
 	}
-	if w := in.write; w != nil {
+	if w := in.Write; w != nil {
 		wObj := vm.NewObject()
 		_ = wObj.Set("key", w.Key)
 		_ = wObj.Set("value", w.Value)
@@ -178,27 +203,27 @@ func jsStrings(vm *goja.Runtime, list []string) *goja.Object {
 
 // decodeJavaScript reads a hook's return value (G-8.1): undefined, null,
 // "allow", "deny", "ask", {deny: reason} or {ask: reason}.
-func decodeJavaScript(vm *goja.Runtime, h hook, v goja.Value) (Decision, error) {
+func decodeJavaScript(vm *goja.Runtime, h gate.Hook, v goja.Value) (gate.Decision, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return NoOpinion(), nil
+		return gate.NoOpinion(), nil
 	}
 	switch x := v.Export().(type) {
 	case string:
-		if d, ok := answerWord(h, x, ""); ok {
+		if d, ok := gate.Answer(h, x, ""); ok {
 			return d, nil
 		}
 	case map[string]any:
 		if obj, isObj := v.(*goja.Object); isObj {
 			if keys := obj.Keys(); len(keys) == 1 && (keys[0] == "deny" || keys[0] == "ask") {
 				if reason, ok := obj.Get(keys[0]).Export().(string); ok {
-					if d, ok := answerWord(h, keys[0], reason); ok {
+					if d, ok := gate.Answer(h, keys[0], reason); ok {
 						return d, nil
 					}
 				}
 			}
 		}
 	}
-	return Decision{}, unknownAnswer(javascriptNames[h], h, describeJavaScript(v), "undefined, null")
+	return gate.Decision{}, gate.UnknownAnswer(hookNames[h], h, describeJavaScript(v), "undefined, null")
 }
 
 // describeJavaScript shows an unknown answer as JSON where it can.
@@ -228,7 +253,7 @@ func javascriptErrorText(err error) string {
 // message is the same for a hidden path as for a missing one.
 func (rt *jsRuntime) open(e *javascriptEngine) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
-		data, err := readForPolicy(e.env.files, rt.cwd, call.Argument(0).String())
+		data, err := e.env.ReadFile(rt.cwd, call.Argument(0).String())
 		if err != nil {
 			panic(rt.jsError(err.Error()))
 		}
@@ -239,7 +264,7 @@ func (rt *jsRuntime) open(e *javascriptEngine) func(goja.FunctionCall) goja.Valu
 // isFile(path) reports whether path is a regular file the program may see.
 func (rt *jsRuntime) isFile(e *javascriptEngine) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
-		return rt.vm.ToValue(isFileForPolicy(e.env.files, rt.cwd, call.Argument(0).String()))
+		return rt.vm.ToValue(e.env.IsFile(rt.cwd, call.Argument(0).String()))
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package gate
+package policyrun
 
 import "time"
 
