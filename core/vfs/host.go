@@ -111,7 +111,7 @@ func (h *hostFS) openBeneath(rel string, flags int, perm uint32) (int, error) {
 			how.Mode = uint64(perm)
 		}
 		for tries := 0; ; tries++ {
-			fd, err := unix.Openat2(h.root, name, &how)
+			fd, err := openat2(h.root, name, &how)
 			switch {
 			case err == nil:
 				return fd, nil

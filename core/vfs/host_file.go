@@ -6,6 +6,7 @@ import (
 	"path"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,19 +33,73 @@ type hostFile struct {
 	// fstats once after open would see.
 	info    fileInfo
 	written bool
-	cleanup runtime.Cleanup
+	// open is this file's slot in its slab's record of open
+	// descriptors, cleared by Close.
+	open *atomic.Int32
 }
 
-// newHostFile wraps an open descriptor. The cleanup closes a descriptor
-// that a caller forgot to Close, as os.File's finalizer would.
+// newHostFile wraps an open descriptor.
 func newHostFile(fd int, name string, st *unix.Stat_t) *hostFile {
-	f := &hostFile{fd: fd, name: name, info: infoFromStat(st)}
+	f := hostFiles.next()
+	f.fd, f.name, f.info = fd, name, infoFromStat(st)
 	f.info.name = path.Base(name)
-	f.cleanup = runtime.AddCleanup(f, closeFD, fd)
+	f.open.Store(int32(fd))
 	return f
 }
 
-func closeFD(fd int) { unix.Close(fd) }
+// slabFiles is how many hostFiles are allocated together.
+const slabFiles = 64
+
+// A fileSlab is slabFiles hostFiles allocated as one object. A
+// descriptor a caller forgot to Close is closed once the garbage
+// collector finds its whole slab unreachable, as os.File's cleanup would
+// for one file; a cleanup per file cost more than the rest of an open,
+// fstat, read and close of a small file together (an allocation, and a
+// global lock taken twice), and grep -r opens every file of a tree.
+type fileSlab struct {
+	files [slabFiles]hostFile
+	open  *slabDescriptors
+}
+
+// slabDescriptors are a slab's open descriptors, -1 for a slot never
+// used or closed. They live apart from the slab so that its cleanup can
+// read them after the slab itself is gone.
+type slabDescriptors [slabFiles]atomic.Int32
+
+// closeLeaked closes what a slab's files left open.
+func closeLeaked(open *slabDescriptors) {
+	for i := range open {
+		if fd := open[i].Load(); fd >= 0 {
+			unix.Close(int(fd))
+		}
+	}
+}
+
+// fileSlabs hands out hostFiles from the current slab.
+type fileSlabs struct {
+	mu   sync.Mutex
+	slab *fileSlab
+	used int
+}
+
+var hostFiles fileSlabs
+
+func (s *fileSlabs) next() *hostFile {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.slab == nil || s.used == slabFiles {
+		open := new(slabDescriptors)
+		for i := range open {
+			open[i].Store(-1)
+		}
+		s.slab, s.used = &fileSlab{open: open}, 0
+		runtime.AddCleanup(s.slab, closeLeaked, open)
+	}
+	f := &s.slab.files[s.used]
+	f.open = &s.slab.open[s.used]
+	s.used++
+	return f
+}
 
 // fail wraps an errno as the caller's path error.
 func (f *hostFile) fail(op string, err error) error {
@@ -173,7 +228,7 @@ func (f *hostFile) Close() error {
 	if f.fd < 0 {
 		return f.closed("close")
 	}
-	f.cleanup.Stop()
+	f.open.Store(-1)
 	err := unix.Close(f.fd)
 	f.fd = -1
 	if err != nil && err != unix.EINTR {

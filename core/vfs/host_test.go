@@ -373,6 +373,14 @@ func TestHostListingIsSorted(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, name), nil, 0o644)
 			want = append(want, name)
 		}
+		// Names that share their first eight bytes, or are shorter, or
+		// hold bytes above 0x7f: the sort's numeric key must not reorder
+		// them.
+		for _, name := range []string{"n", "n0", "prefix12345678b", "prefix12345678", "prefix1234567",
+			"prefix12345678a", "prefix1234568", "\u00e9t\u00e9", "\xff", "\x01", "n 1", "N"} {
+			os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+			want = append(want, name)
+		}
 		slices.Sort(want)
 		want = slices.Compact(want)
 		fsys := hostVFS(t, walk, MountSpec{Prefix: "/m", HostDir: dir}).View(OpenDoor)

@@ -240,7 +240,7 @@ func (h *hostFS) ownAncestorIn(dir int, rel string) bool {
 	}
 	_, name := splitRel(rel)
 	var st unix.Stat_t
-	if ignoringEINTR(func() error { return unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) }) != nil {
+	if ignoringEINTR(func() error { return fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) }) != nil {
 		return false
 	}
 	return own.isAncestor(identity(&st))
@@ -271,7 +271,7 @@ func (h *hostFS) openRead(rel, name string, listedRegular bool) (File, bool) {
 	}
 	var st unix.Stat_t
 	if !listedRegular {
-		if unix.Fstatat(h.root, rel, &st, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT) != nil || !openable(&st) {
+		if fstatat(h.root, rel, &st, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT) != nil || !openable(&st) {
 			return nil, false
 		}
 	}
