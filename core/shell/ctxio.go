@@ -94,11 +94,22 @@ func (s stopFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, err
 		// tree) go unwrapped, which keeps the hot path as it was.
 		return f, nil
 	}
-	sf := &stopFile{File: f, done: s.done}
 	if flag&(os.O_WRONLY|os.O_RDWR) != os.O_WRONLY {
-		sf.charge = newInputCharge(s.mem, s.keeps)
+		if c := newInputCharge(s.mem, s.keeps); c != nil {
+			// The file and its charge in one allocation: grep -r
+			// opens every file of a tree.
+			cf := &chargedStopFile{stopFile: stopFile{File: f, done: s.done}, c: *c}
+			cf.charge = &cf.c
+			return &cf.stopFile, nil
+		}
 	}
-	return sf, nil
+	return &stopFile{File: f, done: s.done}, nil
+}
+
+// chargedStopFile is a stopFile allocated with its input's charge.
+type chargedStopFile struct {
+	stopFile
+	c inputCharge
 }
 
 // stopFile is a file whose reads and writes fail once done is closed.

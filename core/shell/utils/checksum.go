@@ -82,7 +82,11 @@ func init() {
 		"sha256sum": "FIPS-180-2", "sha384sum": "FIPS-180-2", "sha512sum": "FIPS-180-2", "b2sum": "RFC 7693"}
 	checksumAlgos = algos
 	for _, a := range algos {
-		a.help = strings.NewReplacer("NAME", a.name, "ALGO", a.tag, "RFC.", rfc[a.name]+".").Replace(checksumHelpTemplate)
+		// Three plain replacements: a strings.Replacer per utility cost a
+		// tenth of a millisecond at every start (issue 18).
+		a.help = strings.ReplaceAll(checksumHelpTemplate, "NAME", a.name)
+		a.help = strings.ReplaceAll(a.help, "ALGO", a.tag)
+		a.help = strings.ReplaceAll(a.help, "RFC.", rfc[a.name]+".")
 		opts := checksumOpts
 		if a.lengthOpt {
 			opts = append(append([]optDef(nil), checksumOpts...), optDef{short: 'l', long: "length", arg: needArg})

@@ -14,7 +14,7 @@ func (p *findParser) typeTest(tok string) findNode {
 	if !ok {
 		return p.fail("")
 	}
-	want := map[byte]bool{}
+	var want [256]bool // indexed by type letter: no map lookup per file
 	for _, part := range strings.Split(v, ",") {
 		if len(part) != 1 || strings.IndexByte("bcdpflsD", part[0]) < 0 {
 			if len(part) > 1 {

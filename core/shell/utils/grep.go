@@ -498,11 +498,7 @@ func (g *grepper) walk(dir, shown string) {
 			return
 		}
 		name := ent.Name()
-		child := Join(dir, name)
-		childShown := name
-		if shown != "" {
-			childShown = joinShown(shown, name)
-		}
+		child, childShown := joinEntry(dir, shown, name)
 		typ := ent.Type()
 		if typ&fs.ModeSymlink != 0 {
 			if !g.cfg.followAll {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -332,7 +333,7 @@ func (c *iconvConv) encode(r rune) bool {
 		return true
 	}
 	if c.translit {
-		text, ok := iconvTranslit[r]
+		text, ok := iconvTranslit()[r]
 		if !ok || len(text) == 1 && isASCIILetter(text[0]) && !c.accents {
 			text = "?"
 		}
@@ -411,7 +412,7 @@ func singleByteOf(enc string, r rune) (byte, bool) {
 
 // iconvTranslit approximates characters a target lacks, as glibc's
 // //TRANSLIT does for the common ones.
-var iconvTranslit = func() map[rune]string {
+var iconvTranslit = sync.OnceValue(func() map[rune]string {
 	m := map[rune]string{0x20ac: "EUR", 0x2018: "'", 0x2019: "'", 0x201c: `"`, 0x201d: `"`, 0x2013: "-", 0x2014: "-",
 		0x2026: "...", 0xdf: "ss", 0xe6: "ae", 0xc6: "AE", 0x153: "oe", 0x152: "OE", 0xf8: "o", 0xd8: "O",
 		0xa0: " ", 0xa9: "(C)", 0xae: "(R)", 0x2122: "(TM)", 0xab: "<<", 0xbb: ">>", 0xb7: ".", 0x2022: "o"}
@@ -426,4 +427,4 @@ var iconvTranslit = func() map[rune]string {
 		}
 	}
 	return m
-}()
+})

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 const odHelp = `Usage: od [OPTION]... [FILE]...
@@ -402,7 +403,7 @@ func odAppendField(buf []byte, ty odType, unit []byte, big bool) []byte {
 		}
 		return append(buf, c)
 	case 'c':
-		return append(buf, odCharText[unit[0]]...)
+		return append(buf, odCharText()[unit[0]]...)
 	}
 	var v uint64
 	if big {
@@ -444,13 +445,15 @@ func odAppendField(buf []byte, ty odType, unit []byte, big bool) []byte {
 	return buf
 }
 
-// odCharText is -t c's text for every byte.
-var odCharText = func() (tab [256]string) {
+// odCharText is -t c's text for every byte, made when first needed
+// (not at every start).
+var odCharText = sync.OnceValue(func() *[256]string {
+	var tab [256]string
 	for i := range tab {
 		tab[i] = odChar(byte(i))
 	}
-	return tab
-}()
+	return &tab
+})
 
 // odFloat prints the shortest text that reads back as the same float,
 // with C's exponent form (1e+27, 2.5e-38).

@@ -1,6 +1,9 @@
 package utils
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // rgTypeList is ripgrep 13's built-in file types, one "name: glob, glob"
 // a line, as --type-list prints them; -t and -T select files by them.
@@ -176,11 +179,11 @@ zstd: *.zst, *.zstd
 `
 
 // rgTypes maps a type name to its globs, parsed from rgTypeList.
-var rgTypes = func() map[string][]string {
+var rgTypes = sync.OnceValue(func() map[string][]string {
 	types := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSuffix(rgTypeList, "\n"), "\n") {
 		name, globs, _ := strings.Cut(line, ": ")
 		types[name] = strings.Split(globs, ", ")
 	}
 	return types
-}()
+})
