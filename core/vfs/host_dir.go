@@ -57,8 +57,28 @@ func (d *hostDirHandle) list(withInfo bool) ([]fs.DirEntry, error) {
 }
 func (d *hostDirHandle) close() { unix.Close(d.fd) }
 
-// direntBuffers holds getdents64 buffers between listings.
-var direntBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+// listScratch is what a listing needs only while it is made, kept
+// between listings: the getdents64 buffer, the entries as read, their
+// names, and the sort's keys. A walk lists thousands of directories, and
+// growing these afresh for each was most of what it allocated.
+type listScratch struct {
+	buf   []byte
+	raw   []rawDirent
+	arena []byte
+	keys  []uint64
+}
+
+var listScratches = sync.Pool{New: func() any { return &listScratch{buf: make([]byte, 32<<10)} }}
+
+// release returns the scratch for the next listing, unless a huge
+// directory grew it: that memory goes back to the collector.
+func (s *listScratch) release() {
+	if cap(s.arena) > 1<<20 || cap(s.raw) > 1<<16 || cap(s.keys) > 1<<16 {
+		return
+	}
+	s.raw, s.arena, s.keys = s.raw[:0], s.arena[:0], s.keys[:0]
+	listScratches.Put(s)
+}
 
 // rawDirent is one entry as getdents64 gave it; its name is kept in a
 // shared byte arena until the listing is complete.
@@ -89,11 +109,9 @@ func (h *hostFS) list(fd int, rel string, withInfo bool) ([]fs.DirEntry, error) 
 		}
 		ownDir, dirDev = own.dir(identity(&st)), uint64(st.Dev)
 	}
-	bufp := direntBuffers.Get().(*[]byte)
-	defer direntBuffers.Put(bufp)
-	buf := *bufp
-	var arena []byte
-	var raw []rawDirent
+	scratch := listScratches.Get().(*listScratch)
+	defer scratch.release()
+	buf, arena, raw := scratch.buf, scratch.arena, scratch.raw
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
@@ -109,10 +127,14 @@ func (h *hostFS) list(fd int, rel string, withInfo bool) ([]fs.DirEntry, error) 
 			ino := binary.NativeEndian.Uint64(buf[off:])
 			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
 			typ := buf[off+18]
-			name := buf[off+19 : off+reclen]
-			if i := indexZero(name); i >= 0 {
-				name = name[:i]
+			// The record is padded to eight bytes after the name's NUL
+			// (the padding is not zeroed), so the NUL is among the last
+			// eight bytes: look there, not along the whole name.
+			end := max(off+19, off+reclen-8)
+			for end < off+reclen && buf[end] != 0 {
+				end++
 			}
+			name := buf[off+19 : end]
 			off += reclen
 			if isDots(name) {
 				continue
@@ -125,6 +147,7 @@ func (h *hostFS) list(fd int, rel string, withInfo bool) ([]fs.DirEntry, error) 
 			arena = append(arena, name...)
 		}
 	}
+	scratch.raw, scratch.arena = raw, arena
 	names := string(arena)
 	shared := &hostDir{h: h, rel: rel}
 	entries := make([]hostDirEntry, 0, len(raw))
@@ -140,53 +163,91 @@ func (h *hostFS) list(fd int, rel string, withInfo bool) ([]fs.DirEntry, error) 
 	if withInfo {
 		entries = h.takeInfo(fd, entries)
 	}
-	return sortedEntries(entries), nil
+	return sortedEntries(entries, scratch), nil
 }
 
 // sortedEntries points a DirEntry at each entry in name order. It sorts
-// keys, not the entries: an entry holds pointers, and every swap of one
-// would pay the garbage collector's write barriers (three times slower on
-// a directory of 100). A key is the name's first eight bytes as a number,
-// which settles most comparisons without a call to compare strings (a
-// name holds no NUL, so zero padding orders a shorter name first). tmpfs
-// lists in creation order and trees are often written in name order (a
-// git checkout, an archive), so one pass first sees whether there is
+// numbers, not the entries: an entry holds pointers, and every swap of one
+// would pay the garbage collector's write barriers, and a comparison
+// function called through a pointer costs more than the numbers' own
+// comparison. Each number is six bytes of the name, taken just after the
+// prefix every name in the directory shares (a tree's files are often
+// f0001.txt, f0002.txt, ...), over the entry's index in the low 16 bits;
+// names whose six bytes are the same are then put in order by the whole
+// name. A name holds no NUL, so zero padding orders a shorter name first.
+// tmpfs lists in creation order and trees are often written in name order
+// (a git checkout, an archive), so one pass first sees whether there is
 // anything to sort.
-func sortedEntries(entries []hostDirEntry) []fs.DirEntry {
-	keys := make([]nameKey, len(entries))
-	for i := range entries {
-		keys[i] = nameKey{prefix: namePrefix(entries[i].name), index: int32(i)}
-	}
-	byName := func(a, b nameKey) int {
-		if a.prefix != b.prefix {
-			if a.prefix < b.prefix {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(entries[a.index].name, entries[b.index].name)
-	}
-	if !slices.IsSortedFunc(keys, byName) {
-		slices.SortFunc(keys, byName)
-	}
+func sortedEntries(entries []hostDirEntry, scratch *listScratch) []fs.DirEntry {
 	out := make([]fs.DirEntry, len(entries))
+	if len(entries) > 1<<16 {
+		order := make([]int, len(entries))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(entries[a].name, entries[b].name) })
+		for i, j := range order {
+			out[i] = &entries[j]
+		}
+		return out
+	}
+	shared := sharedPrefixLen(entries)
+	keys := scratch.keys[:0]
+	for i := range entries {
+		keys = append(keys, nameWindow(entries[i].name, shared)<<16|uint64(i))
+	}
+	scratch.keys = keys
+	const index = 1<<16 - 1
+	if !slices.IsSorted(keys) {
+		slices.Sort(keys)
+	}
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j]>>16 == keys[i]>>16 {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(keys[i:j], func(a, b uint64) int {
+				return strings.Compare(entries[a&index].name, entries[b&index].name)
+			})
+		}
+		i = j
+	}
 	for i, k := range keys {
-		out[i] = &entries[k.index]
+		out[i] = &entries[k&index]
 	}
 	return out
 }
 
-// nameKey is an entry's place in sortedEntries.
-type nameKey struct {
-	prefix uint64
-	index  int32
+// sharedPrefixLen is how many leading bytes every entry's name shares.
+func sharedPrefixLen(entries []hostDirEntry) int {
+	if len(entries) == 0 {
+		return 0
+	}
+	first := entries[0].name
+	n := len(first)
+	for i := 1; i < len(entries) && n > 0; i++ {
+		name := entries[i].name
+		m := min(n, len(name))
+		j := 0
+		for j < m && name[j] == first[j] {
+			j++
+		}
+		n = j
+	}
+	return n
 }
 
-// namePrefix is name's first eight bytes, big-endian, zero-padded.
-func namePrefix(name string) uint64 {
-	var b [8]byte
-	copy(b[:], name)
-	return binary.BigEndian.Uint64(b[:])
+// nameWindow is name's six bytes from offset from, big-endian, zero-padded.
+func nameWindow(name string, from int) uint64 {
+	var w uint64
+	for i := from; i < from+6; i++ {
+		w <<= 8
+		if i < len(name) {
+			w |= uint64(name[i])
+		}
+	}
+	return w
 }
 
 // takeInfo fills each entry's lstat from the open directory, dropping
@@ -239,15 +300,6 @@ func (h *hostFS) entryType(dir int, rel, name string, dtype uint8) (fs.FileMode,
 		return 0, false
 	}
 	return fs.ModeSymlink, true
-}
-
-func indexZero(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return -1
 }
 
 func isDots(name []byte) bool {

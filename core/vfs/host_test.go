@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -399,4 +400,41 @@ func TestHostListingIsSorted(t *testing.T) {
 			}
 		}
 	})
+}
+
+// sortedEntries orders names as strings.Compare does, for directories
+// whose names share long prefixes, differ only past the six bytes it
+// compares as numbers, are prefixes of one another, hold bytes above
+// 0x7f, or are too many for its 16-bit index.
+func TestHostSortedEntriesOrder(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := "ab.\x01\xff"
+	for _, n := range []int{0, 1, 2, 3, 17, 100, 1000, 1<<16 + 5} {
+		for _, shared := range []string{"", "x", "prefix-shared-by-all/"[:20]} {
+			seen := map[string]bool{}
+			var entries []hostDirEntry
+			for len(entries) < n {
+				b := []byte(shared)
+				for range rng.IntN(12) {
+					b = append(b, alphabet[rng.IntN(len(alphabet))])
+				}
+				if name := string(b); name != "" && !seen[name] {
+					seen[name] = true
+					entries = append(entries, hostDirEntry{name: name})
+				}
+			}
+			want := make([]string, len(entries))
+			for i, e := range entries {
+				want[i] = e.name
+			}
+			slices.Sort(want)
+			got := sortedEntries(entries, &listScratch{})
+			for i, e := range got {
+				if e.Name() != want[i] {
+					t.Fatalf("n=%d shared=%q: entry %d = %q, want %q", n, shared, i, e.Name(), want[i])
+				}
+			}
+		}
+	}
 }

@@ -19,6 +19,9 @@ type tool struct {
 	env  *Env
 	name string
 	ctx  context.Context
+	// done is ctx.Done(), taken once: stopped is asked for every file a
+	// walk meets, and ctx.Err() climbs the context's chain each time.
+	done <-chan struct{}
 	sink *failWriter
 	out  *bufio.Writer
 	help string
@@ -95,7 +98,7 @@ func newTool(e *Env, name, help string, usageExit int) *tool {
 		stdout = io.Discard
 	}
 	sink := &failWriter{w: stdout}
-	return &tool{env: e, name: name, ctx: ctx, sink: sink, out: bufio.NewWriterSize(sink, 32*1024), help: help, usageExit: usageExit}
+	return &tool{env: e, name: name, ctx: ctx, done: ctx.Done(), sink: sink, out: bufio.NewWriterSize(sink, 32*1024), help: help, usageExit: usageExit}
 }
 
 // write sends p to stdout and reports whether stdout still works.
@@ -130,7 +133,14 @@ func (t *tool) broken() bool { return t.sink.err != nil }
 func (t *tool) flush() bool { return t.out.Flush() == nil }
 
 // stopped reports a cancelled line (time limit, ask) or a dead stdout.
-func (t *tool) stopped() bool { return t.ctx.Err() != nil || t.sink.err != nil }
+func (t *tool) stopped() bool {
+	select {
+	case <-t.done:
+		return true
+	default:
+		return t.sink.err != nil
+	}
+}
 
 // warn prints "NAME: msg" on stderr.
 func (t *tool) warn(msg string) {
