@@ -43,7 +43,8 @@ type hostSystem struct {
 }
 
 // hostSample is one run: wall clock, CPU of the process and its children,
-// and the peak resident set of the largest of them.
+// and (in a run of its own, under GNU time) the peak resident set of the
+// largest of them.
 type hostSample struct {
 	wall, cpu time.Duration
 	maxRSS    int64 // KiB
@@ -119,18 +120,27 @@ func hostmountCommand(args []string) error {
 				if res[sys.name] == nil {
 					res[sys.name] = make([][]hostSample, len(lines))
 				}
-				s := runHostLine(sys, l.text)
+				s := runHostLine(sys, l.text, false)
 				res[sys.name][li] = append(res[sys.name][li], s)
 				status := "ok"
 				if s.err != nil {
 					status = s.err.Error()
 				}
-				logf("round %d  %-9s %-44s %9.1f ms wall %9.1f ms cpu %7d KiB  %s",
-					round+1, sys.name, l.text, ms(s.wall), ms(s.cpu), s.maxRSS, status)
+				logf("round %d  %-9s %-44s %9.1f ms wall %9.1f ms cpu  %s",
+					round+1, sys.name, l.text, ms(s.wall), ms(s.cpu), status)
 			}
 		}
 	}
-	printHostTable(os.Stdout, lines, systems, res, *repeat)
+	// The peak resident set is taken in runs of its own, under GNU time:
+	// wrapping the timed runs would add time's own start-up (and more for
+	// a large static binary than for bash) to every CPU figure.
+	rss := map[string][]int64{}
+	for _, sys := range systems {
+		for _, l := range lines {
+			rss[sys.name] = append(rss[sys.name], runHostLine(sys, l.text, true).maxRSS)
+		}
+	}
+	printHostTable(os.Stdout, lines, systems, res, rss, *repeat)
 	if *straceCounts {
 		return printSyscallsPerFile(os.Stdout, lines, systems, tree)
 	}
@@ -217,10 +227,10 @@ func straceCalls(sys hostSystem, line string) (int, error) {
 // inherit its high-water mark through the vfork-style spawn Go uses.
 var timeBinary, _ = exec.LookPath("/usr/bin/time")
 
-func runHostLine(sys hostSystem, line string) hostSample {
+func runHostLine(sys hostSystem, line string, measureRSS bool) hostSample {
 	argv := sys.argv(line)
 	var rssFile string
-	if timeBinary != "" {
+	if measureRSS && timeBinary != "" {
 		f, err := os.CreateTemp("", "ghbench-rss-")
 		if err == nil {
 			rssFile = f.Name()
@@ -251,7 +261,7 @@ func runHostLine(sys hostSystem, line string) hostSample {
 	return s
 }
 
-func printHostTable(w io.Writer, lines []hostLine, systems []hostSystem, res map[string][][]hostSample, repeat int) {
+func printHostTable(w io.Writer, lines []hostLine, systems []hostSystem, res map[string][][]hostSample, rssOf map[string][]int64, repeat int) {
 	fmt.Fprintf(w, "\nhost mounts on the same tree, whole processes; medians of %d runs (ratios: gatehouse/GNU)\n", repeat)
 	hasBase := len(systems) > 2
 	fmt.Fprintf(w, "%-44s %10s %10s %7s %10s %10s %7s %9s %9s", "line", "GNU wall", "gh wall", "ratio", "GNU cpu", "gh cpu", "ratio", "GNU RSS", "gh RSS")
@@ -274,7 +284,6 @@ func printHostTable(w io.Writer, lines []hostLine, systems []hostSystem, res map
 	}
 	wall := func(s hostSample) int64 { return int64(s.wall) }
 	cpu := func(s hostSample) int64 { return int64(s.cpu) }
-	rss := func(s hostSample) int64 { return s.maxRSS }
 	for li, l := range lines {
 		label := l.label
 		if label == "" {
@@ -284,8 +293,7 @@ func printHostTable(w io.Writer, lines []hostLine, systems []hostSystem, res map
 		hw, ok2 := med(sysGatehouse, li, wall)
 		gc, _ := med(sysGNU, li, cpu)
 		hc, _ := med(sysGatehouse, li, cpu)
-		gr, _ := med(sysGNU, li, rss)
-		hr, _ := med(sysGatehouse, li, rss)
+		gr, hr := rssOf[sysGNU][li], rssOf[sysGatehouse][li]
 		if !ok1 || !ok2 {
 			fmt.Fprintf(w, "%-44s failed\n", label)
 			continue
