@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,7 +76,8 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("exec")
 	wsFile := fs.String("w", "", "Load the workspace from `FILE`, a YAML document; required.")
 	profile := fs.String("p", "", "Bind a new session to the profile `PROFILE` (default: the document's default profile); an existing session keeps the profile it was created with.")
-	session := fs.String("s", "", "Run in the session `ID`, created the first time it is used (default: cli-PROFILE).")
+	session := fs.String("s", "", "Run in the session `ID`, created the first time it is used (default: the session of this document, profile and agent, named cli-PROFILE-HASH).")
+	agent := fs.String("agent", "cli", "Name the agent `NAME` in the ledger and the console; each agent has its own default session.")
 	db := fs.String("db", "", ledgerSentence)
 	asJSON := fs.Bool("json", false, "Print the result object (stdout, stderr, exit_code, refusal, refusals) as JSON instead of the line's output.")
 	pos, code, ok := fs.parse(args, stdout, stderr)
@@ -97,12 +100,9 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	defer ws.Close()
 	id := *session
 	if id == "" {
-		id = "cli-" + *profile
-		if *profile == "" {
-			id = "cli-default"
-		}
+		id = cliSessionID(ws, *profile, *agent)
 	}
-	s, err := ws.OpenSession(id, "cli", core.Profile(*profile))
+	s, err := ws.OpenSession(id, *agent, core.Profile(*profile))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
@@ -120,6 +120,23 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	io.WriteString(stderr, res.Stderr)
 	io.WriteString(stderr, core.RefusalLines(res))
 	return res.ExitCode
+}
+
+// cliSessionID names exec's default session: one per workspace document,
+// profile and agent, so that another document on the same ledger, or the
+// same profile name in another document, is another session with its own
+// cwd and shell state (G-2.1, G-11.4). The name says the profile; the hash
+// tells the documents and agents apart.
+func cliSessionID(ws *core.Workspace, profile, agent string) string {
+	if profile == "" {
+		profile = ws.Config().Default
+	}
+	label := profile
+	if label == "" {
+		label = "default"
+	}
+	sum := sha256.Sum256([]byte(ws.Document() + "\x00" + profile + "\x00" + agent))
+	return "cli-" + label + "-" + hex.EncodeToString(sum[:4])
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) int {

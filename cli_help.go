@@ -33,7 +33,7 @@ var helps = map[string]commandHelp{
 		},
 	},
 	"exec": {
-		synopsis: "exec -w FILE [-p PROFILE] [-s SESSION] [--db FILE] [--json] -- LINE",
+		synopsis: "exec -w FILE [-p PROFILE] [-s SESSION] [--agent NAME] [--db FILE] [--json] -- LINE",
 		about: "Runs one line in a session, as an agent would, and exits with the line's exit code. " +
 			"The session is created the first time it is used and kept in the ledger, so exec, allow, exec works across processes. " +
 			"A line refused for want of an answer exits 126 and prints `requires approval: REASON (ask ID)`.",

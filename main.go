@@ -17,7 +17,7 @@ const usageText = `usage: gatehouse [command] [flags]
 commands:
   console      open the console (the default; the incident demo without -w):
                console [-w FILE] [--db FILE] [--scenario FILE] [--quiet] [--serve ADDR [--serve-profile NAME]...] [--mcp ADDR]
-  exec         run one line in a session:      exec -w FILE [-p PROFILE] [-s SESSION] [--db FILE] [--json] -- LINE
+  exec         run one line in a session:      exec -w FILE [-p PROFILE] [-s SESSION] [--agent NAME] [--db FILE] [--json] -- LINE
   explain      judge a line without running it: explain -w FILE [-p PROFILE] [--json] -- LINE
   list-asks    list pending asks:               list-asks [--all] [--session ID] [--json] [--db FILE] [--server URL]
   allow        answer an ask:                   allow ID [--scope once|session] [--note TEXT] [--json] [--db FILE] [--server URL]

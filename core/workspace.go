@@ -176,6 +176,9 @@ type Workspace struct {
 	// durable keeps the memory mounts in the ledger; nil when they are
 	// not kept (a workspace built in Go without WithDurableMounts).
 	durable *durableMounts
+	// document is the absolute path of the document the workspace was
+	// loaded from ("" when built in Go).
+	document string
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -249,6 +252,9 @@ func build(cfg Config, o options) (*Workspace, error) {
 		gm = append(gm, gate.Mount{Prefix: m.Prefix, ReadOnly: m.ReadOnly})
 	}
 	ws := &Workspace{cfg: cfg, opts: o, fs: fsys, profiles: map[string]*gate.Profile{}, sessions: map[string]*Session{}}
+	if cfg.Path != "" {
+		ws.document = documentPath(cfg.Path)
+	}
 	for _, sp := range cfg.Profiles {
 		if _, dup := ws.profiles[sp.Name]; dup {
 			return nil, fmt.Errorf("profile %q defined twice", sp.Name)
@@ -347,6 +353,12 @@ func (ws *Workspace) Decisions() *decisions.Ledger { return ws.ledger }
 // whose file operations are judged (G-11.6).
 func (ws *Workspace) VFS() *vfs.VFS { return ws.fs }
 
+// Document is the absolute path of the document the workspace was loaded
+// from, symbolic links resolved ("" for a workspace built in Go). Sessions
+// record it, so a session is known by the document it belongs to whatever
+// directory a process names the document from.
+func (ws *Workspace) Document() string { return ws.document }
+
 // Config is the workspace as data.
 func (ws *Workspace) Config() Config { return ws.cfg }
 
@@ -403,7 +415,7 @@ func (ws *Workspace) CreateSession(agentID string, opts ...SessionOption) (*Sess
 		return nil, err
 	}
 	row, err := ws.ledger.CreateSession(context.Background(), decisions.SessionRow{
-		ID: so.id, AgentID: agentID, Profile: name, Cwd: prof.Cwd(), Workspace: ws.cfg.Path,
+		ID: so.id, AgentID: agentID, Profile: name, Cwd: prof.Cwd(), Workspace: ws.document,
 	})
 	if err != nil {
 		return nil, err
@@ -419,6 +431,8 @@ func (ws *Workspace) CreateSession(agentID string, opts ...SessionOption) (*Sess
 // ledger, so processes racing to open one id (`gatehouse exec -s ID` run
 // twice at once) share one session (G-11.4). The caller checks the
 // session's profile when it asked for one: a resumed session keeps its own.
+// A session the ledger keeps for another workspace document is
+// decisions.ErrExists.
 func (ws *Workspace) OpenSession(id, agentID string, opts ...SessionOption) (*Session, error) {
 	if id == "" {
 		return nil, fmt.Errorf("open session: %w: an id is required", decisions.ErrInvalid)
@@ -437,10 +451,16 @@ func (ws *Workspace) OpenSession(id, agentID string, opts ...SessionOption) (*Se
 		return nil, err
 	}
 	row, created, err := ws.ledger.EnsureSession(context.Background(), decisions.SessionRow{
-		ID: id, AgentID: agentID, Profile: name, Cwd: prof.Cwd(), Workspace: ws.cfg.Path,
+		ID: id, AgentID: agentID, Profile: name, Cwd: prof.Cwd(), Workspace: ws.document,
 	})
 	if err != nil {
 		return nil, err
+	}
+	if !created && ws.document != "" && filepath.IsAbs(row.Workspace) && row.Workspace != ws.document {
+		// Another document's session: its profile and cwd mean nothing
+		// here (G-2.1). Rows of older gatehouses kept the path as given,
+		// which cannot be compared, and pass.
+		return nil, fmt.Errorf("session %s belongs to the workspace %s, not %s: %w", id, row.Workspace, ws.document, decisions.ErrExists)
 	}
 	if !created {
 		if prof, _, err = ws.resolveProfile(row.Profile); err != nil {
