@@ -206,11 +206,18 @@ func splitSource(source string) (string, string, bool) {
 	return source[:j], source[j+1:], true
 }
 
-// exceptionFor is the exception for exactly rec's command: its argv, and
-// its directory unless every word after the command is an option or an
-// absolute path (then the command means the same thing from anywhere).
+// exceptionFor is the exception for exactly rec's command: its argv, the
+// paths the record showed (its redirections' targets included), so that
+// the same words aimed elsewhere or at a link still ask, and its directory unless every word after the command
+// is an option or an absolute path (then the command means the same thing
+// from anywhere).
 func exceptionFor(rec decisions.Record) gate.Exception {
 	x := gate.Exception{Argv: slices.Clone(rec.Argv)}
+	for _, p := range rec.Paths {
+		if p = path.Clean(p); !slices.Contains(x.Paths, p) {
+			x.Paths = append(x.Paths, p)
+		}
+	}
 	for _, word := range rec.Argv[1:] {
 		if !strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "/") {
 			x.Cwd = path.Clean(rec.Cwd)
@@ -312,7 +319,7 @@ func exceptionNode(x gate.Exception) (string, error) {
 			simple = false
 		}
 	}
-	if simple && x.Cwd == "" {
+	if simple && x.Cwd == "" && x.Paths == nil {
 		return flowValue(str(strings.Join(x.Argv, " ")))
 	}
 	m := &yaml.Node{Kind: yaml.MappingNode}
@@ -327,6 +334,13 @@ func exceptionNode(x gate.Exception) (string, error) {
 	}
 	if x.Cwd != "" {
 		m.Content = append(m.Content, str("cwd"), str(x.Cwd))
+	}
+	if x.Paths != nil {
+		paths := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, p := range x.Paths {
+			paths.Content = append(paths.Content, str(p))
+		}
+		m.Content = append(m.Content, str("paths"), paths)
 	}
 	return flowValue(m)
 }

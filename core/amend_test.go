@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,31 +88,31 @@ func TestAmendRewritesOnlyTheRule(t *testing.T) {
 			name:  "block mapping gains an except line",
 			rules: "      ask:\n        - reason: removal needs sign-off  # keep\n          command: rm\n      # trailing comment\n",
 			line:  "rm notes.txt",
-			want:  "      ask:\n        - reason: removal needs sign-off  # keep\n          command: rm\n          except: [{command: rm notes.txt, cwd: /runbook}]\n      # trailing comment\n",
+			want:  "      ask:\n        - reason: removal needs sign-off  # keep\n          command: rm\n          except: [{command: rm notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}]\n      # trailing comment\n",
 		},
 		{
 			name:  "flow mapping gains an except key",
 			rules: "      ask:\n        - {reason: removal needs sign-off, command: rm}\n",
 			line:  "rm /runbook/notes.txt",
-			want:  "      ask:\n        - {reason: removal needs sign-off, command: rm, except: [rm /runbook/notes.txt]}\n",
+			want:  "      ask:\n        - {reason: removal needs sign-off, command: rm, except: [{command: rm /runbook/notes.txt, paths: [/runbook/notes.txt]}]}\n",
 		},
 		{
 			name:  "bare pattern becomes a mapping",
 			rules: "      ask: [\"rm\", cp]\n",
 			line:  "rm -f notes.txt",
-			want:  "      ask: [{command: \"rm\", except: [{command: rm -f notes.txt, cwd: /runbook}]}, cp]\n",
+			want:  "      ask: [{command: \"rm\", except: [{command: rm -f notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}]}, cp]\n",
 		},
 		{
 			name:  "block except list gains an item",
 			rules: "      ask:\n        - reason: r\n          command: rm\n          except:\n            - rm /runbook/old.txt\n",
 			line:  "rm /runbook/notes.txt",
-			want:  "      ask:\n        - reason: r\n          command: rm\n          except:\n            - rm /runbook/old.txt\n            - rm /runbook/notes.txt\n",
+			want:  "      ask:\n        - reason: r\n          command: rm\n          except:\n            - rm /runbook/old.txt\n            - {command: rm /runbook/notes.txt, paths: [/runbook/notes.txt]}\n",
 		},
 		{
 			name:  "flow except list gains an item",
 			rules: "      ask:\n        - reason: r\n          command: rm\n          except: [rm /runbook/old.txt]  # first\n",
 			line:  "rm /runbook/notes.txt",
-			want:  "      ask:\n        - reason: r\n          command: rm\n          except: [rm /runbook/old.txt, rm /runbook/notes.txt]  # first\n",
+			want:  "      ask:\n        - reason: r\n          command: rm\n          except: [rm /runbook/old.txt, {command: rm /runbook/notes.txt, paths: [/runbook/notes.txt]}]  # first\n",
 		},
 		{
 			name:  "a word with blanks is spelled as argv",
@@ -123,7 +124,7 @@ func TestAmendRewritesOnlyTheRule(t *testing.T) {
 			name:  "mount-level rule",
 			rules: "    mounts:\n      /runbook:\n        commands:\n          ask: [{reason: r, command: rm}]\n",
 			line:  "rm /runbook/notes.txt",
-			want:  "    mounts:\n      /runbook:\n        commands:\n          ask: [{reason: r, command: rm, except: [rm /runbook/notes.txt]}]\n",
+			want:  "    mounts:\n      /runbook:\n        commands:\n          ask: [{reason: r, command: rm, except: [{command: rm /runbook/notes.txt, paths: [/runbook/notes.txt]}]}]\n",
 		},
 	}
 	for _, tc := range cases {
@@ -165,7 +166,7 @@ func TestAmendWaivesExactlyTheAskedCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDiff := "--- workspace.yaml\n+++ workspace.yaml\n@@ -7,4 +7,4 @@\n     cwd: /runbook   # where agents start\n     commands:\n       ask:\n-        - {reason: removal needs sign-off, command: rm}\n+        - {reason: removal needs sign-off, command: rm, except: [{command: rm notes.txt, cwd: /runbook}]}\n"
+	wantDiff := "--- workspace.yaml\n+++ workspace.yaml\n@@ -7,4 +7,4 @@\n     cwd: /runbook   # where agents start\n     commands:\n       ask:\n-        - {reason: removal needs sign-off, command: rm}\n+        - {reason: removal needs sign-off, command: rm, except: [{command: rm notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}]}\n"
 	if a.Diff != wantDiff {
 		t.Errorf("diff:\n%s\nwant:\n%s", a.Diff, wantDiff)
 	}
@@ -277,7 +278,7 @@ func TestAmendExceptLoading(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name, rules, wantErr string
-		wantArgv             []string
+		wantArgv, wantPaths  []string
 		wantCwd              string
 	}{
 		{name: "string", rules: "ask: [{command: rm, except: [rm -f /x]}]", wantArgv: []string{"rm", "-f", "/x"}},
@@ -287,6 +288,8 @@ func TestAmendExceptLoading(t *testing.T) {
 		{name: "deny rule", rules: "deny: [{command: rm, except: [rm x]}]", wantErr: "except belongs to ask rules only"},
 		{name: "both spellings", rules: "ask: [{command: rm, except: [{command: rm x, argv: [rm, x]}]}]", wantErr: "command or argv, not both"},
 		{name: "empty", rules: "ask: [{command: rm, except: [{cwd: /runbook}]}]", wantErr: "needs the command"},
+		{name: "paths", rules: "ask: [{paths: [/x/*], except: [{command: echo x, paths: [/x/a/../b]}]}]", wantArgv: []string{"echo", "x"}, wantPaths: []string{"/x/b"}},
+		{name: "relative path", rules: "ask: [{paths: [/x/*], except: [{command: echo x, paths: [b]}]}]", wantErr: "must be absolute"},
 		{name: "unknown key", rules: "ask: [{command: rm, except: [{comand: rm x}]}]", wantErr: "unknown key"},
 	}
 	for _, tc := range cases {
@@ -303,9 +306,47 @@ func TestAmendExceptLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			x := cfg.Profiles[0].Ask[0].Except[0]
-			if strings.Join(x.Argv, "|") != strings.Join(tc.wantArgv, "|") || x.Cwd != tc.wantCwd {
+			if strings.Join(x.Argv, "|") != strings.Join(tc.wantArgv, "|") || x.Cwd != tc.wantCwd || !slices.Equal(x.Paths, tc.wantPaths) {
 				t.Errorf("exception = %+v", x)
 			}
 		})
+	}
+}
+
+// TestAmendRedirect: an ask raised by a redirection's target is amended
+// with that target as the exception's only path, and afterwards the asked
+// line runs; the same words aimed elsewhere, another command on the path,
+// and a later open of the path in the same line still ask or fail.
+func TestAmendRedirect(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t, amendMounts+"    commands:\n      allow: [echo, cat, rm]\n      ask:\n        - {reason: frozen needs sign-off, paths: [/runbook/frozen/*]}\n")
+	a, err := f.ws.ProposeAmendment(context.Background(), f.ask("echo x > frozen/restore.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "except: [{command: echo x, cwd: /runbook, paths: [/runbook/frozen/restore.md]}]"
+	if !strings.Contains(a.Diff, want) || a.After != "run" {
+		t.Fatalf("diff %s\nafter %q, want %s and run", a.Diff, a.After, want)
+	}
+	if err := f.ws.ApplyAmendment(a); err != nil {
+		t.Fatal(err)
+	}
+	if res := f.run("echo x > frozen/restore.md && cat /runbook/frozen/restore.md"); res.ExitCode == 0 {
+		t.Fatalf("cat of the frozen file was never excepted: %+v", res)
+	}
+	if res := f.run("echo x > frozen/restore.md"); res.ExitCode != 0 || res.Stderr != "" {
+		t.Fatalf("the asked line after amendment: exit %d %q", res.ExitCode, res.Stderr)
+	}
+	for _, line := range []string{
+		"echo x > frozen/other.md",                               // same words, another path
+		"echo x > frozen/restore.md 2> frozen/other.md",          // one path more
+		"echo x > frozen/restore.md; rm frozen/restore.md",       // another command on the path
+		"echo x > frozen/restore.md; echo y > frozen/restore.md", // other words, same path
+		"echo x > frozen/restore.md; v=y; echo $v > frozen/restore.md",
+		"cd frozen; echo x > restore.md", // another directory
+	} {
+		if res := f.run(line); res.ExitCode == 0 {
+			t.Errorf("%q ran: the exception is wider than the ask", line)
+		}
 	}
 }

@@ -12,12 +12,13 @@ import (
 // exceptions reads an ask rule's except list: the exact commands the rule
 // no longer asks about (gate.Exception). Each item is either a string of
 // words ("rm /runbook/notes.txt", any directory) or a mapping with the
-// command as a string or as an argv list (for words with blanks) and an
-// optional cwd the command must run in:
+// command as a string or as an argv list (for words with blanks), an
+// optional cwd the command must run in, and optional paths, the only ones
+// it may name (its redirections' targets included):
 //
 //	except:
 //	  - rm /runbook/old.log
-//	  - {command: rm notes.txt, cwd: /runbook}
+//	  - {command: rm notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}
 //	  - {argv: [rm, "my notes.txt"], cwd: /runbook}
 func (p *documentParser) exceptions(f mappingEntry) ([]gate.Exception, error) {
 	items, err := p.list(f.Value, f.Path)
@@ -45,7 +46,7 @@ func (p *documentParser) exceptionMapping(n *yaml.Node, key string, x gate.Excep
 	if n.Kind != yaml.MappingNode {
 		return x, p.fail(n, key, "want a command or a mapping with command or argv and cwd, got %s", describeYAMLNode(n))
 	}
-	fields, err := p.entries(n, key, "command", "argv", "cwd")
+	fields, err := p.entries(n, key, "command", "argv", "cwd", "paths")
 	if err != nil {
 		return x, err
 	}
@@ -66,12 +67,34 @@ func (p *documentParser) exceptionMapping(n *yaml.Node, key string, x gate.Excep
 				}
 				x.Cwd = path.Clean(dir)
 			}
+		case "paths":
+			x.Paths, err = p.exceptionPaths(f)
 		}
 		if err != nil {
 			return x, err
 		}
 	}
 	return x, nil
+}
+
+// exceptionPaths reads the absolute paths an exception's command may name.
+func (p *documentParser) exceptionPaths(f mappingEntry) ([]string, error) {
+	items, err := p.list(f.Value, f.Path)
+	if err != nil {
+		return nil, err
+	}
+	paths := make([]string, 0, len(items))
+	for i, item := range items {
+		text, err := p.text(item, documentIndexKey(f.Path, i))
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(text, "/") {
+			return nil, p.fail(item, documentIndexKey(f.Path, i), "path %q must be absolute", text)
+		}
+		paths = append(paths, path.Clean(text))
+	}
+	return paths, nil
 }
 
 func (p *documentParser) exceptionArgv(f mappingEntry) ([]string, error) {

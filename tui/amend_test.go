@@ -84,7 +84,7 @@ func TestAmendFromConsole(t *testing.T) {
 			screen := m.render()
 			for _, want := range []string{
 				"Allow rm notes.txt once and add this rule to workspace.yaml:",
-				"+          except: [{command: rm notes.txt, cwd: /runbook}]",
+				"+          except: [{command: rm notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}]",
 				"then rm notes.txt would: run",
 				"y/N",
 			} {
@@ -104,7 +104,7 @@ func TestAmendFromConsole(t *testing.T) {
 				}
 				return
 			}
-			if !strings.Contains(string(data), "command: rm\n          except: [{command: rm notes.txt, cwd: /runbook}]\n") ||
+			if !strings.Contains(string(data), "command: rm\n          except: [{command: rm notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}]\n") ||
 				!strings.Contains(string(data), "# keep this comment") {
 				t.Errorf("document:\n%s", data)
 			}

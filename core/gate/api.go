@@ -218,6 +218,11 @@ type Verdict struct {
 	// reaches for this command. A door given them (OpScope.Cleared) answers
 	// a read of exactly such a path without resolving it again (G-14).
 	Cleared OperandSet
+	// Waived are the grants the ask rules' exceptions covering the command
+	// leave (Exception.Paths): the caller opens them at the op door for
+	// the line, as an answer's would be, so that the redirections the
+	// interpreter opens for the excepted command pass too.
+	Waived []PathGrant
 }
 
 // OperandSet marks operands of a command by their index in

@@ -214,7 +214,7 @@ func (c *compiler) compileRules(rules []Rule, verb Verb, policy, mountPrefix str
 			}
 			pats = append(pats, pat)
 		}
-		ex, err := c.exemptionsOf(r, verb)
+		ex, err := c.exemptionsOf(r, verb, policy)
 		if err != nil {
 			return err
 		}
@@ -244,7 +244,7 @@ func (c *compiler) compileRules(rules []Rule, verb Verb, policy, mountPrefix str
 
 // exemptionsOf compiles an ask rule's exceptions (nil for a deny rule,
 // which may not carry any: an amendment only ever waives a question).
-func (c *compiler) exemptionsOf(r Rule, verb Verb) (*exemptions, error) {
+func (c *compiler) exemptionsOf(r Rule, verb Verb, policy string) (*exemptions, error) {
 	if verb != VerbAsk {
 		if len(r.Except) > 0 {
 			return nil, c.errorf(r.Source, "%s rule: except belongs to ask rules only", verb)
@@ -265,8 +265,17 @@ func (c *compiler) exemptionsOf(r Rule, verb Verb) (*exemptions, error) {
 		if x.Cwd != "" {
 			written[i].Cwd = path.Clean(x.Cwd)
 		}
+		if x.Paths != nil {
+			written[i].Paths = make([]string, len(x.Paths))
+			for j, p := range x.Paths {
+				if !strings.HasPrefix(p, "/") {
+					return nil, c.errorf(r.Source, "ask rule: exception path %q is not absolute", p)
+				}
+				written[i].Paths[j] = path.Clean(p)
+			}
+		}
 	}
-	ex := newExemptions(written)
+	ex := newExemptions(written, policy, r.Source)
 	if c.p.exempt == nil {
 		c.p.exempt = make(map[string][]*exemptions)
 	}

@@ -14,8 +14,17 @@ import (
 // set the command must run in that directory, so a relative operand names
 // the same file it named when the human said yes.
 type Exception struct {
-	Argv   []string
-	Cwd    string // "" = any directory; else absolute and cleaned
+	Argv []string
+	Cwd  string // "" = any directory; else absolute and cleaned
+	// Paths, when not nil, are the only paths the command may name: every
+	// operand it is judged with (its redirections' targets included), and
+	// where each leads once its links are resolved, must be one of them.
+	// They are the paths the human was shown, so the exception is no
+	// wider than the ask (`echo x > frozen/restore.md` does not cover
+	// `echo x > frozen/other.md`), and a host answer opens them at the op
+	// door for the line, as an allow does (Verdict.Waived). nil (an
+	// exception written before paths were kept) checks no path.
+	Paths  []string
 	Source string // FILE:LINE:COL of the YAML node, or the Go call site
 }
 
@@ -26,7 +35,18 @@ func (x Exception) Covers(cmd *Command) bool {
 	if cmd == nil || cmd.Partial || !slices.Equal(x.Argv, cmd.Argv) {
 		return false
 	}
-	return x.Cwd == "" || x.Cwd == path.Clean(cmd.Cwd)
+	if x.Cwd != "" && x.Cwd != path.Clean(cmd.Cwd) {
+		return false
+	}
+	if x.Paths == nil {
+		return true
+	}
+	for _, op := range cmd.Operands {
+		if !slices.Contains(x.Paths, op.Path) || (op.Real != "" && !slices.Contains(x.Paths, op.Real)) {
+			return false
+		}
+	}
+	return true
 }
 
 // exemptions are the exceptions of one written ask rule, shared by every
@@ -35,10 +55,13 @@ func (x Exception) Covers(cmd *Command) bool {
 // on write: judging never takes a lock.
 type exemptions struct {
 	list atomic.Pointer[[]Exception]
+	// policy and rule name the ask rule waived, for the grants an
+	// exception's paths leave (Verdict.Waived).
+	policy, rule string
 }
 
-func newExemptions(written []Exception) *exemptions {
-	ex := &exemptions{}
+func newExemptions(written []Exception, policy, rule string) *exemptions {
+	ex := &exemptions{policy: policy, rule: rule}
 	if len(written) > 0 {
 		list := slices.Clone(written)
 		ex.list.Store(&list)
@@ -87,4 +110,28 @@ func (p *Profile) Waive(source string, x Exception) bool {
 		ex.add(x)
 	}
 	return len(found) > 0
+}
+
+// waived returns, for every exception with paths that covers cmd, a grant
+// of its rule at each of those paths: what an allow of the ask would have
+// opened at the op door for the line (the targets of the command's
+// redirections, which the interpreter opens outside the command).
+func (p *Profile) waived(cmd *Command) []PathGrant {
+	var grants []PathGrant
+	for _, list := range p.exempt {
+		for _, ex := range list {
+			xs := ex.list.Load()
+			if xs == nil {
+				continue
+			}
+			for i := range *xs {
+				if x := &(*xs)[i]; x.Paths != nil && x.Covers(cmd) {
+					for _, pth := range x.Paths {
+						grants = append(grants, PathGrant{Policy: ex.policy, Rule: ex.rule, Path: pth})
+					}
+				}
+			}
+		}
+	}
+	return grants
 }

@@ -130,6 +130,9 @@ func (p *Profile) judgeRules(cmd Command) Verdict {
 	default:
 		v.Outcome = Run
 	}
+	if p.exempt != nil {
+		v.Waived = p.waived(&cmd)
+	}
 	return v
 }
 

@@ -484,16 +484,19 @@ func (s *Shell) environ(env expand.Environ) []string {
 func (s *Shell) view(ls *lineState, scope *gate.OpScope) vfs.FS {
 	door := s.cfg.Profile.Door(scope)
 	if ls != nil {
-		door = lineDoor{door: door, ls: ls}
+		door = lineDoor{door: door, ls: ls, outside: scope == nil}
 	}
 	return s.cfg.VFS.View(door)
 }
 
 // lineDoor lets an op through that an answered question of this line
 // opened: exactly the path it showed, through exactly the rule it named.
+// Outside any command (a redirection), it also spends a redirection an
+// ask rule's exception covers.
 type lineDoor struct {
-	door vfs.Door
-	ls   *lineState
+	door    vfs.Door
+	ls      *lineState
+	outside bool
 }
 
 func (d lineDoor) CheckOp(op vfs.Op) error {
@@ -503,7 +506,8 @@ func (d lineDoor) CheckOp(op vfs.Op) error {
 	}
 	var re *vfs.RefusedError
 	if errors.As(err, &re) {
-		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(op.Path, r) {
+		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" &&
+			(d.ls.pathGranted(op.Path, r) || d.outside && d.ls.useWaivedOpen(op.Path, op.Write, r)) {
 			return nil
 		}
 	}

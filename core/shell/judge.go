@@ -315,7 +315,7 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 				ls.addRefusal(*or.Refusal)
 			}
 		}
-		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals, Command: &cmd, Cleared: v.Cleared}}
+		return admission{run: true, scope: &gate.OpScope{Refused: v.OperandRefusals, Command: &cmd, Cleared: v.Cleared, Grants: v.Waived}}
 	case gate.Ask:
 		if ls == nil {
 			return admission{refused: &Refused{Code: 126, Stderr: "gatehouse: no line to ask on\n"}}
@@ -350,7 +350,9 @@ func (s *Shell) admit(ctx context.Context, ls *lineState, place string, argv []s
 		text, _ := refusalText(askVoice(v, q, cmd), argv)
 		return admission{halt: &errHalt{126, strings.TrimSuffix(text, "\n")}}
 	}
-	return admission{run: true, scope: &gate.OpScope{Command: &cmd, Cleared: v.Cleared}}
+	// An ask rule's exception covering the command opens its rule at the
+	// exception's paths for this command only (Verdict.Waived).
+	return admission{run: true, scope: &gate.OpScope{Command: &cmd, Cleared: v.Cleared, Grants: v.Waived}}
 }
 
 func itoa(n int) string {

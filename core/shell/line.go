@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -36,7 +37,11 @@ type lineState struct {
 	// granted are the paths an answered question showed, with the rules
 	// it opened there: a redirection or a sourced file of the line may
 	// open exactly such a path through exactly such a rule.
-	granted  map[string][]gate.PathGrant
+	granted map[string][]gate.PathGrant
+	// waivedOpens are the redirections an ask rule's exception lets the
+	// line open (Verdict.Waived): each once, at exactly its path, for a
+	// write or a read as the excepted command's redirection was written.
+	waivedOpens []waivedOpen
 	refusals []gate.Refusal
 	// parked are the refusals the call handler handed on to the exec
 	// handler, by number (refuseCall).
@@ -157,6 +162,42 @@ func (ls *lineState) grantPaths(grants []gate.PathGrant) {
 		ls.granted[g.Path] = append(ls.granted[g.Path], g)
 	}
 	ls.mu.Unlock()
+}
+
+// waivedOpen is one redirection of an excepted command the line may open.
+type waivedOpen struct {
+	grant gate.PathGrant
+	write bool
+}
+
+// waiveOpens records the redirections of an excepted command (its literal
+// targets, extra) that the exception's paths (waived) cover.
+func (ls *lineState) waiveOpens(waived []gate.PathGrant, extra []gate.Operand) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for _, e := range extra {
+		for _, g := range waived {
+			if g.Path == e.Path {
+				ls.waivedOpens = append(ls.waivedOpens, waivedOpen{grant: g, write: e.Write})
+				break
+			}
+		}
+	}
+}
+
+// useWaivedOpen spends one waived redirection at path through the rule r,
+// reporting whether there was one: an exception covers its own command's
+// redirection, not another command's open of the same path later on.
+func (ls *lineState) useWaivedOpen(p string, write bool, r *gate.Refusal) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for i, w := range ls.waivedOpens {
+		if w.grant.Path == p && w.write == write && w.grant.Rule == r.Rule && w.grant.Policy == r.Policy {
+			ls.waivedOpens = slices.Delete(ls.waivedOpens, i, i+1)
+			return true
+		}
+	}
+	return false
 }
 
 // pathGranted reports whether an answered question of the line showed

@@ -379,6 +379,9 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 	var unanswered []asked
 	for _, c := range cmds {
 		v := s.judgeStatic(line, c)
+		if len(v.Waived) > 0 {
+			ls.waiveOpens(v.Waived, c.extra) // the excepted command's own redirections
+		}
 		switch v.Outcome {
 		case gate.Deny:
 			if v.Refusal.Scope == "command" {
