@@ -40,7 +40,7 @@ profiles:
 		stdout string
 	}{
 		{[]string{"exec", "-w", a, "--", "cd /b && pwd"}, "/b\n"},
-		{[]string{"exec", "-w", b, "--", "pwd"}, "/b\n"},                // its own default session, not alpha's
+		{[]string{"exec", "-w", b, "--", "pwd"}, "/b\n"}, // its own default session, not alpha's
 		{[]string{"exec", "-w", a, "-p", "shared", "--", "cd /b; pwd"}, "/b\n"},
 		{[]string{"exec", "-w", b, "-p", "shared", "--", "pwd"}, "/b\n"}, // b's shared starts at its own cwd
 		{[]string{"exec", "-w", b, "-p", "shared", "--", "cd /a; pwd"}, "/a\n"},

@@ -42,7 +42,7 @@ type lineState struct {
 	// line open (Verdict.Waived): each once, at exactly its path, for a
 	// write or a read as the excepted command's redirection was written.
 	waivedOpens []waivedOpen
-	refusals []gate.Refusal
+	refusals    []gate.Refusal
 	// parked are the refusals the call handler handed on to the exec
 	// handler, by number (refuseCall).
 	parked    map[int64]*Refused
