@@ -104,7 +104,7 @@ func TestUnknownFlagsSuggest(t *testing.T) {
 		{[]string{"explain", "--jason"}, "unknown flag --jason; did you mean --json?"},
 		{[]string{"demo", "incident", "--headles"}, "unknown flag --headles; did you mean --headless?"},
 		{[]string{"demo", "permissions", "--verbose"}, "unknown flag --verbose; demo permissions takes no flags"},
-		{[]string{"exec", "--bogus"}, "unknown flag --bogus; did you mean one of --db, --json, -p, -s, -w?"},
+		{[]string{"exec", "--bogus"}, "unknown flag --bogus; did you mean one of --agent, --db, --json, -p, -s, -w?"},
 		{[]string{"lst-asks"}, `unknown command "lst-asks"; did you mean list-asks?`},
 		{[]string{"demo", "permisions"}, `unknown demo "permisions"; did you mean permissions?`},
 		{[]string{"exec", "-w"}, "flag -w needs FILE after it"},
