@@ -368,10 +368,18 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 	}()
 	// Statement by statement: running a whole *syntax.File would count as
 	// the shell exiting and fire an EXIT trap after every line.
+	skipLine := uint(0)
 	for _, st := range file.Stmts {
+		if skipLine != 0 && st.Pos().Line() == skipLine {
+			continue // the rest of a line an expansion error aborted
+		}
+		skipLine = 0
 		err = r.Run(ctx, st)
 		if r.Exited() || ctx.Err() != nil {
 			break
+		}
+		if r.Discarded() {
+			skipLine = st.End().Line()
 		}
 		if _, ok := exitStatus(err); err != nil && !ok {
 			break

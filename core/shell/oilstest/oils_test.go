@@ -346,8 +346,10 @@ type runEnv struct {
 	repo    map[string]string
 }
 
-// runBash runs code as the suite's own runner does: the script on bash's
-// standard input, in a fresh directory that is also $TMP.
+// runBash runs code in real bash as a gatehouse line runs: as the
+// argument of bash -c (the suite's own runner feeds the script on standard
+// input, where a few errors end the shell with another status), with an
+// empty standard input, in a fresh directory that is also $TMP.
 func (e *runEnv) runBash(code string) outcome {
 	tmp, err := os.MkdirTemp("", "oils-case-")
 	if err != nil {
@@ -356,9 +358,9 @@ func (e *runEnv) runBash(code string) outcome {
 	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, e.bash)
+	cmd := exec.CommandContext(ctx, e.bash, "-c", code)
 	cmd.Dir = tmp
-	cmd.Stdin = strings.NewReader(code)
+	cmd.Stdin = strings.NewReader("")
 	cmd.Env = []string{
 		"PATH=" + e.helpers + ":/usr/bin:/bin",
 		"LC_ALL=C.UTF-8",

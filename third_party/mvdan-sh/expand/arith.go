@@ -14,27 +14,14 @@ import (
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
 // even if Bash only supports native int sizes.
 
+// Arithm evaluates an arithmetic expression. A word is arithmetic text,
+// expanded and then evaluated as bash evaluates it (see [ArithmString]);
+// the bash parser reads every arithmetic expression as such a word.
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
+	cfg = prepareConfig(cfg)
 	switch expr := expr.(type) {
 	case *syntax.Word:
-		str, err := Literal(cfg, expr)
-		if err != nil {
-			return 0, err
-		}
-		// recursively fetch vars
-		i := 0
-		for syntax.ValidName(str) {
-			val := cfg.envGet(str)
-			if val == "" {
-				break
-			}
-			if i++; i >= maxNameRefDepth {
-				break
-			}
-			str = val
-		}
-		// default to 0
-		return int(atoi(str)), nil
+		return cfg.arithmWord(expr)
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:

@@ -36,6 +36,34 @@ func (u UnsetParameterError) Error() string {
 	return fmt.Sprintf("%s: %s", u.Node.Param.Value, u.Message)
 }
 
+// BadSubstitutionError is a parameter expansion bash refuses when it
+// runs, such as ${a[]}: like an error in arithmetic, it aborts the line.
+type BadSubstitutionError struct {
+	Node *syntax.ParamExp
+}
+
+func (b BadSubstitutionError) Error() string {
+	return nodeText(b.Node) + ": bad substitution"
+}
+
+// nodeText prints a node as the program spelled it, for messages.
+func nodeText(n syntax.Node) string {
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, n)
+	return sb.String()
+}
+
+// blankIndex reports whether a subscript is empty or blanks only, which
+// bash refuses.
+func blankIndex(idx syntax.ArithmExpr) bool {
+	w, ok := idx.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	return ok && strings.Trim(lit.Value, " \t\n") == ""
+}
+
 func overridingUnset(pe *syntax.ParamExp) bool {
 	if pe.Exp == nil {
 		return false
@@ -60,6 +88,9 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	}
 	name := pe.Param.Value
 	index := pe.Index
+	if index != nil && blankIndex(index) {
+		return "", BadSubstitutionError{Node: pe}
+	}
 	switch name {
 	case "@", "*":
 		index = &syntax.Word{Parts: []syntax.WordPart{
@@ -567,6 +598,10 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
+		switch nodeLit(idx) {
+		case "*", "@":
+			return vr.Str, vr.IsSet(), nil
+		}
 		n, err := Arithm(cfg, idx)
 		if err != nil {
 			return "", false, err

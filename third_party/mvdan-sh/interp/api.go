@@ -131,6 +131,12 @@ type Runner struct {
 	// used so that Reset is automatically called when running any program
 	// or node for the first time on a Runner.
 	didReset bool
+	// discarded is what [Runner.Discarded] reports.
+	discarded bool
+	// testName is "test" or "[" while the classic test builtin runs.
+	testName string
+	// inSubshell says the runner is a subshell of another.
+	inSubshell bool
 
 	usedNew bool
 
@@ -228,6 +234,10 @@ type exitStatus struct {
 	returning bool // whether the current function `return`ed
 	exiting   bool // whether the current shell is exiting
 	fatalExit bool // whether the current shell is exiting due to a fatal error; err below must not be nil
+	// discard says an expansion error aborted the command the shell read
+	// last (a line and all it runs), with exiting set: the shell then goes
+	// on with its next line, as bash does (see [Runner.Discarded]).
+	discard bool
 
 	// err holds the error information for a non-zero exit status code or fatal error.
 	// Used so that running a single statement with a custom handler
@@ -247,6 +257,12 @@ func (e *exitStatus) clear() {
 }
 
 func (e *exitStatus) ok() bool { return e.code == 0 }
+
+// leaveSubshell ends a subshell's exit: its parent goes on.
+func (e *exitStatus) leaveSubshell() {
+	e.exiting = false
+	e.discard = false
+}
 
 // oneIf sets the exit status code to 1 if b is true.
 // Note that it assumes the exit status hasn't been set yet,
@@ -1100,16 +1116,21 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	if hc, ok := ctx.Value(handlerCtxKey{}).(HandlerContext); ok {
 		r.nesting = hc.nesting
 	}
+	r.discarded = false
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
-		r.stmts(ctx, node.Stmts)
+		r.topLevel(ctx, node.Stmts)
 	case *syntax.Stmt:
 		r.stmt(ctx, node)
 	case syntax.Command:
 		r.cmd(ctx, node)
 	default:
 		return fmt.Errorf("node can only be File, Stmt, or Command: %T", node)
+	}
+	if r.exit.discard {
+		r.exit.exiting, r.exit.discard = false, false
+		r.discarded = true
 	}
 	// A bare Command bypasses stmt, which normally updates lastExit.
 	r.lastExit = r.exit
@@ -1133,6 +1154,31 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 		return ExitStatus(code)
 	}
 	return nil
+}
+
+// topLevel runs a program's statements as bash runs the lines it reads: an
+// expansion error that aborts a line skips the rest of that line's
+// statements, and the program goes on with the next line.
+func (r *Runner) topLevel(ctx context.Context, stmts []*syntax.Stmt) {
+	skipLine := uint(0)
+	for _, st := range stmts {
+		if skipLine != 0 && st.Pos().Line() == skipLine {
+			continue
+		}
+		skipLine = 0
+		r.stmt(ctx, st)
+		if r.exit.discard && !r.exit.fatalExit {
+			r.exit.exiting, r.exit.discard = false, false
+			skipLine = st.End().Line()
+		}
+	}
+}
+
+// Discarded reports whether an expansion error aborted the last Run call's
+// line (an error in arithmetic, for example): bash then skips the rest of
+// the line it was running and goes on with the next one, with status 1.
+func (r *Runner) Discarded() bool {
+	return r.discarded
 }
 
 // Exited reports whether the last Run call should exit an entire shell. This
@@ -1194,6 +1240,7 @@ func (r *Runner) subshell(background bool) *Runner {
 
 		origStdout: r.origStdout, // used for process substitutions
 	}
+	r2.inSubshell = true
 	r2.writeEnv = newOverlayEnviron(r.writeEnv, background)
 	// Funcs are copied, since they might be modified.
 	r2.Funcs = maps.Clone(r.Funcs)

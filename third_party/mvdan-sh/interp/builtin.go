@@ -568,7 +568,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			exit.code = 2
 			return exit
 		}
-		exit.oneIf(r.bashTest(ctx, expr, true) == "")
+		r.testName = name
+		r.exit = exitStatus{}
+		res := r.bashTest(ctx, expr, true)
+		if r.exit.code == 2 {
+			return r.exit // an operand was not an integer
+		}
+		exit.oneIf(res == "")
 	case "exec":
 		// TODO: Consider unix.Exec, i.e. actually replacing
 		// the process. It's in theory what a shell should do,

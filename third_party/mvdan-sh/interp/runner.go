@@ -87,7 +87,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.stdout = w
 			r2.stmts(ctx, cs.Stmts)
 			r2.releaseMem()
-			r2.exit.exiting = false // subshells don't exit the parent shell
+			r2.exit.leaveSubshell() // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
 			if r2.exit.fatalExit {
 				// surface fatal errors immediately, reported once
@@ -178,7 +178,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 					panic(fmt.Sprintf("unexpected process substitution operator: %q", ps.Op))
 				}
 				r2.stmts(ctx, ps.Stmts)
-				r2.exit.exiting = false // subshells don't exit the parent shell
+				r2.exit.leaveSubshell() // subshells don't exit the parent shell
 			}()
 			return path, nil
 		},
@@ -248,10 +248,34 @@ func (r *Runner) expandErr(err error) {
 		r.exit.fatal(err)
 		return
 	}
+	_, arithErr := errors.AsType[*expand.ArithmError](err)
+	_, badSubst := errors.AsType[expand.BadSubstitutionError](err)
+	if arithErr || badSubst {
+		// An error in an arithmetic expansion, or a bad substitution,
+		// aborts the line being run, as in bash.
+		r.errf("bash: %s\n", errMsg)
+		r.exit.code = 1
+		r.exit.exiting = true
+		r.exit.discard = true
+		return
+	}
+	if _, ok := errors.AsType[expand.UnsetParameterError](err); ok {
+		// An unset parameter under set -u, or ${x?}, ends the shell:
+		// bash -c with status 127, a subshell with 1.
+		r.errf("bash: %s\n", errMsg)
+		r.exit.code = 127
+		if r.inSubshell {
+			r.exit.code = 1
+		}
+		r.exit.exiting = true
+		return
+	}
+	if errors.Is(err, errReadOnly) {
+		errMsg = "bash: " + errMsg
+	}
 	fmt.Fprintln(r.stderr, errMsg)
-	_, unsetParam := errors.AsType[expand.UnsetParameterError](err)
 	switch {
-	case unsetParam, errMsg == "invalid indirect expansion":
+	case errMsg == "invalid indirect expansion":
 		// TODO: These errors are treated as fatal by bash.
 		// Make the error type reflect that.
 		r.exit.code = 1
@@ -304,6 +328,33 @@ func (r *Runner) arithm(expr syntax.ArithmExpr) int {
 	n, err := expand.Arithm(r.ecfg, expr)
 	r.expandErr(err)
 	return n
+}
+
+// arithmCmd evaluates arithmetic for a command that reports its own
+// errors, as (( )), let and for (( )) do: see [Runner.arithmCmdErr].
+func (r *Runner) arithmCmd(name string, expr syntax.ArithmExpr) (int, bool) {
+	n, err := expand.Arithm(r.ecfg, expr)
+	if err != nil {
+		return 0, r.arithmCmdErr(name, err)
+	}
+	return n, true
+}
+
+// arithmCmdErr reports an error of a command's arithmetic: an error in the
+// expression is printed after "bash: NAME: " and fails the command with
+// status 1, and the program goes on; any other error is an expansion's.
+// It returns false, for the caller's convenience.
+func (r *Runner) arithmCmdErr(name string, err error) bool {
+	if _, ok := errors.AsType[*expand.ArithmError](err); ok {
+		r.errf("bash: %s: %v\n", name, err)
+		r.exit.code = 1
+		return false
+	}
+	r.expandErr(err)
+	if r.exit.ok() {
+		r.exit.code = 1
+	}
+	return false
 }
 
 func (r *Runner) fields(words ...*syntax.Word) []string {
@@ -432,7 +483,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 			defer func() {
 				r2.recoverGo(ctx, recover())
 				r2.releaseMem()
-				r2.exit.exiting = false // subshells don't exit the parent shell
+				r2.exit.leaveSubshell() // subshells don't exit the parent shell
 				*bg.exit = r2.exit
 				close(bg.done)
 			}()
@@ -509,7 +560,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2 := r.subshell(false)
 		r2.stmts(ctx, cm.Stmts)
 		r2.releaseMem()
-		r2.exit.exiting = false // subshells don't exit the parent shell
+		r2.exit.leaveSubshell() // subshells don't exit the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
 		// Build new slices, to not modify the caller's AST
@@ -654,7 +705,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				defer func() {
 					r2.recoverGo(ctx, recover())
 					r2.releaseMem()
-					r2.exit.exiting = false // subshells don't exit the parent shell
+					r2.exit.leaveSubshell() // subshells don't exit the parent shell
 					pw.Close()
 				}()
 				r2.stmt(ctx, cm.X)
@@ -777,14 +828,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 		case *syntax.CStyleLoop:
 			if y.Init != nil {
-				r.arithm(y.Init)
+				if _, ok := r.arithmCmd("((", y.Init); !ok {
+					break
+				}
 			}
-			for y.Cond == nil || r.arithm(y.Cond) != 0 {
-				if !r.exit.ok() || r.loopStmtsBroken(ctx, cm.Do) {
+			for !r.stop(ctx) {
+				if y.Cond != nil {
+					n, ok := r.arithmCmd("((", y.Cond)
+					if !ok || n == 0 {
+						break
+					}
+				}
+				if r.loopStmtsBroken(ctx, cm.Do) {
 					break
 				}
 				if y.Post != nil {
-					r.arithm(y.Post)
+					if _, ok := r.arithmCmd("((", y.Post); !ok {
+						break
+					}
 				}
 			}
 		}
@@ -796,7 +857,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
 	case *syntax.ArithmCmd:
-		r.exit.oneIf(r.arithm(cm.X) == 0)
+		if n, ok := r.arithmCmd("((", cm.X); ok {
+			r.exit.oneIf(n == 0)
+		}
 	case *syntax.LetClause:
 		if tracingEnabled {
 			trace.string("let")
@@ -805,16 +868,37 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			trace.newLineFlush()
 		}
-		var val int
+		val, ok := 0, true
 		oldWriter, refusals := r.varWriter, r.varRefusals
 		r.varWriter = "let"
+		if len(cm.Exprs) == 0 {
+			r.errf("bash: let: expression expected\n")
+			ok = false
+			r.exit.code = 1
+		}
+	letLoop:
 		for _, expr := range cm.Exprs {
-			val = r.arithm(expr)
+			w, isWord := expr.(*syntax.Word)
+			if !isWord {
+				if val, ok = r.arithmCmd("let", expr); !ok {
+					break
+				}
+				continue
+			}
+			// let's arguments are words, each arithmetic text.
+			for _, field := range r.fields(w) {
+				n, err := expand.ArithmString(r.ecfg, field)
+				if err != nil {
+					ok = r.arithmCmdErr("let", err)
+					break letLoop
+				}
+				val = n
+			}
 		}
 		r.varWriter = oldWriter
 		if r.varRefusals != refusals {
 			r.exit.code = 1
-		} else {
+		} else if ok {
 			r.exit.oneIf(val == 0)
 		}
 	case *syntax.CaseClause:

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -46,6 +48,13 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 			}
 			return ""
 		}
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			if r.intTest(x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic), classic) {
+				return "1"
+			}
+			return ""
+		}
 		if r.binTest(ctx, x.Op, r.bashTest(ctx, x.X, classic), r.bashTest(ctx, x.Y, classic)) {
 			return "1"
 		}
@@ -57,6 +66,66 @@ func (r *Runner) bashTest(ctx context.Context, expr syntax.TestExpr, classic boo
 		return ""
 	}
 	return ""
+}
+
+// intTest compares two operands as integers. In [[ ]] they are arithmetic
+// text, as bash evaluates them; an error fails the test with status 1. In
+// test and [ they must be decimal integers, optionally signed and padded
+// with blanks; anything else fails the builtin with status 2.
+func (r *Runner) intTest(op syntax.BinTestOperator, xs, ys string, classic bool) bool {
+	var x, y int64
+	for i, s := range []string{xs, ys} {
+		var n int64
+		if classic {
+			var ok bool
+			if n, ok = classicInt(s); !ok {
+				r.errf("bash: %s: %s: integer expression expected\n", r.testName, s)
+				r.exit.code = 2
+				return false
+			}
+		} else {
+			v, err := expand.ArithmString(r.ecfg, s)
+			if err != nil {
+				r.arithmCmdErr("[[", err)
+				return false
+			}
+			n = int64(v)
+		}
+		if i == 0 {
+			x = n
+		} else {
+			y = n
+		}
+	}
+	switch op {
+	case syntax.TsEql:
+		return x == y
+	case syntax.TsNeq:
+		return x != y
+	case syntax.TsLeq:
+		return x <= y
+	case syntax.TsGeq:
+		return x >= y
+	case syntax.TsLss:
+		return x < y
+	}
+	return x > y
+}
+
+// classicInt parses an operand of test's integer comparisons.
+func classicInt(s string) (int64, bool) {
+	s = strings.Trim(s, " \t\n")
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
 }
 
 // maxRegexpLength bounds the length of a regular expression in a test.

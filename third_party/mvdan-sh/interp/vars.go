@@ -328,6 +328,11 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 		r.setVar(name, vr)
 		return
 	}
+	if w, ok := index.(*syntax.Word); ok && blankWord(w) {
+		r.errf("bash: %s[%s]: bad array subscript\n", name, w.Lit())
+		r.exit.code = 1
+		return
+	}
 
 	// from the syntax package, we know that value must be a string if index
 	// is non-nil; nested arrays are forbidden.
@@ -380,6 +385,15 @@ func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax
 	prev.List = list
 	prev.Indexes = indexes
 	r.setVar(name, prev)
+}
+
+// blankWord reports whether a word is one literal of blanks or nothing.
+func blankWord(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	return ok && strings.Trim(lit.Value, " \t\n") == ""
 }
 
 // cutElemSubscript splits an array element argument like `a[3]`, as used by

@@ -202,6 +202,8 @@ func (p *Parser) nextKeepSpaces() {
 	switch p.quote {
 	case runeByRune:
 		p.tok = illegalTok
+	case arithmRaw:
+		p.rawArithmToken(r)
 	case dblQuotes:
 		switch r {
 		case '`', '"', '$':

@@ -536,6 +536,9 @@ type Parser struct {
 	rxOpenParens int
 	rxFirstPart  bool
 
+	// raw is the state of the arithmetic text being read in [arithmRaw].
+	raw rawArithm
+
 	// nesting is how deep the node being parsed sits; see [MaxNesting].
 	nesting    int
 	maxNesting int
@@ -580,6 +583,7 @@ func (p *Parser) reset() {
 	p.openBquotes = 0
 	p.openBquoteDbls = 0
 	p.nesting = 0
+	p.raw = rawArithm{}
 	p.accComs = nil
 	p.accComs, p.curComs = nil, &p.accComs
 	p.litBatch = nil
@@ -690,9 +694,13 @@ const (
 	paramExpRepl
 	paramExpExp
 	arrayElems
+	// arithmRaw is the text of an arithmetic expression in bash, read as
+	// a word: expansions and double quotes are parsed, the rest is kept as
+	// written, to be expanded and evaluated when it runs, as bash does.
+	arithmRaw
 
 	allKeepSpaces = runeByRune | paramExpRepl | dblQuotes | hdocBody |
-		hdocBodyTabs | paramExpRepl | paramExpExp
+		hdocBodyTabs | paramExpRepl | paramExpExp | arithmRaw
 	allRegTokens = noState | unquotedWordCont | subCmd | subCmdBckquo | subCmdBraces |
 		hdocWord | switchCase | arrayElems | testExpr
 	allArithmExpr = arithmExpr | arithmExprLet | arithmExprCmd |
@@ -703,16 +711,17 @@ const (
 type saveState struct {
 	quote       quoteState
 	buriedHdocs int
+	raw         rawArithm
 }
 
 func (p *Parser) preNested(quote quoteState) (s saveState) {
-	s.quote, s.buriedHdocs = p.quote, p.buriedHdocs
-	p.buriedHdocs, p.quote = len(p.heredocs), quote
+	s.quote, s.buriedHdocs, s.raw = p.quote, p.buriedHdocs, p.raw
+	p.buriedHdocs, p.quote, p.raw = len(p.heredocs), quote, rawArithm{}
 	return s
 }
 
 func (p *Parser) postNested(s saveState) {
-	p.quote, p.buriedHdocs = s.quote, s.buriedHdocs
+	p.quote, p.buriedHdocs, p.raw = s.quote, s.buriedHdocs, s.raw
 }
 
 func (p *Parser) unquotedWordBytes(w *Word) ([]byte, bool) {
@@ -1248,6 +1257,10 @@ func (p *Parser) wordPart() WordPart {
 		p.ensureNoNested(p.pos)
 		left := p.tok
 		ar := &ArithmExp{Left: p.pos, Bracket: left == dollBrack}
+		if p.lang.in(langBashLike) && !ar.Bracket {
+			ar.X, ar.Right = p.rawArithmExp(left, ar.Left)
+			return ar
+		}
 		old := p.preNested(arithmExpr)
 		p.next()
 		if p.got(hash) {
@@ -1626,6 +1639,10 @@ zshPrefixLoop:
 		}
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "slicing")
 		pe.Slice = &Slice{}
+		if p.lang.in(langBashLike) {
+			p.rawSlice(pe, old)
+			return pe
+		}
 		colonPos := p.pos
 		p.quote = paramExpSlice
 		if p.next(); p.tok != colon {
@@ -1831,6 +1848,9 @@ func (p *Parser) paramExpExp() *Expansion {
 }
 
 func (p *Parser) eitherIndex() ArithmExpr {
+	if p.lang.in(langBashLike) {
+		return p.rawIndex()
+	}
 	old := p.quote
 	lpos := p.pos
 	p.quote = paramExpArithm
@@ -2394,6 +2414,11 @@ func (p *Parser) subshell(s *Stmt) {
 
 func (p *Parser) arithmExpCmd(s *Stmt) {
 	ar := &ArithmCmd{Left: p.pos}
+	if p.lang.in(langBashLike) {
+		ar.X, ar.Right = p.rawArithmExp(dblLeftParen, ar.Left)
+		s.Cmd = ar
+		return
+	}
 	old := p.preNested(arithmExprCmd)
 	p.next()
 	if p.got(hash) {
@@ -2505,6 +2530,12 @@ func (p *Parser) loop(fpos Pos) Loop {
 	}
 	if p.tok == dblLeftParen {
 		cl := &CStyleLoop{Lparen: p.pos}
+		if p.lang.in(langBashLike) {
+			p.rawCStyleLoop(cl)
+			p.got(semicolon)
+			p.got(_Newl)
+			return cl
+		}
 		old := p.preNested(arithmExprCmd)
 		p.next()
 		cl.Init = p.arithmExpr(false)
@@ -2859,6 +2890,23 @@ func (p *Parser) coprocClause(s *Stmt) {
 
 func (p *Parser) letClause(s *Stmt) {
 	lc := &LetClause{Let: p.pos}
+	if p.lang.in(langBashLike) {
+		// let is an ordinary builtin in bash: its arguments are words,
+		// each evaluated as arithmetic text when it runs.
+		p.next()
+		for !p.stopToken() && !p.peekRedir() {
+			w := p.getWord()
+			if w == nil {
+				break
+			}
+			if p.tok == leftParen && !p.spaced && strings.HasSuffix(w.Lit(), "=") {
+				w = p.rawLetParens(w)
+			}
+			lc.Exprs = append(lc.Exprs, w)
+		}
+		s.Cmd = lc
+		return
+	}
 	old := p.preNested(arithmExprLet)
 	p.next()
 	for !p.stopToken() && !p.peekRedir() {
