@@ -21,9 +21,9 @@ type Opener func(t testing.TB) (first store.Ledger, another func(t testing.TB) s
 
 // Run checks an implementation against the Ledger contract: asks and the
 // one-ask-per-question rule, answers and the grants they leave, claims
-// across handles, sessions, changes seen from other handles, and the files
-// of durable memory mounts. Every
-// subtest runs in parallel on its own ledger.
+// across handles, sessions, changes seen from other handles, the files of
+// durable memory mounts, and the edges (odd bytes, long lines, many writers
+// at once). Every subtest runs in parallel on its own ledger.
 func Run(t *testing.T, open Opener) {
 	t.Run("asks", func(t *testing.T) { runAsks(t, open) })
 	t.Run("answers", func(t *testing.T) { runAnswers(t, open) })
@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("sessions", func(t *testing.T) { runSessions(t, open) })
 	t.Run("changes", func(t *testing.T) { runChanges(t, open) })
 	t.Run("mounts", func(t *testing.T) { runMounts(t, open) })
+	t.Run("edges", func(t *testing.T) { runEdges(t, open) })
 }
 
 // SQLite is the Opener of the SQLite implementation: a fresh file in the

@@ -1,0 +1,41 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Snapshot is a whole ledger as rows, for copying one ledger into another
+// (`gatehouse migrate`): every session, ask and grant with its id, rev,
+// claim and times, so that the copy answers, claims and orders exactly as
+// the original did.
+type Snapshot struct {
+	Sessions []SessionRow // oldest first
+	Asks     []SavedAsk   // in the order raised
+	Grants   []Grant      // by id
+	// HostTokenHashes are hashes of host tokens (see HostTokens) the
+	// target keeps too, so hosts holding the old token go on answering.
+	HostTokenHashes []string
+}
+
+// SavedAsk is an ask as a snapshot holds it: the record, the rev of its
+// last change, and when it was closed (zero unless Record.Closed is set).
+type SavedAsk struct {
+	Record   Record
+	Rev      int64
+	ClosedAt time.Time
+}
+
+// Exporter is a ledger that can write out all its rows at one moment.
+type Exporter interface {
+	// Export reads the whole ledger in one consistent view.
+	Export(ctx context.Context) (*Snapshot, error)
+}
+
+// Importer is a ledger that can be filled from a snapshot.
+type Importer interface {
+	// Import writes snap into an empty ledger in one transaction: all of it
+	// or, on any error, none. Errors: ErrExists when the ledger already
+	// holds a session, ask or grant.
+	Import(ctx context.Context, snap *Snapshot) error
+}
