@@ -142,8 +142,10 @@ func (l *Ledger) changed(ctx context.Context) {
 // watch follows commits from other handles and processes while anyone
 // listens: the store's WaitForChange sleeps between its cheap looks, and a
 // scan runs only when something moved. The first wait returns at once, so
-// changes made before the watcher started are scanned too. It ends when
-// the last listener leaves (ctx).
+// changes made before the watcher started are scanned too. A scan that
+// failed (a dropped connection to a server ledger) is tried again after a
+// pause rather than left for the next change, which may never come. It
+// ends when the last listener leaves (ctx).
 func (l *Ledger) watch(ctx context.Context) {
 	var mark uint64
 	for {
@@ -151,32 +153,33 @@ func (l *Ledger) watch(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if err != nil {
-			// The store failed to look: try again after a pause rather
-			// than spin on a broken handle.
-			select {
-			case <-time.After(retryPause):
-			case <-ctx.Done():
-				return
-			}
+		if err == nil && l.scan(ctx) == nil {
+			mark = next
 			continue
 		}
-		mark = next
-		l.scan(ctx)
+		// The store failed to look or to read: try again after a pause
+		// rather than spin on a broken handle. The mark stays, so the
+		// next wait returns at once and the scan runs again.
+		select {
+		case <-time.After(retryPause):
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 
 // scan turns every ask changed since the last scan into an event and
 // releases the lines waiting on asks now answered. Revs order the changes
-// the way they were committed, whichever process wrote them.
-func (l *Ledger) scan(ctx context.Context) {
+// the way they were committed, whichever process wrote them. On an error
+// it keeps what was read and reports the error; the rest comes with the
+// next scan.
+func (l *Ledger) scan(ctx context.Context) error {
 	l.scanMu.Lock()
 	defer l.scanMu.Unlock()
 
-	changes, _ := l.store.ChangesSince(ctx, l.lastRev)
-	// On an error, keep what was read; the rest waits for the next scan.
+	changes, err := l.store.ChangesSince(ctx, l.lastRev)
 	if len(changes) == 0 {
-		return
+		return err
 	}
 	l.lastRev = changes[len(changes)-1].Rev
 
@@ -199,6 +202,7 @@ func (l *Ledger) scan(ctx context.Context) {
 			publish(s.ch, ev)
 		}
 	}
+	return err
 }
 
 // publish hands ev to one subscriber without blocking, dropping the
