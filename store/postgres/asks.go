@@ -183,60 +183,58 @@ func (l *Ledger) ListAsks(ctx context.Context, sessionID string, pendingOnly boo
 	return out, wrap("list asks", err)
 }
 
-// AnswerAsk implements store.Ledger. The answer and its grants are one
-// transaction; the update requires outcome IS NULL, and the server
-// rechecks that against the newest version of the row, so of two answers
-// racing on any hosts the second finds nothing to update (G-10.1).
+// AnswerAsk implements store.Ledger in one statement: it takes the change
+// counter, settles the ask only while outcome IS NULL (the server rechecks
+// that against the newest version of the row when it waits for another
+// answer, so of two answers racing on any hosts the second updates
+// nothing, G-10.1) and inserts the grants, all committed at once. The
+// ask's immutable parts (its question and rules, which name the grants)
+// are read first without a lock, so the counter is held only while the
+// statement runs and commits.
 func (l *Ledger) AnswerAsk(ctx context.Context, id string, s store.Settlement) (store.Record, error) {
 	if err := checkSettlement(s); err != nil {
 		return store.Record{}, fmt.Errorf("answer %s: %w", id, err)
 	}
-	var settled store.Record
-	err := l.inTx(ctx, func(tx pgx.Tx) error {
-		rev, err := bumpRev(ctx, tx)
-		if err != nil {
-			return err
-		}
-		settled, err = readAsk(tx.QueryRow(ctx, `UPDATE asks SET outcome = $1, scope = $2, note = $3,
-			answered_at = clock_timestamp(), answered_by = $4, rev = $5
-			WHERE id = $6 AND outcome IS NULL
-			RETURNING `+askColumns,
-			s.Outcome, s.Scope, dbText(s.Note), dbText(s.By), rev, id))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return missingOrSettled(ctx, tx, id)
-		}
-		if err != nil {
-			return err
-		}
-		return insertGrants(ctx, tx, settled, s.Grant)
-	})
-	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrAlreadyAnswered):
-		return store.Record{}, fmt.Errorf("ask %s: %w", id, err)
-	case err != nil:
-		return store.Record{}, fmt.Errorf("answer %s: %w", id, err)
+	asked, err := l.GetAsk(ctx, id)
+	if err != nil {
+		return store.Record{}, err
 	}
-	return settled, nil
-}
-
-// insertGrants leaves what an answer gives: one once or deny grant bound to
-// the ask's question, or one session grant per rule the ask names.
-func insertGrants(ctx context.Context, tx pgx.Tx, rec store.Record, kind string) error {
-	keys := []string{grantKeyOf(rec.Rules)}
-	if kind == store.GrantSession {
-		keys = rec.GrantKeys()
+	if !asked.Pending() {
+		return store.Record{}, fmt.Errorf("ask %s: %w", id, store.ErrAlreadyAnswered)
+	}
+	keys := []string{grantKeyOf(asked.Rules)}
+	if s.Grant == store.GrantSession {
+		keys = asked.GrantKeys()
 	}
 	stored, digests := make([]string, len(keys)), make([]string, len(keys))
 	for i, k := range keys {
 		stored[i], digests[i] = dbText(k), digest(k)
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO grants (session_id, kind, grant_key, key_digest, line, place,
-		facts, question, ask_id, created_at)
-		SELECT $1, $2, k.key, k.digest, $3, $4, $5, $6, $7, clock_timestamp()
-		FROM unnest($8::text[], $9::text[]) AS k(key, digest)`,
-		dbText(rec.SessionID), kind, dbText(rec.Line), dbText(rec.Place), dbText(rec.Facts),
-		grantQuestion(rec.SessionID, rec.Line, rec.Place, rec.Facts), rec.ID, stored, digests)
-	return wrap("grant", err)
+	settled, err := queryOne(ctx, l, readAsk1, `WITH counter AS (
+			UPDATE ledger_state SET rev = rev + 1 RETURNING rev
+		), settled AS (
+			UPDATE asks SET outcome = $1, scope = $2, note = $3, answered_at = clock_timestamp(),
+				answered_by = $4, rev = (SELECT rev FROM counter)
+			WHERE id = $5 AND outcome IS NULL
+			RETURNING *
+		), granted AS (
+			INSERT INTO grants (session_id, kind, grant_key, key_digest, line, place, facts, question,
+				ask_id, created_at)
+			SELECT settled.session_id, $6, k.key, k.digest, settled.line, settled.place, settled.facts, $7,
+				settled.id, clock_timestamp()
+			FROM settled, unnest($8::text[], $9::text[]) AS k(key, digest)
+		)
+		SELECT `+askColumns+` FROM settled`,
+		s.Outcome, s.Scope, dbText(s.Note), dbText(s.By), id, s.Grant,
+		grantQuestion(asked.SessionID, asked.Line, asked.Place, asked.Facts), stored, digests)
+	if errors.Is(err, pgx.ErrNoRows) {
+		// Another host's answer came between the read and the update.
+		return store.Record{}, fmt.Errorf("ask %s: %w", id, store.ErrAlreadyAnswered)
+	}
+	if err != nil {
+		return store.Record{}, fmt.Errorf("answer %s: %w", id, err)
+	}
+	return settled, nil
 }
 
 // checkSettlement refuses what the schema would refuse less politely.

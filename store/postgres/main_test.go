@@ -10,10 +10,13 @@ import (
 	"gatehouse/store/postgres/pgtest"
 )
 
-// TestMain stops the throwaway server the tests started, if any.
+// TestMain stops the throwaway servers the tests and benchmarks started.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	pgtest.StopShared()
+	if benchServer.srv != nil {
+		benchServer.srv.Stop()
+	}
 	os.Exit(code)
 }
 
