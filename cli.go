@@ -16,7 +16,7 @@ import (
 	"gatehouse/core/decisions"
 	"gatehouse/rest"
 	"gatehouse/store"
-	"gatehouse/store/sqlite"
+	"gatehouse/store/ledgers"
 )
 
 // run dispatches a command line; it returns the process exit code.
@@ -45,6 +45,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdMCP(args[1:], stdin, stdout, stderr)
 	case "reset":
 		return cmdReset(args[1:], stdout, stderr)
+	case "migrate":
+		return cmdMigrate(args[1:], stdout, stderr)
+	case "token":
+		return cmdToken(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && args[0] == "help" {
 			// gatehouse help exec is gatehouse exec --help.
@@ -189,7 +193,7 @@ func writeExplainTable(w io.Writer, exps []core.Explanation) {
 }
 
 func openLedger(path string, stderr io.Writer) (*decisions.Ledger, func(), bool) {
-	db, err := sqlite.Open(dbPath(path))
+	db, err := ledgers.Open(context.Background(), dbPath(path))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return nil, nil, false

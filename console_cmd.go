@@ -80,7 +80,7 @@ func runConsole(cfg consoleConfig, stdout, stderr io.Writer) int {
 	// The screen is the console's: internal errors (a line's panic, with
 	// its stack) go to a file beside the ledger, opened on first use.
 	opts := []core.Option{core.OnAsk(tui.WaitForHuman), core.WithLedger(ledgerPath),
-		core.WithLogger(log.New(&lazyFile{path: ledgerPath + ".log"}, "gatehouse: ", log.LstdFlags))}
+		core.WithLogger(log.New(&lazyFile{path: besideLedger(ledgerPath, ".log")}, "gatehouse: ", log.LstdFlags))}
 	ws, scenario, err := loadConsoleWorkspace(cfg, ledgerPath, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
@@ -93,7 +93,7 @@ func runConsole(cfg consoleConfig, stdout, stderr io.Writer) int {
 	defer cancel()
 	// The console subscribes before the agents start, so it sees every
 	// session and every ask from the first.
-	model := tui.New(ws, tui.Options{Context: ctx, Quiet: cfg.quiet, LedgerPath: ledgerPath, Document: ws.Config().Path})
+	model := tui.New(ws, tui.Options{Context: ctx, Quiet: cfg.quiet, LedgerPath: store.Redact(ledgerPath), Document: ws.Config().Path})
 	if cfg.serveAddr != "" {
 		stop, err := serveBeside(ctx, ws, cfg.serveAddr, cfg.serveProfiles, stderr)
 		if err != nil {
@@ -175,7 +175,7 @@ func loadConsoleWorkspace(cfg consoleConfig, ledgerPath string, opts []core.Opti
 // beside the ledger, fresh at every start, and returns its path: the demo
 // amends that copy, never the document it came from.
 func demoDocument(ledgerPath string) (string, error) {
-	path := filepath.Join(filepath.Dir(ledgerPath), "gatehouse-demo", "incident-workspace.yaml")
+	path := filepath.Join(filepath.Dir(besideLedger(ledgerPath, "")), "gatehouse-demo", "incident-workspace.yaml")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("the demo's copy of its document: %w", err)
 	}
@@ -206,10 +206,10 @@ func leftWaiting(before, after int, ledgerPath string) string {
 	if after > 0 {
 		db := ""
 		if ledgerPath != store.DefaultPath() {
-			db = " --db " + ledgerPath
+			db = " --db " + store.Redact(ledgerPath)
 		}
 		fmt.Fprintf(&b, "gatehouse: %s still pending in %s; answer later with `gatehouse list-asks%s`, then `gatehouse allow ID%s` or `gatehouse deny ID%s`.\n",
-			plural(after, "ask is", "asks are"), ledgerPath, db, db, db)
+			plural(after, "ask is", "asks are"), store.Redact(ledgerPath), db, db, db)
 	}
 	return b.String()
 }
@@ -237,8 +237,7 @@ func serveBeside(ctx context.Context, ws *core.Workspace, addr string, profiles 
 			return nil, fmt.Errorf("--serve-profile %s: unknown profile (known profiles: %s)", name, strings.Join(ws.ProfileNames(), ", "))
 		}
 	}
-	token, err := rest.LoadOrCreateToken(ws.Decisions().Path())
-	tokenPath := rest.TokenPath(ws.Decisions().Path())
+	tokenOpt, tokenText, err := hostTokenOption(ctx, ws, ws.Decisions().Path())
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +245,7 @@ func serveBeside(ctx context.Context, ws *core.Workspace, addr string, profiles 
 	if err != nil {
 		return nil, err
 	}
-	opts := []rest.Option{rest.WithToken(token), rest.WithHosts(hostOf(addr))}
+	opts := []rest.Option{tokenOpt, rest.WithHosts(hostOf(addr))}
 	if profiles != nil {
 		opts = append(opts, rest.WithAgentProfiles(profiles...))
 	}
@@ -257,7 +256,7 @@ func serveBeside(ctx context.Context, ws *core.Workspace, addr string, profiles 
 		defer close(done)
 		srv.Serve(sctx, ln)
 	}()
-	fmt.Fprintf(stderr, "gatehouse: REST on http://%s (token in %s)\n", ln.Addr(), tokenPath)
+	fmt.Fprintf(stderr, "gatehouse: REST on http://%s (host token: %s)\n", ln.Addr(), tokenText)
 	return func() { cancel(); <-done; srv.Close() }, nil
 }
 

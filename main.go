@@ -25,6 +25,8 @@ commands:
   serve        the REST daemon:                 serve -w FILE [--db FILE] [--addr 127.0.0.1:7878] [-p PROFILE...]
   mcp          an MCP server over stdio:        mcp -w FILE [-p PROFILE] [--agent NAME] [--db FILE]
   reset        forget the agents' files:       reset --mounts -w FILE [--mount PREFIX...] [--db FILE]
+  migrate      copy a ledger to PostgreSQL:     migrate --from FILE --to postgres://USER@HOST/DB
+  token        print the REST host token:       token [--db FILE|URL] [--rotate]
   demo         worked examples:                 demo permissions|policy|ask|ask-pending|incident [--headless --answer allow|deny|session]
 
 Every command takes --help (or: gatehouse help COMMAND) for its flags and examples.

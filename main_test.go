@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"gatehouse/store/postgres/pgtest"
 )
 
 // TestMain lets tests run the real command in a child process: the test
@@ -17,7 +19,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GATEHOUSE_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	pgtest.StopShared()
+	os.Exit(code)
 }
 
 type cli struct {

@@ -13,6 +13,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/mcp"
+	"gatehouse/store"
 )
 
 // cmdMCP serves one MCP client over stdin and stdout (docs/agents.md): the
@@ -50,7 +51,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fmt.Fprintf(stderr, "gatehouse mcp: %s, profile %s, ledger %s; answer asks with `gatehouse allow ID --db %s`\n",
-		*wsFile, name, ledgerPath, ledgerPath)
+		*wsFile, name, store.Redact(ledgerPath), store.Redact(ledgerPath))
 
 	ctx, stop := untilSignal(ws)
 	defer stop()

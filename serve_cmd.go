@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -9,6 +10,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/rest"
+	"gatehouse/store"
 )
 
 // defaultServeAddr is loopback only: the agent endpoints take no token, so
@@ -47,7 +49,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	token, err := rest.LoadOrCreateToken(ledgerPath)
+	tokenOpt, tokenText, err := hostTokenOption(context.Background(), ws, ledgerPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 1
@@ -60,7 +62,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "gatehouse: warning: listening on %s; agent endpoints take no token, so anyone who can reach it can run lines\n", ln.Addr())
 	}
-	opts := []rest.Option{rest.WithToken(token), rest.WithHosts(hostOf(*addr))}
+	opts := []rest.Option{tokenOpt, rest.WithHosts(hostOf(*addr))}
 	open := []string(profiles)
 	if profiles != nil {
 		opts = append(opts, rest.WithAgentProfiles(profiles...))
@@ -68,7 +70,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 		open = []string{def}
 	}
 	fmt.Fprintf(stdout, "gatehouse: serving %s on http://%s\n  ledger: %s\n  host token: %s\n  open to agents: %s\n",
-		*wsFile, ln.Addr(), ledgerPath, rest.TokenPath(ledgerPath), profileText(open))
+		*wsFile, ln.Addr(), store.Redact(ledgerPath), tokenText, profileText(open))
 
 	ctx, stop := untilSignal(ws)
 	defer stop()

@@ -22,6 +22,7 @@ import (
 	"gatehouse/core/shell"
 	"gatehouse/core/vfs"
 	"gatehouse/store"
+	"gatehouse/store/ledgers"
 	"gatehouse/store/sqlite"
 )
 
@@ -136,8 +137,9 @@ func sourced(sp gate.ProfileSpec, site string) gate.ProfileSpec {
 // WithDefaultProfile names the profile of sessions that name none (G-2.2).
 func WithDefaultProfile(name string) Option { return func(o *options) { o.defaultPro = name } }
 
-// WithLedger keeps decisions and sessions in the SQLite file at path.
-// Without it a workspace keeps them in a private temporary file.
+// WithLedger keeps decisions and sessions in the ledger name names: the
+// SQLite file at a path, or a PostgreSQL database at a postgres:// URL
+// (G-10.7). Without it a workspace keeps them in a private temporary file.
 func WithLedger(path string) Option { return func(o *options) { o.dbPath = path } }
 
 // WithStore keeps decisions and sessions in an open ledger handle, which
@@ -288,7 +290,7 @@ func build(cfg Config, o options) (*Workspace, error) {
 		if o.clock != nil {
 			sopts = append(sopts, sqlite.WithClock(o.clock))
 		}
-		l, err := sqlite.Open(path, sopts...)
+		l, err := ledgers.Open(context.Background(), path, sopts...)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,10 @@
 package rest
 
 import (
+	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"gatehouse/store"
 )
 
 // TokenEnv overrides the token file for clients: a host answering a daemon
@@ -62,10 +67,16 @@ func LoadOrCreateToken(ledgerPath string) (string, error) {
 }
 
 // ReadToken returns the host token a client presents to the daemon of the
-// ledger at ledgerPath: $GATEHOUSE_TOKEN when set, else the token file.
+// ledger at ledgerPath: $GATEHOUSE_TOKEN when set, else the token file. A
+// ledger on a database server keeps only hashes, so its token comes from
+// $GATEHOUSE_TOKEN alone.
 func ReadToken(ledgerPath string) (string, error) {
 	if token := strings.TrimSpace(os.Getenv(TokenEnv)); token != "" {
 		return token, nil
+	}
+	if store.IsURL(ledgerPath) {
+		return "", fmt.Errorf("the ledger %s keeps only a hash of its host token: set %s to the token `gatehouse serve` showed when it first started on it (`gatehouse token --rotate --db URL` issues a new one)",
+			store.Redact(ledgerPath), TokenEnv)
 	}
 	token, err := readTokenFile(TokenPath(ledgerPath))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -74,6 +85,11 @@ func ReadToken(ledgerPath string) (string, error) {
 	}
 	return token, err
 }
+
+// ReadTokenFile returns the host token kept in the file beside the ledger
+// at ledgerPath, ignoring $GATEHOUSE_TOKEN; errors wrap fs.ErrNotExist when
+// there is none.
+func ReadTokenFile(ledgerPath string) (string, error) { return readTokenFile(TokenPath(ledgerPath)) }
 
 func readTokenFile(path string) (string, error) {
 	info, err := os.Stat(path)
@@ -96,12 +112,54 @@ func readTokenFile(path string) (string, error) {
 
 // hasToken reports whether a request carries the host token. The
 // comparison takes the same time whatever the guess, so the token cannot be
-// found a byte at a time.
+// found a byte at a time; a ledger that keeps the tokens is asked about the
+// token's hash, which says nothing of the token.
 func (s *Server) hasToken(r *http.Request) bool {
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	// The scheme name is case-insensitive (RFC 9110, 11.1).
-	return strings.EqualFold(scheme, "Bearer") &&
-		subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.token)) == 1
+	if !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	token = strings.TrimSpace(token)
+	if s.tokens != nil {
+		ok, err := s.tokens.HasHostToken(r.Context(), HashToken(token))
+		if err != nil {
+			s.logger.Printf("checking a host token: %v", err)
+		}
+		return ok && err == nil
+	}
+	return subtle.ConstantTimeCompare([]byte(token), []byte(s.token)) == 1
+}
+
+// HashToken is what a ledger keeps of a host token: its SHA-256, in hex.
+// Tokens are 256 random bits, so the hash cannot be turned back into one.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// IssueLedgerToken gives a ledger that keeps host tokens (one on a
+// database server) its first token: on a ledger without one it returns a
+// new token, now kept as a hash, for the caller to show once; on a ledger
+// that has one it returns "", since only the hash is kept. Of daemons
+// starting at once on a fresh ledger, exactly one gets a token.
+func IssueLedgerToken(ctx context.Context, k store.HostTokens) (string, error) {
+	token := newToken()
+	kept, err := k.KeepHostToken(ctx, HashToken(token), false)
+	if err != nil || !kept {
+		return "", err
+	}
+	return token, nil
+}
+
+// RotateLedgerToken makes a new token the only one k keeps and returns it:
+// every token issued before stops working, on every daemon of the ledger.
+func RotateLedgerToken(ctx context.Context, k store.HostTokens) (string, error) {
+	token := newToken()
+	if _, err := k.KeepHostToken(ctx, HashToken(token), true); err != nil {
+		return "", err
+	}
+	return token, nil
 }
 
 // requireToken lets a request through only with the host token.
@@ -109,8 +167,12 @@ func (s *Server) requireToken(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.hasToken(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
+			where := "the token is in the file beside the ledger"
+			if s.tokens != nil {
+				where = "the token `gatehouse serve` showed when it first started on this ledger"
+			}
 			writeError(w, http.StatusUnauthorized,
-				"missing or wrong token: hosts send Authorization: Bearer TOKEN (the token is in the file beside the ledger)")
+				"missing or wrong token: hosts send Authorization: Bearer TOKEN ("+where+")")
 			return
 		}
 		next(w, r)

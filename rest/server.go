@@ -35,6 +35,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
+	"gatehouse/store"
 )
 
 // Defaults of the event stream; see WithHeartbeat and WithEventHistory.
@@ -55,9 +56,12 @@ const shutdownGrace = 5 * time.Second
 // serve it with Serve (or mount it in any http.Server), and Close it when
 // done to end its event streams.
 type Server struct {
-	ws        *core.Workspace
-	ledger    *decisions.Ledger
-	token     string
+	ws     *core.Workspace
+	ledger *decisions.Ledger
+	token  string
+	// tokens, when set, holds the hashes of the host tokens instead of
+	// token (a ledger on a database server keeps them; see WithTokenKeeper).
+	tokens    store.HostTokens
 	heartbeat time.Duration
 	logger    *log.Logger
 	mux       *http.ServeMux
@@ -83,6 +87,7 @@ type Option func(*settings)
 
 type settings struct {
 	token         string
+	tokens        store.HostTokens
 	heartbeat     time.Duration
 	eventHistory  int
 	logger        *log.Logger
@@ -98,6 +103,12 @@ type settings struct {
 // Without it the server makes a random one that only Token reveals, so no
 // server ever answers without a token.
 func WithToken(token string) Option { return func(s *settings) { s.token = token } }
+
+// WithTokenKeeper makes the server accept the host tokens k keeps, by
+// their hashes, instead of one token it holds (G-10.7): the tokens of a
+// ledger on a database server live in the ledger, so every daemon on it
+// accepts the same ones and a rotation reaches them all at once.
+func WithTokenKeeper(k store.HostTokens) Option { return func(s *settings) { s.tokens = k } }
 
 // WithHeartbeat sets how often an idle event stream gets a comment line, so
 // proxies and clients can tell a quiet stream from a dead one (default 15 s).
@@ -160,6 +171,7 @@ func New(ws *core.Workspace, opts ...Option) *Server {
 		ws:            ws,
 		ledger:        ws.Decisions(),
 		token:         cfg.token,
+		tokens:        cfg.tokens,
 		heartbeat:     cfg.heartbeat,
 		logger:        cfg.logger,
 		mux:           http.NewServeMux(),
@@ -225,7 +237,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// Token is the bearer token hosts must present.
+// Token is the bearer token hosts must present, unless the server checks
+// the tokens a ledger keeps (WithTokenKeeper), which it cannot reveal.
 func (s *Server) Token() string { return s.token }
 
 // Close ends every event stream and stops watching the workspace. Requests
