@@ -27,14 +27,12 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"gatehouse/store"
@@ -121,12 +119,6 @@ func bumpRev(ctx context.Context, tx pgx.Tx) (int64, error) {
 	var rev int64
 	err := tx.QueryRow(ctx, `UPDATE ledger_state SET rev = rev + 1 RETURNING rev`).Scan(&rev)
 	return rev, err
-}
-
-// isUniqueViolation reports a unique index refusing a row.
-func isUniqueViolation(err error) bool {
-	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23505"
 }
 
 // wrap adds the operation's name to err, unless err is nil.
