@@ -16,7 +16,7 @@ type commandHelp struct {
 }
 
 // ledgerSentence is how every command that keeps asks says where.
-const ledgerSentence = "Keep asks, answers and sessions in the ledger `FILE`; the default is $GATEHOUSE_DB, else $XDG_DATA_HOME/gatehouse/ledger.db, else ~/.local/share/gatehouse/ledger.db."
+const ledgerSentence = "Keep asks, answers and sessions in the ledger `FILE`; the default is $GATEHOUSE_DB, else $XDG_DATA_HOME/gatehouse/ledger.db, else ~/.local/share/gatehouse/ledger.db; a postgres:// URL names a ledger on a PostgreSQL server instead."
 
 // helps holds every command's help, by the name newFlags is given.
 var helps = map[string]commandHelp{
@@ -103,6 +103,25 @@ var helps = map[string]commandHelp{
 		examples: []string{
 			"gatehouse reset --mounts -w workspace.yaml",
 			"gatehouse reset --mounts -w workspace.yaml --mount /runbook",
+		},
+	},
+	"migrate": {
+		synopsis: "migrate --from FILE --to URL",
+		about: "Copies a SQLite ledger into an empty ledger on a PostgreSQL server, in one transaction: sessions, asks pending and answered, grants with their claims, " +
+			"the memory mounts' files, and the hash of the host token kept beside the file (hosts holding it go on answering). " +
+			"Stop the processes using the file first: what they write after the copy is not copied.",
+		examples: []string{
+			"gatehouse migrate --from ~/.local/share/gatehouse/ledger.db --to postgres://gatehouse@db.internal/gatehouse",
+		},
+	},
+	"token": {
+		synopsis: "token [--db FILE|URL] [--rotate]",
+		about: "Prints the host token that hosts give to answer asks over REST (as $GATEHOUSE_TOKEN), alone on stdout. " +
+			"A file ledger's token is the 0600 file beside it (made if missing). A ledger on a PostgreSQL server keeps only a hash: " +
+			"its first token is issued here if no daemon has issued one, and --rotate issues a new one that replaces every earlier token.",
+		examples: []string{
+			"gatehouse token",
+			"export GATEHOUSE_TOKEN=$(gatehouse token --rotate --db postgres://gatehouse@db.internal/gatehouse)",
 		},
 	},
 	"demo": {

@@ -15,7 +15,7 @@ import (
 
 // everyCommand is every command line that has a --help of its own.
 var everyCommand = [][]string{
-	{"console"}, {"exec"}, {"explain"}, {"list-asks"}, {"allow"}, {"deny"}, {"serve"}, {"mcp"}, {"reset"},
+	{"console"}, {"exec"}, {"explain"}, {"list-asks"}, {"allow"}, {"deny"}, {"serve"}, {"mcp"}, {"reset"}, {"migrate"}, {"token"},
 	{"demo"}, {"demo", "incident"}, {"demo", "permissions"}, {"demo", "policy"}, {"demo", "ask"}, {"demo", "ask-pending"},
 }
 

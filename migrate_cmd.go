@@ -26,28 +26,29 @@ func besideLedger(name, suffix string) string {
 }
 
 // cmdMigrate copies a SQLite ledger into an empty PostgreSQL one (G-10.7):
-// every session, ask and grant with its id, rev, claim and times, and the
+// every session, ask and grant with its id, rev, claim and times, the
+// durable memory mounts' files (G-5.6), and the
 // host token of the file beside the SQLite ledger (kept as a hash, so
 // hosts holding it go on answering). The source is read in one
 // transaction holding its write lock and the target written in one
 // transaction: the copy is whole or absent.
 func cmdMigrate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("migrate", stderr)
-	from := fs.String("from", "", "the SQLite ledger file to copy")
-	to := fs.String("to", "", "the PostgreSQL ledger to copy into (postgres://…); it must hold no sessions, asks or grants")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("migrate")
+	from := fs.String("from", "", "Copy the SQLite ledger `FILE`; stop the processes using it first.")
+	to := fs.String("to", "", "Copy into the PostgreSQL ledger at `URL` (postgres://…), which must hold no sessions, asks, grants or mount files.")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	switch {
 	case len(pos) > 0:
-		return usageError(stderr, "migrate takes no arguments")
+		return fs.usageError(stderr, "migrate takes no arguments")
 	case *from == "" || *to == "":
-		return usageError(stderr, "migrate needs --from FILE and --to postgres://…")
+		return fs.usageError(stderr, "migrate needs --from FILE and --to postgres://…")
 	case store.IsURL(*from):
-		return usageError(stderr, "migrate copies a SQLite file (--from FILE) into a PostgreSQL ledger")
+		return fs.usageError(stderr, "migrate copies a SQLite file (--from FILE) into a PostgreSQL ledger")
 	case !store.IsURL(*to):
-		return usageError(stderr, "migrate copies into a PostgreSQL ledger: --to postgres://user@host/db")
+		return fs.usageError(stderr, "migrate copies into a PostgreSQL ledger: --to postgres://user@host/db")
 	}
 	snap, err := exportFile(*from)
 	if err != nil {
@@ -76,8 +77,12 @@ func cmdMigrate(args []string, stdout, stderr io.Writer) int {
 			pending++
 		}
 	}
-	fmt.Fprintf(stdout, "gatehouse: copied %d sessions, %d asks (%d pending) and %d grants from %s to %s\n",
-		len(snap.Sessions), len(snap.Asks), pending, len(snap.Grants), *from, store.Redact(*to))
+	files := 0
+	for _, m := range snap.Mounts {
+		files += len(m.Files)
+	}
+	fmt.Fprintf(stdout, "gatehouse: copied %d sessions, %d asks (%d pending), %d grants and %d mount files from %s to %s\n",
+		len(snap.Sessions), len(snap.Asks), pending, len(snap.Grants), files, *from, store.Redact(*to))
 	if len(snap.HostTokenHashes) > 0 {
 		fmt.Fprintf(stdout, "gatehouse: the host token in %s carries over: hosts give it as %s\n", rest.TokenPath(*from), rest.TokenEnv)
 	}

@@ -509,8 +509,9 @@ func (c *cli) gatehouseWith(env []string, args ...string) (stdout, stderr string
 
 // G-10.7: `gatehouse migrate` copies a SQLite ledger into an empty
 // PostgreSQL one: the pending ask is answered there and the retry runs on
-// the copied session, the host token beside the file still answers through
-// a daemon on the copy, and a second copy into the same ledger is refused.
+// the copied session, a file an agent wrote is there, the host token
+// beside the file still answers through a daemon on the copy, and a second
+// copy into the same ledger is refused.
 func TestMigrateCommand(t *testing.T) {
 	t.Parallel()
 	file := newCLI(t)
@@ -523,6 +524,9 @@ func TestMigrateCommand(t *testing.T) {
 	}
 	if _, stderr, code := file.gatehouse("allow", answered[1]); code != 0 {
 		t.Fatalf("allow: %d %q", code, stderr)
+	}
+	if _, stderr, code := file.gatehouse("exec", "-w", permissions, "-p", "responder", "--", "echo kept > notes.txt"); code != 0 {
+		t.Fatalf("a file written on the file ledger: %d %q", code, stderr)
 	}
 	token, _, code := file.gatehouse("token")
 	token = strings.TrimSpace(token)
@@ -550,7 +554,7 @@ func TestMigrateCommand(t *testing.T) {
 	}
 
 	out, stderr, code := file.gatehouse("migrate", "--from", file.db, "--to", server.db)
-	if code != 0 || !strings.Contains(out, "copied 1 sessions, 2 asks (1 pending) and 1 grants") ||
+	if code != 0 || !strings.Contains(out, "copied 1 sessions, 2 asks (1 pending), 1 grants and 1 mount files") ||
 		!strings.Contains(out, "carries over") {
 		t.Fatalf("migrate: %d %q %q", code, out, stderr)
 	}
@@ -559,6 +563,9 @@ func TestMigrateCommand(t *testing.T) {
 	}
 	if _, stderr, code := server.gatehouse("exec", "-w", permissions, "-p", "responder", "--", "rm", "frozen/restore.md"); code != 0 {
 		t.Errorf("the retry on the copy: %d %q", code, stderr)
+	}
+	if out, stderr, code := server.gatehouse("exec", "-w", permissions, "-p", "responder", "--", "cat notes.txt; ls frozen"); code != 0 || out != "kept\n" {
+		t.Errorf("the memory mount on the copy: %d %q %q; want the copied file and the approved removal", code, out, stderr)
 	}
 	d := server.startServePG(permissions)
 	if d.token != "" || !strings.Contains(d.banner, "kept as a hash") {

@@ -41,20 +41,20 @@ func hostTokenOption(ctx context.Context, ws *core.Workspace, ledgerName string)
 // replaces every earlier token on every daemon of the ledger. The token
 // alone goes to stdout, for `export GATEHOUSE_TOKEN=$(gatehouse token …)`.
 func cmdToken(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("token", stderr)
-	db := fs.String("db", "", "ledger database: a file, or a postgres:// URL (default $GATEHOUSE_DB or ~/.local/share/gatehouse/ledger.db)")
-	rotate := fs.Bool("rotate", false, "issue a new token for a ledger on a database server; every earlier one stops working")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return 2
+	fs := newFlags("token")
+	db := fs.String("db", "", ledgerSentence)
+	rotate := fs.Bool("rotate", false, "Issue a new token for a ledger on a database server; every earlier token stops working on every daemon at once.")
+	pos, code, ok := fs.parse(args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(pos) > 0 {
-		return usageError(stderr, "token takes no arguments")
+		return fs.usageError(stderr, "token takes no arguments (got %q)", pos[0])
 	}
 	name := dbPath(*db)
 	if !store.IsURL(name) {
 		if *rotate {
-			return usageError(stderr, "--rotate is for a ledger on a database server; a file ledger's token is %s: remove it and restart `gatehouse serve` for a new one", rest.TokenPath(name))
+			return fs.usageError(stderr, "--rotate is for a ledger on a database server; a file ledger's token is %s: remove it and restart `gatehouse serve` for a new one", rest.TokenPath(name))
 		}
 		token, err := rest.LoadOrCreateToken(name)
 		if err != nil {
@@ -76,6 +76,7 @@ func cmdToken(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx := context.Background()
 	var token string
+	var err error
 	if *rotate {
 		token, err = rest.RotateLedgerToken(ctx, k)
 	} else if token, err = rest.IssueLedgerToken(ctx, k); err == nil && token == "" {

@@ -73,7 +73,10 @@ func mustRun(t *testing.T, s *Session, line, stdout string, code int) {
 // process and for one already running; a persist: false mount is not kept.
 func TestDurableMountsAcrossProcesses(t *testing.T) {
 	t.Parallel()
-	w := newDurableWorld(t, durableDoc)
+	durableAcrossProcesses(t, newDurableWorld(t, durableDoc))
+}
+
+func durableAcrossProcesses(t *testing.T, w *durableWorld) {
 	ws1, a := w.open()
 	_, b := w.open() // already running when a writes
 	mustRun(t, a, "echo draft > notes.txt && mkdir -p logs/today && echo x > logs/today/x && ln -s notes.txt latest && echo s > /scratch/s", "", 0)
@@ -90,7 +93,10 @@ func TestDurableMountsAcrossProcesses(t *testing.T) {
 // process's own unsaved change is never overwritten by what it reads.
 func TestDurableLastLineWins(t *testing.T) {
 	t.Parallel()
-	w := newDurableWorld(t, durableDoc)
+	durableLastLineWins(t, newDurableWorld(t, durableDoc))
+}
+
+func durableLastLineWins(t *testing.T, w *durableWorld) {
 	_, a := w.open()
 	_, b := w.open()
 	mustRun(t, a, "echo from-a > shared", "", 0)
@@ -104,7 +110,10 @@ func TestDurableLastLineWins(t *testing.T) {
 // in a running process at its next line.
 func TestDurableReset(t *testing.T) {
 	t.Parallel()
-	w := newDurableWorld(t, durableDoc)
+	durableReset(t, newDurableWorld(t, durableDoc))
+}
+
+func durableReset(t *testing.T, w *durableWorld) {
 	wsA, a := w.open()
 	_, b := w.open()
 	mustRun(t, a, "rm README.md; echo n > new.txt; echo s > /small/s", "", 0)

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -292,6 +294,19 @@ type MountFile struct {
 	Target  string // a link's target, as written
 	// Rev is the save that last wrote the path (set by the ledger).
 	Rev int64
+}
+
+// Check returns an error wrapping ErrInvalid when f cannot be saved: no
+// mount, no path or an absolute one, or a kind outside the MountFile kinds.
+// Every ledger checks each file of a save with it before writing any.
+func (f MountFile) Check() error {
+	switch {
+	case f.Mount == "" || f.Path == "" || strings.HasPrefix(f.Path, "/"):
+		return fmt.Errorf("%w: mount file %q in mount %q: a mount and a relative path are required", ErrInvalid, f.Path, f.Mount)
+	case f.Kind != MountFileRegular && f.Kind != MountFileDir && f.Kind != MountFileLink && f.Kind != MountFileGone:
+		return fmt.Errorf("%w: mount file %s: kind %q", ErrInvalid, f.Path, f.Kind)
+	}
+	return nil
 }
 
 // MountState is where a workspace's durable mounts stand in the ledger:

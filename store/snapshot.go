@@ -8,7 +8,7 @@ import (
 // Snapshot is a whole ledger as rows, for copying one ledger into another
 // (`gatehouse migrate`): every session, ask and grant with its id, rev,
 // claim and times, so that the copy answers, claims and orders exactly as
-// the original did.
+// the original did, and the durable mount files of every workspace.
 type Snapshot struct {
 	Sessions []SessionRow // oldest first
 	Asks     []SavedAsk   // in the order raised
@@ -16,6 +16,15 @@ type Snapshot struct {
 	// HostTokenHashes are hashes of host tokens (see HostTokens) the
 	// target keeps too, so hosts holding the old token go on answering.
 	HostTokenHashes []string
+	Mounts          []SavedMounts // by workspace
+}
+
+// SavedMounts is a workspace's durable mount files as a snapshot holds
+// them: where they stand and every row, each with the rev that wrote it.
+type SavedMounts struct {
+	Workspace string
+	State     MountState
+	Files     []MountFile // by mount and path
 }
 
 // SavedAsk is an ask as a snapshot holds it: the record, the rev of its
@@ -36,6 +45,6 @@ type Exporter interface {
 type Importer interface {
 	// Import writes snap into an empty ledger in one transaction: all of it
 	// or, on any error, none. Errors: ErrExists when the ledger already
-	// holds a session, ask or grant.
+	// holds a session, ask, grant or mount file.
 	Import(ctx context.Context, snap *Snapshot) error
 }

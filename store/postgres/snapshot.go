@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -27,14 +29,14 @@ func (l *Ledger) Import(ctx context.Context, snap *store.Snapshot) error {
 		}
 		var used bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sessions) OR EXISTS (SELECT 1 FROM asks)
-			OR EXISTS (SELECT 1 FROM grants)`).Scan(&used); err != nil {
+			OR EXISTS (SELECT 1 FROM grants) OR EXISTS (SELECT 1 FROM mount_state)`).Scan(&used); err != nil {
 			return err
 		}
 		if used {
-			return fmt.Errorf("%w: the ledger already holds sessions, asks or grants; a copy goes into an empty one", store.ErrExists)
+			return fmt.Errorf("%w: the ledger already holds sessions, asks, grants or mount files; a copy goes into an empty one", store.ErrExists)
 		}
 		for _, step := range []func(context.Context, pgx.Tx, *store.Snapshot) error{
-			copySessions, copyAsks, copyGrants, copyTokens,
+			copySessions, copyAsks, copyGrants, copyTokens, copyMounts,
 		} {
 			if err := step(ctx, tx, snap); err != nil {
 				return err
@@ -119,6 +121,31 @@ func copyTokens(ctx context.Context, tx pgx.Tx, snap *store.Snapshot) error {
 	return nil
 }
 
+// copyMounts copies every workspace's mount state and files, each file
+// with the rev that wrote it.
+func copyMounts(ctx context.Context, tx pgx.Tx, snap *store.Snapshot) error {
+	var states, files [][]any
+	for _, m := range snap.Mounts {
+		key := workspaceKey(m.Workspace)
+		states = append(states, []any{key, dbText(m.Workspace), m.State.Rev, m.State.Epoch})
+		for _, f := range m.Files {
+			if err := f.Check(); err != nil {
+				return fmt.Errorf("mount files of %s: %w", m.Workspace, err)
+			}
+			c := mountColumns([]store.MountFile{f})
+			files = append(files, []any{key, c.keys[0], c.mounts[0], c.paths[0], c.kinds[0], c.modes[0],
+				c.secs[0], c.nsecs[0], c.data[0], c.targets[0], f.Rev})
+		}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"mount_state"}, []string{"workspace_key", "workspace", "rev", "epoch"},
+		pgx.CopyFromRows(states)); err != nil {
+		return wrap("mount state", err)
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"mount_files"}, []string{"workspace_key", "file_key", "mount", "path",
+		"kind", "mode", "mod_sec", "mod_nsec", "data", "target", "rev"}, pgx.CopyFromRows(files))
+	return wrap("mount files", err)
+}
+
 // nullable is s, or NULL for "".
 func nullable(s string) any {
 	if s == "" {
@@ -166,9 +193,50 @@ func (l *Ledger) Export(ctx context.Context) (*store.Snapshot, error) {
 			if err == nil {
 				snap.HostTokenHashes, err = pgx.CollectRows(rows, pgx.RowTo[string])
 			}
-			return wrap("host tokens", err)
+			if err != nil {
+				return wrap("host tokens", err)
+			}
+			snap.Mounts, err = exportMounts(ctx, tx)
+			return wrap("mount files", err)
 		})
 	return snap, wrap("export", err)
+}
+
+// exportMounts reads every workspace's mount state and files inside tx.
+func exportMounts(ctx context.Context, tx pgx.Tx) ([]store.SavedMounts, error) {
+	rows, err := tx.Query(ctx, `SELECT workspace, rev, epoch FROM mount_state`)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (store.SavedMounts, error) {
+		var m store.SavedMounts
+		if err := r.Scan(&m.Workspace, &m.State.Rev, &m.State.Epoch); err != nil {
+			return m, err
+		}
+		return m, decodeAll(&m.Workspace)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// By workspace, byte by byte, as the SQLite ledger sorts them.
+	slices.SortFunc(saved, func(a, b store.SavedMounts) int { return strings.Compare(a.Workspace, b.Workspace) })
+	for i := range saved {
+		rows, err := tx.Query(ctx, `SELECT mount, path, kind, mode, mod_sec, mod_nsec, data, target, rev
+			FROM mount_files WHERE workspace_key = $1 ORDER BY mount, path`, workspaceKey(saved[i].Workspace))
+		if err != nil {
+			return nil, err
+		}
+		if saved[i].Files, err = pgx.CollectRows(rows, readMountFile); err != nil {
+			return nil, err
+		}
+		if len(saved[i].Files) == 0 {
+			saved[i].Files = nil
+		}
+	}
+	if len(saved) == 0 {
+		saved = nil
+	}
+	return saved, nil
 }
 
 func readSavedAsk(row pgx.CollectableRow) (store.SavedAsk, error) {

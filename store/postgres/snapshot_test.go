@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"errors"
+	"io/fs"
 	"reflect"
 	"testing"
 	"time"
@@ -51,6 +52,35 @@ func fillLedger(t *testing.T, l store.Ledger) {
 		t.Fatal(err)
 	}
 	answer(raise("s2", "1"), store.Settlement{Outcome: store.Allow, Scope: store.Session, Grant: store.GrantSession})
+
+	// Durable mount files of two workspaces (G-5.6): a reset, then saves of
+	// every kind, so revs, epochs and rows all carry over.
+	mtime := time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.UTC)
+	saves := []struct {
+		ws    string
+		files []store.MountFile
+	}{
+		{"/w/one.yaml", []store.MountFile{{Mount: "/m", Path: "gone", Kind: store.MountFileRegular, Mode: 0o644, ModTime: mtime, Data: []byte("x")}}},
+		{"/w/two.yaml", []store.MountFile{{Mount: "/n", Path: "a", Kind: store.MountFileRegular, Mode: 0o600, ModTime: mtime, Data: []byte("two")}}},
+		{"", nil}, // reset /w/one.yaml
+		{"/w/one.yaml", []store.MountFile{
+			{Mount: "/m", Path: "notes.txt", Kind: store.MountFileRegular, Mode: 0o644, ModTime: mtime, Data: []byte("one\n")},
+			{Mount: "/m", Path: "d", Kind: store.MountFileDir, Mode: 0o755 | uint32(fs.ModeDir), ModTime: mtime},
+			{Mount: "/m", Path: "l", Kind: store.MountFileLink, Mode: 0o777, ModTime: mtime, Target: "notes.txt"},
+			{Mount: "/m", Path: "README", Kind: store.MountFileGone, ModTime: mtime},
+		}},
+	}
+	for _, save := range saves {
+		var err error
+		if save.ws == "" {
+			_, err = l.ResetMounts(bg, "/w/one.yaml")
+		} else {
+			_, err = l.SaveMountFiles(bg, save.ws, save.files)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func question(rec store.Record) store.Question {
@@ -138,6 +168,13 @@ func TestImportSQLiteLedger(t *testing.T) {
 	grants, _ := dst.ListGrants(bg, "s3")
 	if last := snap.Grants[len(snap.Grants)-1].ID; len(grants) != 1 || grants[0].ID <= last {
 		t.Errorf("new grant ids %+v, want one after %d", grants, last)
+	}
+	if len(snap.Mounts) != 2 || len(snap.Mounts[0].Files) != 4 {
+		t.Errorf("the snapshot's mount files = %+v, want two workspaces, 4 files in the first", snap.Mounts)
+	}
+	st, err := dst.SaveMountFiles(bg, "/w/one.yaml", []store.MountFile{{Mount: "/m", Path: "new", Kind: store.MountFileDir, ModTime: time.Now()}})
+	if want := snap.Mounts[0].State; err != nil || st.Rev != want.Rev+1 || st.Epoch != want.Epoch {
+		t.Errorf("a save after the copy = %+v, %v; want the rev after %+v", st, err, want)
 	}
 	if err := dst.Import(bg, snap); !errors.Is(err, store.ErrExists) {
 		t.Errorf("a second import = %v, want ErrExists", err)

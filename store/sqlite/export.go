@@ -41,7 +41,33 @@ func (l *Ledger) Export(ctx context.Context) (*store.Snapshot, error) {
 	if err == nil {
 		snap.Grants, err = collect(rows, func(r *sql.Rows) (store.Grant, error) { return readGrant(r) })
 	}
-	return snap, wrap("export grants", err)
+	if err != nil {
+		return nil, wrap("export grants", err)
+	}
+	snap.Mounts, err = exportMounts(ctx, tx)
+	return snap, wrap("export mount files", err)
+}
+
+// exportMounts reads every workspace's mount state and files.
+func exportMounts(ctx context.Context, tx *tx) ([]store.SavedMounts, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT workspace, rev, epoch FROM mount_state ORDER BY workspace`)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := collect(rows, func(r *sql.Rows) (store.SavedMounts, error) {
+		var m store.SavedMounts
+		err := r.Scan(&m.Workspace, &m.State.Rev, &m.State.Epoch)
+		return m, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range saved {
+		if saved[i].Files, err = readMountFiles(ctx, tx, saved[i].Workspace, 0); err != nil {
+			return nil, err
+		}
+	}
+	return saved, nil
 }
 
 func readSavedAsk(rows *sql.Rows) (store.SavedAsk, error) {

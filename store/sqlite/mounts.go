@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"gatehouse/store"
 )
@@ -42,10 +41,20 @@ func (l *Ledger) MountFiles(ctx context.Context, workspace string, after int64) 
 	if err != nil {
 		return nil, store.MountState{}, wrap("mount files", err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT mount, path, kind, mode, mod_time, data, target, rev
-		FROM mount_files WHERE workspace = ? AND rev > ? ORDER BY mount, path`, workspace, after)
+	files, err := readMountFiles(ctx, tx, workspace, after)
 	if err != nil {
 		return nil, store.MountState{}, wrap("mount files", err)
+	}
+	return files, st, nil
+}
+
+// readMountFiles reads the mount files of workspace saved after rev, by
+// mount and path.
+func readMountFiles(ctx context.Context, q queryer, workspace string, after int64) ([]store.MountFile, error) {
+	rows, err := q.QueryContext(ctx, `SELECT mount, path, kind, mode, mod_time, data, target, rev
+		FROM mount_files WHERE workspace = ? AND rev > ? ORDER BY mount, path`, workspace, after)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var files []store.MountFile
@@ -53,14 +62,14 @@ func (l *Ledger) MountFiles(ctx context.Context, workspace string, after int64) 
 		var f store.MountFile
 		var modTime string
 		if err := rows.Scan(&f.Mount, &f.Path, &f.Kind, &f.Mode, &modTime, &f.Data, &f.Target, &f.Rev); err != nil {
-			return nil, store.MountState{}, wrap("mount files", err)
+			return nil, err
 		}
 		if f.ModTime, err = parseTime(modTime); err != nil {
-			return nil, store.MountState{}, wrap("mount files", err)
+			return nil, err
 		}
 		files = append(files, f)
 	}
-	return files, st, wrap("mount files", rows.Err())
+	return files, rows.Err()
 }
 
 // SaveMountFiles implements store.Ledger: the new rev and every row in one
@@ -70,7 +79,7 @@ func (l *Ledger) SaveMountFiles(ctx context.Context, workspace string, files []s
 		return store.MountState{}, fmt.Errorf("save mount files: %w: no workspace", store.ErrInvalid)
 	}
 	for _, f := range files {
-		if err := validMountFile(f); err != nil {
+		if err := f.Check(); err != nil {
 			return store.MountState{}, fmt.Errorf("save mount files: %w", err)
 		}
 	}
@@ -107,16 +116,6 @@ func (l *Ledger) SaveMountFiles(ctx context.Context, workspace string, files []s
 		}
 	}
 	return st, wrap("save mount files", tx.commit())
-}
-
-func validMountFile(f store.MountFile) error {
-	switch {
-	case f.Mount == "" || f.Path == "" || strings.HasPrefix(f.Path, "/"):
-		return fmt.Errorf("%w: mount file %q in mount %q: a mount and a relative path are required", store.ErrInvalid, f.Path, f.Mount)
-	case f.Kind != store.MountFileRegular && f.Kind != store.MountFileDir && f.Kind != store.MountFileLink && f.Kind != store.MountFileGone:
-		return fmt.Errorf("%w: mount file %s: kind %q", store.ErrInvalid, f.Path, f.Kind)
-	}
-	return nil
 }
 
 // bumpMountState moves a workspace's rev on by one (and its epoch, for a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ func runMounts(t *testing.T, open Opener) {
 	t.Run("reset", func(t *testing.T) { t.Parallel(); mountsReset(t, open) })
 	t.Run("concurrent saves", func(t *testing.T) { t.Parallel(); mountsConcurrent(t, open) })
 	t.Run("invalid", func(t *testing.T) { t.Parallel(); mountsInvalid(t, open) })
+	t.Run("exact names and times", func(t *testing.T) { t.Parallel(); mountsExact(t, open) })
 }
 
 var when = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -213,5 +215,31 @@ func mountsInvalid(t *testing.T, open Opener) {
 	}
 	if _, err := l.SaveMountFiles(bg, "", []store.MountFile{file("/m", "a", "1")}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("saving for no workspace = %v, want ErrInvalid", err)
+	}
+}
+
+// Names and times come back exactly as saved: any bytes in a mount or path
+// (invalid UTF-8, a path longer than any index entry), the nanosecond of a
+// modification time, and, when one save names a path twice, its last entry.
+func mountsExact(t *testing.T, open Opener) {
+	l, another := open(t)
+	odd := file("/m", "caf\xe9/\x01x", "latin-1")
+	odd.ModTime = time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.UTC)
+	long := file("/m", strings.Repeat("d/", 3000)+"leaf", "deep")
+	old := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	ancient := store.MountFile{Mount: "/m", Path: "Z", Kind: store.MountFileLink, Mode: 0o777, ModTime: old, Target: "\xff\x01target"}
+	st := mustSave(t, l, "/ws\xff.yaml", file("/m", "twice", "first"), odd, long, ancient, file("/m", "twice", "last"))
+	files, _ := mustFiles(t, another(t), "/ws\xff.yaml", 0)
+	want := []store.MountFile{ancient, odd, long, file("/m", "twice", "last")}
+	for i := range want {
+		want[i].Rev = st.Rev
+	}
+	if len(files) != len(want) {
+		t.Fatalf("files = %d, want %d: %+v", len(files), len(want), files)
+	}
+	for i := range want {
+		if !sameFile(files[i], want[i]) {
+			t.Errorf("file %d = %q %q %v, want %q %q %v", i, files[i].Path, files[i].Data, files[i].ModTime, want[i].Path, want[i].Data, want[i].ModTime)
+		}
 	}
 }
