@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"gatehouse/store"
 	"gatehouse/store/postgres"
 	"gatehouse/store/postgres/pgtest"
@@ -49,6 +51,32 @@ func (c *cli) pgLedger() *postgres.Ledger {
 	return l
 }
 
+// waitConnectionsGone waits until the server holds no connection named
+// app: the processes that opened them are dead and whatever they had sent
+// has ended, committed or rolled back.
+func (c *cli) waitConnectionsGone(app string) {
+	c.t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, c.db)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var n int
+		if err := conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&n); err != nil {
+			c.t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("%d connections of %s still open on the server", n, app)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // pgDaemon is a `gatehouse serve` process on a PostgreSQL ledger.
 type pgDaemon struct {
 	url    string
@@ -61,8 +89,20 @@ type pgDaemon struct {
 // whole banner (the ledger's first daemon shows the host token there).
 func (c *cli) startServePG(ws string) *pgDaemon {
 	c.t.Helper()
+	return c.startServePGAs(ws, "")
+}
+
+// startServePGAs starts a daemon whose connections carry the
+// application_name app (when not ""), so the server's view of them can be
+// told from every other client's.
+func (c *cli) startServePGAs(ws, app string) *pgDaemon {
+	c.t.Helper()
+	db := c.db
+	if app != "" {
+		db += "&application_name=" + app
+	}
 	cmd := exec.Command(os.Args[0], "serve", "-w", ws, "--addr", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "GATEHOUSE_TEST_MAIN=1", "GATEHOUSE_DB="+c.db)
+	cmd.Env = append(os.Environ(), "GATEHOUSE_TEST_MAIN=1", "GATEHOUSE_DB="+db)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		c.t.Fatal(err)
@@ -357,7 +397,8 @@ func TestPostgresDaemonKilledMidAnswer(t *testing.T) {
 	}
 	c, _ := pgCLI(t)
 	ws := writeClaimsWorkspace(t)
-	victim := c.startServePG(ws)
+	victimApp := fmt.Sprintf("gatehouse-victim-%d", time.Now().UnixNano())
+	victim := c.startServePGAs(ws, victimApp)
 	survivor := c.startServePG(ws)
 	l := c.pgLedger()
 	ctx := context.Background()
@@ -410,6 +451,10 @@ func TestPostgresDaemonKilledMidAnswer(t *testing.T) {
 	wg.Wait()
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	victim.cmd.Wait()
+	// A statement the victim sent before it died still runs to its end on
+	// the server; the ledger is looked at once the server has let every one
+	// of its connections go.
+	c.waitConnectionsGone(victimApp)
 
 	byAsk := map[string]int{}
 	for _, s := range []string{"s1", session} {
