@@ -160,7 +160,7 @@ func TestVirtualProcessIDs(t *testing.T) {
 	if nested[0] == first[0] || nested[1] != first[0] {
 		t.Errorf("bash -c: $$ %d should be new and $PPID %d the shell's %d", nested[0], nested[1], first[0])
 	}
-	if res := s.Execute(context.Background(), `wait 99999`); res.ExitCode != 1 || !strings.Contains(res.Stderr, "not a child of this shell") {
+	if res := s.Execute(context.Background(), `wait 99999`); res.ExitCode != 127 || !strings.Contains(res.Stderr, "not a child of this shell") {
 		t.Errorf("wait on a pid that is no job: %+v", res)
 	}
 }

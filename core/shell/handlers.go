@@ -374,7 +374,7 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	if u.Opaque {
 		defer watchOpaque(ls)()
 	}
-	stdin, stdout, stderr, view := stoppable(ctx, mem, u.Keeps, stdin, stdout, stderr, s.view(ls, scope))
+	stdin, stdout, stderr, view := stoppable(ctx, mem, u.Keeps, stdin, stdout, stderr, s.viewUmask(ls, scope, umaskOf(ctx)))
 	e := &utils.Env{
 		Ctx:     ctx,
 		Args:    argv,
@@ -482,11 +482,28 @@ func (s *Shell) environ(env expand.Environ) []string {
 
 // view is the door-checked filesystem for one command of a line.
 func (s *Shell) view(ls *lineState, scope *gate.OpScope) vfs.FS {
+	return s.viewUmask(ls, scope, vfs.DefaultUmask)
+}
+
+// umaskOf is the umask of the shell running the command of ctx; a
+// command run outside any shell (none today) creates under the default.
+func umaskOf(ctx context.Context) (mask fs.FileMode) {
+	defer func() {
+		if recover() != nil { // interp.HandlerCtx panics without a shell
+			mask = vfs.DefaultUmask
+		}
+	}()
+	return interp.HandlerCtx(ctx).Umask
+}
+
+// viewUmask is view for a command that creates files under the shell's
+// umask.
+func (s *Shell) viewUmask(ls *lineState, scope *gate.OpScope, umask fs.FileMode) vfs.FS {
 	door := s.cfg.Profile.Door(scope)
 	if ls != nil {
 		door = lineDoor{door: door, ls: ls, outside: scope == nil}
 	}
-	return s.cfg.VFS.View(door)
+	return s.cfg.VFS.ViewUmask(door, umask)
 }
 
 // lineDoor lets an op through that an answered question of this line
@@ -582,7 +599,10 @@ func (s *Shell) openHandler(ctx context.Context, path string, flag int, perm os.
 		}
 		return nil, shellError(path, syscall.ENOENT)
 	}
-	f, err := s.view(lineOf(ctx), nil).OpenFile(abs, flag, perm)
+	if flag&os.O_CREATE != 0 {
+		perm = 0o666 // less the shell's umask, as a redirection creates
+	}
+	f, err := s.viewUmask(lineOf(ctx), nil, hc.Umask).OpenFile(abs, flag, perm)
 	if err != nil {
 		return nil, shellError(path, err)
 	}

@@ -153,6 +153,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	if err != nil {
 		return 125, err
 	}
+	interp.Umask(umaskOf(ctx))(r) // a child shell inherits it
 	if len(params) > 0 || len(inv.setOptions) > 0 {
 		interp.Params(append(append(inv.setOptions, "--"), params...)...)(r)
 	}

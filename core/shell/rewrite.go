@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -95,4 +97,26 @@ func (s *Shell) rewriteProcSubst(f *syntax.File) {
 		}
 		return true
 	})
+}
+
+// jobText names a background statement as jobs lists it: the command the
+// line wrote, not the bookkeeping the rewrite wrapped it in.
+func (s *Shell) jobText(st *syntax.Stmt) string {
+	cmd := st
+	if b, ok := st.Cmd.(*syntax.Block); ok && len(b.Stmts) == 2 {
+		done, _ := b.Stmts[1].Cmd.(*syntax.CallExpr)
+		sub, _ := b.Stmts[0].Cmd.(*syntax.Subshell)
+		if done != nil && len(done.Args) > 0 && done.Args[0].Lit() == s.capture+"_done" && sub != nil && len(sub.Stmts) == 1 {
+			cmd = sub.Stmts[0]
+		}
+	}
+	c := *cmd
+	c.Background, c.Disown, c.Comments = false, false, nil
+	var b strings.Builder
+	syntax.NewPrinter(syntax.SingleLine(true), syntax.SpaceRedirects(true)).Print(&b, &c)
+	text := strings.TrimSpace(b.String())
+	if _, ok := c.Cmd.(*syntax.Subshell); ok && len(c.Redirs) == 0 && strings.HasSuffix(text, ")") {
+		text = "( " + text[1:len(text)-1] + " )" // bash's spacing
+	}
+	return text + " &"
 }

@@ -220,6 +220,7 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool, pid, ppid 
 		interp.ProcessIDs(pid, ppid, s.pids.next),
 		interp.MemoryHandler(s.memoryHandler),
 		interp.NoHostFIFOs(),
+		interp.JobText(s.jobText),
 	}
 	if s.cfg.Profile.JudgesEnvWrites() {
 		// Every variable write passes pre_session (G-8.1).

@@ -216,7 +216,7 @@ func (h *hostFS) mkdir(rel string, perm fs.FileMode) error {
 		if h.ownNameIn(dir, name) {
 			return EACCES
 		}
-		err := ignoringEINTR(func() error { return unix.Mkdirat(dir, name, uint32(perm.Perm()&^umask)) })
+		err := ignoringEINTR(func() error { return unix.Mkdirat(dir, name, uint32(perm.Perm())) })
 		if err == unix.EEXIST && h.concealedIn(dir, name) {
 			return EACCES
 		}

@@ -28,14 +28,16 @@ var (
 // way users expect.
 const dirSize = 4096
 
-// Default permissions of seeded entries, and the umask applied to entries
-// created through the VFS (so `mkdir` and `touch` give 0755 and 0644).
+// Default permissions of seeded entries.
 const (
 	seedFileMode = 0o644
 	seedDirMode  = 0o755
 	linkMode     = 0o777
-	umask        = 0o022
 )
+
+// DefaultUmask is the file mode creation mask of a View made by View: what
+// a shell starts with, so `mkdir` and `touch` give 0755 and 0644.
+const DefaultUmask fs.FileMode = 0o022
 
 func pathErr(op, name string, err error) error {
 	return &fs.PathError{Op: op, Path: name, Err: err}

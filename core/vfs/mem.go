@@ -281,7 +281,7 @@ func (m *memFS) openFile(rel string, flag int, perm fs.FileMode, name string) (F
 				return nil, err
 			}
 			now := m.clock()
-			n = &memNode{mode: perm.Perm() &^ umask, modTime: now}
+			n = &memNode{mode: perm.Perm(), modTime: now}
 			parent.add(base, n, now)
 			m.gen.Add(1)
 		case flag&createFlag != 0 && flag&exclFlag != 0:
@@ -325,7 +325,7 @@ func (m *memFS) mkdir(rel string, perm fs.FileMode) error {
 		return err
 	}
 	now := m.clock()
-	parent.add(name, newDirNode(perm.Perm()&^umask, now), now)
+	parent.add(name, newDirNode(perm.Perm(), now), now)
 	m.gen.Add(1)
 	m.journalMark(rel)
 	return nil

@@ -309,10 +309,17 @@ func (v *VFS) MountOf(p string) (prefix string, ok bool) {
 // View returns the filesystem as a door sees it: every operation passes d
 // first. A nil door is OpenDoor.
 func (v *VFS) View(d Door) FS {
+	return v.ViewUmask(d, DefaultUmask)
+}
+
+// ViewUmask is View for a caller with its own file mode creation mask
+// (the shell's umask): the permission bits of every file and directory
+// the view creates are those asked for less mask's.
+func (v *VFS) ViewUmask(d Door, mask fs.FileMode) FS {
 	if d == nil {
 		d = OpenDoor
 	}
-	return &view{vfs: v, door: d}
+	return &view{vfs: v, door: d, umask: mask.Perm()}
 }
 
 // locate finds the mount holding the clean path p and the path inside it.

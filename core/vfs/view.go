@@ -14,8 +14,9 @@ const maxLinks = 40
 
 // view is the door-checked FS of one Door.
 type view struct {
-	vfs  *VFS
-	door Door
+	vfs   *VFS
+	door  Door
+	umask fs.FileMode // taken from the permissions of what it creates
 }
 
 // resolved is where a caller's path leads.
@@ -322,7 +323,7 @@ func (v *view) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 	if write || create {
 		before = r.m.spaceUsed()
 	}
-	f, err := r.m.b.openFile(r.rel, flag, perm, name)
+	f, err := r.m.b.openFile(r.rel, flag, perm&^v.umask, name)
 	if write || create {
 		v.settleSpace(r.m, before)
 	}
@@ -389,7 +390,7 @@ func (v *view) Mkdir(name string, perm fs.FileMode) error {
 		err = r.missing
 	default:
 		if err = writable(&r); err == nil {
-			err = r.m.b.mkdir(r.rel, perm)
+			err = r.m.b.mkdir(r.rel, perm&^v.umask)
 		}
 	}
 	if err != nil {

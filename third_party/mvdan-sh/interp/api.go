@@ -192,6 +192,18 @@ type Runner struct {
 	// subshells do not share nor inherit the background PIDs they can wait for.
 	bgProcs []bgProc
 
+	// shownJobs are the parent's jobs, which the jobs builtin of a
+	// pipeline's or command substitution's shell lists (as bash's do).
+	shownJobs []bgProc
+
+	// umask is the file mode creation mask: the umask builtin sets it,
+	// handlers read it (HandlerContext.Umask), subshells inherit it.
+	umask     fs.FileMode
+	origUmask fs.FileMode // what Reset restores: 022, or the [Umask] option's
+
+	// jobText names background statements; see [JobText].
+	jobText func(*syntax.Stmt) string
+
 	opts runnerOpts
 
 	origDir    string
@@ -307,6 +319,10 @@ type bgProc struct {
 	// pid is the job's virtual process id, with [ProcessIDs]; else 0.
 	pid int
 
+	// job is set for a background statement, nil for a process
+	// substitution (which is not a job).
+	job *job
+
 	exit *exitStatus
 }
 
@@ -324,6 +340,7 @@ type alias struct {
 func New(opts ...RunnerOption) (*Runner, error) {
 	r := &Runner{
 		usedNew:        true,
+		origUmask:      0o022,
 		openHandler:    DefaultOpenHandler(),
 		readDirHandler: DefaultReadDirHandler2(),
 		statHandler:    DefaultStatHandler(),
@@ -987,6 +1004,9 @@ func (r *Runner) Reset() {
 		procIDs:        r.procIDs,
 		noHostFIFOs:    r.noHostFIFOs,
 		bashPID:        r.bashPID,
+		umask:          r.origUmask,
+		origUmask:      r.origUmask,
+		jobText:        r.jobText,
 		execHandler:    r.execHandler,
 		openHandler:    r.openHandler,
 		readDirHandler: r.readDirHandler,
@@ -1237,6 +1257,9 @@ func (r *Runner) subshell(background bool) *Runner {
 		nesting:        r.nesting,
 		procIDs:        r.procIDs,
 		noHostFIFOs:    r.noHostFIFOs,
+		umask:          r.umask,
+		jobText:        r.jobText,
+		shownJobs:      r.liveJobs(),
 
 		origStdout: r.origStdout, // used for process substitutions
 	}

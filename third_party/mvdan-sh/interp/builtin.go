@@ -385,12 +385,29 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			break
 		}
 		for _, arg := range args {
-			bg, ok := r.bgProcByID(arg)
-			if !ok {
-				return failf(1, "wait: pid %s is not a child of this shell\n", strings.TrimPrefix(arg, "g"))
+			if strings.HasPrefix(arg, "%") {
+				bg, msg := r.findJob(arg)
+				if msg != "" {
+					r.errf("bash: wait: %s\n", msg)
+					exit.code = 127
+					continue
+				}
+				<-bg.done
+				exit = *bg.exit
+				continue
 			}
-			<-bg.done
-			exit = *bg.exit
+			bg, ok := r.bgProcByID(arg)
+			switch {
+			case ok:
+				<-bg.done
+				exit = *bg.exit
+			case r.procIDs != nil && !isDecimal(arg):
+				r.errf("bash: wait: `%s': not a pid or valid job spec\n", arg)
+				exit.code = 1
+			default: // bash goes on to the next operand
+				r.errf("bash: wait: pid %s is not a child of this shell\n", strings.TrimPrefix(arg, "g"))
+				exit.code = 127
+			}
 		}
 	case "builtin":
 		if len(args) < 1 {
@@ -1067,6 +1084,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.setVar(arrayName, vr)
 
+	case "jobs":
+		return r.builtinJobs(args)
+	case "kill":
+		return r.builtinKill(args)
+	case "disown":
+		return r.builtinDisown(args)
+	case "umask":
+		return r.builtinUmask(args)
 	default:
 		return failf(2, "%s: unsupported builtin\n", name)
 	}

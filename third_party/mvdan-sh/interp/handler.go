@@ -88,6 +88,9 @@ type HandlerContext struct {
 	// so this refers to the command before it.
 	// At the start of a trap callback, it is the status of the command which triggered the trap.
 	LastExitStatus int
+
+	// Umask is the shell's file mode creation mask (the umask builtin's).
+	Umask fs.FileMode
 }
 
 // PanicHandlerFunc is told of a panic in a goroutine the runner started

@@ -413,6 +413,7 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 		Stdout:         r.stdout,
 		Stderr:         r.stderr,
 		LastExitStatus: int(r.lastExit.code),
+		Umask:          r.umask,
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
@@ -478,6 +479,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		if r.procIDs != nil {
 			bg.pid = r2.ownPID()
 		}
+		r2.shownJobs = nil
+		var jobCtx context.Context
+		bg.job, jobCtx = r.newJob(ctx, st)
 		r.bgProcs = append(r.bgProcs, bg)
 		go func() {
 			defer func() {
@@ -485,9 +489,13 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 				r2.releaseMem()
 				r2.exit.leaveSubshell() // subshells don't exit the parent shell
 				*bg.exit = r2.exit
+				if sig := bg.job.signal.Load(); sig != 0 {
+					*bg.exit = exitStatus{code: uint8(128 + sig)}
+				}
+				bg.job.cancel()
 				close(bg.done)
 			}()
-			r2.Run(ctx, &st2)
+			r2.Run(jobCtx, &st2)
 		}()
 	} else {
 		r.stmtSync(ctx, st)
@@ -558,6 +566,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r.stmts(ctx, cm.Stmts)
 	case *syntax.Subshell:
 		r2 := r.subshell(false)
+		r2.shownJobs = nil // bash's ( ) lists no jobs
 		r2.stmts(ctx, cm.Stmts)
 		r2.releaseMem()
 		r2.exit.leaveSubshell() // subshells don't exit the parent shell
