@@ -18,6 +18,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/demo"
+	"gatehouse/internal/hostfile"
 	"gatehouse/rest"
 	"gatehouse/store"
 	"gatehouse/tui"
@@ -179,7 +180,9 @@ func demoDocument(ledgerPath string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("the demo's copy of its document: %w", err)
 	}
-	if err := os.WriteFile(path, demo.IncidentDocument(), 0o600); err != nil {
+	// Two consoles starting at once each write the whole document: one
+	// never reads the other's half-written copy.
+	if err := hostfile.Write(path, demo.IncidentDocument(), 0o600); err != nil {
 		return "", fmt.Errorf("the demo's copy of its document: %w", err)
 	}
 	return path, nil

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 
 	"gatehouse/core/decisions"
 	"gatehouse/core/gate"
+	"gatehouse/internal/hostfile"
 )
 
 // Amendments: "allow, and add a rule". A host that answers an ask may also
@@ -122,14 +122,13 @@ func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record)
 // running workspace, for every session of the profile at once. Answering
 // the ask itself is the caller's business.
 func (ws *Workspace) ApplyAmendment(a *Amendment) error {
-	current, err := os.ReadFile(a.Document)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(current, a.before) {
+	// Another process amending the same document at once waits for this
+	// one, then finds the document changed.
+	err := hostfile.ReplaceIf(a.Document, a.before, a.after)
+	if errors.Is(err, hostfile.ErrChanged) {
 		return ErrDocumentChanged
 	}
-	if err := writeFileAtomically(a.Document, a.after); err != nil {
+	if err != nil {
 		return err
 	}
 	prof, ok := ws.profiles[a.Profile]
@@ -383,35 +382,4 @@ func (ws *Workspace) judgeAmended(a *Amendment, rec decisions.Record) (string, e
 		reason = "no reason given"
 	}
 	return fmt.Sprintf("still %s: %s (%s)", v.Outcome, reason, v.Refusal.Rule), nil
-}
-
-// writeFileAtomically replaces file with data through a temporary file in
-// the same directory, keeping the file's mode, so a crash never leaves a
-// half-written document.
-func writeFileAtomically(file string, data []byte) error {
-	// Through a symlink, the link stays and its target is replaced.
-	if real, err := filepath.EvalSymlinks(file); err == nil {
-		file = real
-	}
-	info, err := os.Stat(file)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".amend-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
 }

@@ -350,3 +350,48 @@ func TestAmendRedirect(t *testing.T) {
 		}
 	}
 }
+
+// TestAmendTwoHostsAtOnce: two consoles (two workspaces on one document)
+// amend it at the same moment from the same text; one amendment is
+// written, the other is told the document changed, and the document holds
+// exactly the winner's exception.
+func TestAmendTwoHostsAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t, amendMounts+"    commands:\n      ask: [{reason: r, command: rm}]\n")
+	ws2, err := LoadWorkspace(f.doc, WithLedger(filepath.Join(filepath.Dir(f.doc), "ledger2.db")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws2.Close() })
+	s2, err := ws2.CreateSession("agent", Profile("responder"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, err := f.ws.ProposeAmendment(context.Background(), f.ask("rm notes.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := s2.Execute(context.Background(), "rm old.txt")
+	rec2, err := ws2.Decisions().Get(context.Background(), res.Refusal.AskID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := ws2.ProposeAmendment(context.Background(), rec2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- f.ws.ApplyAmendment(a1) }()
+	go func() { errs <- ws2.ApplyAmendment(a2) }()
+	e1, e2 := <-errs, <-errs
+	if (e1 == nil) == (e2 == nil) {
+		t.Fatalf("ApplyAmendment answered %v and %v; want one success and one ErrDocumentChanged", e1, e2)
+	}
+	if e := errors.Join(e1, e2); !errors.Is(e, ErrDocumentChanged) {
+		t.Fatalf("the loser's error is %v, want ErrDocumentChanged", e)
+	}
+	doc := f.document()
+	if strings.Contains(doc, "command: rm notes.txt") == strings.Contains(doc, "command: rm old.txt") {
+		t.Errorf("the document should hold exactly one of the two exceptions:\n%s", doc)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gatehouse/internal/hostfile"
 	"gatehouse/store"
 )
 
@@ -38,26 +39,12 @@ func LoadOrCreateToken(ledgerPath string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", fmt.Errorf("token: %w", err)
 	}
-	// Write the whole token to a private temporary file, then link it into
-	// place: a daemon starting at the same moment either wins the link or
-	// reads the complete token the other one linked, never half a file.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".token-*")
-	if err != nil {
-		return "", fmt.Errorf("token: %w", err)
-	}
-	defer os.Remove(tmp.Name())
+	// The whole token goes to a private temporary file, then is linked
+	// into place: a daemon starting at the same moment either wins the
+	// link or reads the complete token the other one linked, never half a
+	// file.
 	token := newToken()
-	_, werr := tmp.WriteString(token + "\n")
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		return "", fmt.Errorf("token: write %s: %w", tmp.Name(), err)
-	}
-	// CreateTemp makes the file 0600 already; say so for readers.
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return "", fmt.Errorf("token: %w", err)
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
+	if err := hostfile.Create(path, []byte(token+"\n"), 0o600); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return readTokenFile(path)
 		}
