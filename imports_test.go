@@ -74,3 +74,29 @@ func TestGateLinksNoInterpreter(t *testing.T) {
 		}
 	}
 }
+
+// sqlPackages are the packages that speak SQL: a database driver or
+// database/sql itself.
+var sqlPackages = regexp.MustCompile(`^(database/sql|modernc\.org/sqlite|github\.com/jackc/pgx)(/|$)`)
+
+// TestSQLOnlyInStore fails when a package outside store/ imports
+// database/sql or a database driver: the ledger's SQL lives behind
+// store.Ledger, so a second backend replaces one package (tests included).
+func TestSQLOnlyInStore(t *testing.T) {
+	out, err := exec.Command("go", "list", "-test", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.Fields(strings.NewReplacer("[", " ", ".test", "").Replace(fields[0]))[0]
+		if pkg == "gatehouse/store" || strings.HasPrefix(pkg, "gatehouse/store/") || strings.HasPrefix(pkg, "gatehouse/third_party/") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if sqlPackages.MatchString(imp) {
+				t.Errorf("%s imports %s; SQL belongs in store/", fields[0], imp)
+			}
+		}
+	}
+}
