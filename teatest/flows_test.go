@@ -24,7 +24,7 @@ func TestFlowAllowOnceReleasesTheLine(t *testing.T) {
 	h := oneAgent(t, true)
 	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
 	h.waitScreen("1 ask waiting", "break-glass needs a second pair of eyes")
-	h.key("y")
+	h.press("y")
 	res := h.result()
 	if res.ExitCode != 0 || res.Stdout != "call the security lead first\n" {
 		t.Fatalf("line after y: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
@@ -44,7 +44,10 @@ func TestFlowAllowSessionCoversTheRetry(t *testing.T) {
 	h := oneAgent(t, true)
 	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
 	h.waitScreen("1 ask waiting")
-	h.key("a")
+	h.press("a")
+	h.waitScreen("Allow for the rest of session responder-1 (agent responder), without asking again:",
+		"any command reaching a path under /vault/break-glass/* · rule teatest/workspace.yaml:24:11:", "Allow these for the session? y/N")
+	h.press("y")
 	if res := h.result(); res.ExitCode != 0 {
 		t.Fatalf("exit %d: %s", res.ExitCode, res.Stderr)
 	}
@@ -60,8 +63,8 @@ func TestFlowDenyWithNote(t *testing.T) {
 	h := oneAgent(t, true)
 	rec := h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
 	h.waitScreen("1 ask waiting")
-	h.key("N")
-	h.waitScreen("deny " + "ask000000001")
+	h.press("N")
+	h.waitScreen("Deny echo replicas: 4 (sre-bot, ask ask000000001), with a note the agent reads:")
 	h.tm.Type("wait for the change window, q is fine here")
 	h.key("enter")
 	res := h.result()
@@ -108,7 +111,7 @@ func TestFlowAnsweringWalksDownTheQueue(t *testing.T) {
 	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
 	h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
 	h.waitScreen("2 asks waiting", "Detail · ask ask000000001")
-	h.key("n")
+	h.press("n")
 	h.result()
 	h.waitScreen("1 ask waiting", "Detail · ask ask000000002", "▸ 42s  sre-bot")
 }
@@ -149,12 +152,12 @@ func TestFlowAllowAllOfASession(t *testing.T) {
 	h.key("j") // sre-bot
 	h.waitScreen("Y allow all once")
 	h.key("Y")
-	h.waitScreen("Allow all 2 pending asks of sre-bot (sre-bot-1) once? y/N")
+	h.waitScreen("Allow all 2 pending asks of sre-bot (sre-bot-1) once?", "head -n 1 /logs/app.log · in /deploy", "y/N")
 	h.key("x")
 	h.waitScreen("left sre-bot's asks as they were", "2 asks waiting")
 	h.key("Y")
 	h.waitScreen("y/N")
-	h.key("y")
+	h.press("y")
 	h.waitScreen("no asks waiting", "allow once: 2 asks")
 	all, _ := ledger.List(context.Background(), "sre-bot-1")
 	for _, r := range all {
@@ -169,7 +172,7 @@ func TestFlowQuitOnlyWhenNotTyping(t *testing.T) {
 	h := oneAgent(t, true)
 	h.key("/")
 	h.key("q")
-	h.waitScreen(`/ q`, "0 of 0 match")
+	h.waitScreen(`/ q`)
 	h.key("esc")
 	h.key("e")
 	h.key("q")
@@ -188,6 +191,8 @@ func TestFlowAnswerKeysNeedASelection(t *testing.T) {
 	}
 	h.key("y") // nothing to answer: nothing happens
 	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("1 ask waiting", "answer keys wait 0.4s")
+	h.settle()
 	h.waitScreen("1 ask waiting", "y allow once")
 }
 
@@ -243,8 +248,133 @@ func TestFlowResize(t *testing.T) {
 				t.Errorf("%dx%d: row of %d cells: %q", size[0], size[1], w, l)
 			}
 		}
-		if size[0] >= 140 && !strings.Contains(s, "│ status") {
+		if size[0] >= 200 && !strings.Contains(s, "│ status") {
 			t.Errorf("%dx%d: detail not beside the queue:\n%s", size[0], size[1], s)
 		}
+	}
+}
+
+// The human answers what they see (G-13.2): when the ask under the cursor
+// changes by itself (the answer walked the selection on, a new ask was
+// selected, another host answered the selected one), the answering keys
+// wait, and say so, until the console's clock has moved armDelay on; the
+// human's own j/k does not make them wait; a question's y waits after the
+// question opened. The clock moves only by settle: no sleep decides.
+func TestFlowKeysWaitAfterTheAskChangedByItself(t *testing.T) {
+	h := oneAgent(t, true)
+	first := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	// A new ask under an empty cursor: y waits.
+	h.waitScreen("1 ask waiting", "answer keys wait 0.4s")
+	h.key("y")
+	h.waitScreen("y waits 0.4s: the ask under the cursor has just changed to cat /vault/break-glass/failover.md")
+	h.expectPending(first.ID)
+
+	// A second ask joins the queue below: the selection stays, y acts.
+	h.settle()
+	second := h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.waitScreen("2 asks waiting", "y allow once")
+	h.key("y")
+	h.result()
+	// The answer walked the selection to the next ask: y waits again.
+	h.waitScreen("1 ask waiting", "Detail · ask ask000000002", "answer keys wait 0.4s")
+	h.key("n")
+	h.waitScreen("n waits 0.4s")
+	h.expectPending(second.ID)
+	h.settle()
+	h.waitScreen("n deny")
+
+	// Another host answers the selected ask; the one below slides up.
+	third := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.waitScreen("2 asks waiting", "y allow once")
+	// The human's own moves make nothing wait.
+	h.key("j")
+	if s := h.waitScreen("Detail · ask ask000000003"); !strings.Contains(s, "y allow once") {
+		t.Fatalf("y waits after the human moved:\n%s", s)
+	}
+	h.key("k")
+	if s := h.waitScreen("Detail · ask ask000000002"); !strings.Contains(s, "y allow once") {
+		t.Fatalf("y waits after the human moved:\n%s", s)
+	}
+	answerElsewhere(t, h.dbPath, second.ID)
+	h.result()
+	h.waitScreen("1 ask waiting", "answered by cli", "answer keys wait 0.4s")
+	h.key("a")
+	h.waitScreen("a waits")
+	h.expectPending(third.ID)
+
+	// A question ignores y while it has just opened, and says so.
+	h.settle()
+	h.key("a")
+	h.waitScreen("Allow these for the session? y/N", "y waits 0.4s (the question just opened)")
+	h.key("y")
+	h.waitScreen("y waits 0.4s: the question has just opened", "Allow these for the session? y/N")
+	h.expectPending(third.ID)
+	h.settle()
+	h.key("y")
+	if res := h.result(); res.ExitCode != 0 {
+		t.Fatalf("after the question: exit %d %s", res.ExitCode, res.Stderr)
+	}
+	h.waitScreen("no asks waiting", "✓ allow session")
+}
+
+// expectPending fails unless the ask is still unanswered.
+func (h *harness) expectPending(id string) {
+	h.t.Helper()
+	r, err := h.ws.Decisions().Get(context.Background(), id)
+	if err != nil || !r.Pending() {
+		h.t.Fatalf("ask %s: %+v %v; want it unanswered", id, r, err)
+	}
+}
+
+// answerElsewhere allows an ask through a second handle on the ledger
+// file, as `gatehouse allow` in another process would.
+func answerElsewhere(t *testing.T, dbPath, id string) {
+	t.Helper()
+	db, err := sqlite.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := decisions.New(db).Answer(context.Background(), id, decisions.Answer{Outcome: decisions.Allow, By: "cli"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Resizing from 160×48 to 80×24 and back draws the wide screen again as
+// it was, and every size in between fits the terminal.
+func TestFlowResizeAndBack(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{width: 160, height: 48})
+	before := h.steady("2 asks waiting", "PLACE")
+	h.tm.Send(teaWindowSize(80, 24))
+	narrow := h.waitScreen("2 asks waiting", "↓")
+	for _, l := range strings.Split(strings.TrimSuffix(narrow, "\n"), "\n") {
+		if displayWidth(l) > 80 {
+			t.Errorf("80×24: a row of %d cells: %q", displayWidth(l), l)
+		}
+	}
+	h.tm.Send(teaWindowSize(160, 48))
+	if after := h.waitScreen("2 asks waiting", "PLACE"); after != before {
+		t.Errorf("160×48 after a resize differs from before it:\n%s\nbefore:\n%s", after, before)
+	}
+}
+
+// A note longer than the line is typed, shown scrolled, and stored whole.
+func TestFlowLongNoteIsStoredWhole(t *testing.T) {
+	h := oneAgent(t, true)
+	h.tm.Send(teaWindowSize(80, 24))
+	rec := h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.waitScreen("1 ask waiting")
+	h.press("N")
+	h.waitScreen("with a note the agent reads")
+	h.tm.Type(longNote)
+	h.waitScreen("and the ticket number")
+	h.key("enter")
+	res := h.result()
+	if res.ExitCode != 126 {
+		t.Fatalf("exit %d", res.ExitCode)
+	}
+	got, err := h.ws.Decisions().Get(context.Background(), rec.ID)
+	if err != nil || got.Note != longNote {
+		t.Fatalf("the ledger keeps %q (%v), want the whole note", got.Note, err)
 	}
 }

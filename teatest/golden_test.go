@@ -1,27 +1,46 @@
 package consoletest
 
 import (
+	"fmt"
+	"image/color"
+	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
-// Golden screens of the console's states (G-13.4), at 100×30 unless the
-// test says otherwise; run `go test ./teatest -update` to rewrite them.
+// Golden screens of the console's states (G-13.4): plain text, which also
+// shows that no state is told by colour alone (G-13.3). Run
+// `go test ./teatest -update` to rewrite them, and read every changed
+// file before committing it.
 
 func golden(t *testing.T, screen string) {
 	t.Helper()
 	teatest.RequireEqualOutput(t, []byte(screen))
 }
 
-func TestEmptyConsole(t *testing.T) {
-	h := start(t, harnessOptions{quiet: true})
-	golden(t, h.waitScreen("no asks waiting", "No asks waiting"))
+// sizes are the terminals every state is pinned at: the smallest the
+// console promises (G-13.3), the common one, and a wide one where the
+// queue and the detail sit side by side.
+var sizes = [][2]int{{80, 24}, {100, 30}, {160, 48}}
+
+// sweep pins the screen at every size, resizing one console from size to
+// size: what a resize draws is what a start at that size draws (the
+// resize test checks that).
+func sweep(t *testing.T, h *harness, want ...string) {
+	t.Helper()
+	for _, size := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h.tm.Send(teaWindowSize(size[0], size[1]))
+			golden(t, h.steady(want...))
+		})
+	}
 }
 
-func TestAsksWaiting(t *testing.T) {
-	h := crowdOfTwo(t, harnessOptions{})
-	golden(t, h.waitScreen("2 asks waiting", "The whole line", "PLACE"))
+func TestEmptyConsole(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true})
+	golden(t, h.steady("no asks waiting", "No asks waiting"))
 }
 
 // crowdOfTwo starts three agents: the auditor works without asking, the
@@ -37,16 +56,69 @@ func crowdOfTwo(t *testing.T, o harnessOptions) *harness {
 	h.runAsking("sre-bot-1", `cd config && echo "replicas: 4" >> db.yaml`)
 	// The queue hears of an ask (a ledger event) a moment before its
 	// session says it waits (a workspace event): goldens show both.
-	h.waitScreen("0 running · ◆ 2 waiting")
+	h.waitScreen("2 asks waiting", "3 sessions here · ● 0 running")
 	return h
 }
 
-func TestDetail(t *testing.T) {
+// The queue with the first ask's detail under (or beside) it.
+func TestQueue(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	sweep(t, h, "2 asks waiting", "The whole line", "PLACE")
+}
+
+// An ask opened: the detail has the keys and scrolls.
+func TestAsk(t *testing.T) {
 	h := crowdOfTwo(t, harnessOptions{})
 	h.waitScreen("2 asks waiting", "PLACE")
 	h.key("j")
 	h.key("enter")
-	golden(t, h.waitScreen("» Detail", "replicas: 4", "mount:/deploy", "stderr:"))
+	sweep(t, h, "» Detail", "replicas: 4", "mount:/deploy", "PLACE")
+}
+
+func TestExplain(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.waitScreen("2 asks waiting", "PLACE")
+	h.key("e")
+	h.waitScreen("» Explain", "cat steps.md && cat /vault/break-glass/failover.md")
+	h.key("enter")
+	sweep(t, h, "explanation of: cat steps.md", "? ask", "✓ run")
+}
+
+func TestHistory(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.steady("2 asks waiting", "PLACE")
+	h.press("y")
+	h.result()
+	h.waitScreen("1 ask waiting")
+	h.press("N")
+	h.tm.Type("not during the freeze")
+	h.key("enter")
+	h.result()
+	h.waitScreen("no asks waiting")
+	h.key("h")
+	sweep(t, h, "» History · 2 decisions", "✓ allow once", "✗ deny", "note: ")
+}
+
+func TestHelp(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.waitScreen("2 asks waiting")
+	h.key("?")
+	sweep(t, h, "» Keys", "allow once", "deny+note")
+}
+
+// longNote is longer than any terminal is wide: the input shows its tail
+// with the cursor, and the ledger stores it whole.
+const longNote = "not during the freeze: the change window opens at 14:00 UTC, ask again then and attach the rollback plan you tested on staging, together with the on-call engineer's sign-off and the ticket number"
+
+// The deny note's input with a note longer than the line: the text
+// scrolls so the cursor and the last words typed stay in view.
+func TestNoteInput(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.steady("2 asks waiting", "PLACE")
+	h.press("N")
+	h.waitScreen("with a note the agent reads")
+	h.tm.Type(longNote)
+	sweep(t, h, "ticket number", "enter deny with this note")
 }
 
 func TestSessionTranscript(t *testing.T) {
@@ -57,43 +129,7 @@ func TestSessionTranscript(t *testing.T) {
 	h.waitScreen("» Sessions", "◆ waiting")
 	h.key("j") // responder
 	h.key("enter")
-	golden(t, h.waitScreen("» Transcript · responder", "Checkout incident runbook.", "waiting for an answer"))
-}
-
-func TestExplain(t *testing.T) {
-	h := crowdOfTwo(t, harnessOptions{})
-	h.waitScreen("2 asks waiting", "PLACE")
-	h.key("e")
-	h.waitScreen("» Explain", "cat steps.md && cat /vault/break-glass/failover.md")
-	h.key("enter")
-	golden(t, h.waitScreen("explanation of: cat steps.md", "? ask", "✓ run"))
-}
-
-func TestHistory(t *testing.T) {
-	h := crowdOfTwo(t, harnessOptions{})
-	h.waitScreen("2 asks waiting", "PLACE")
-	h.key("y")
-	h.result()
-	h.waitScreen("1 ask waiting")
-	h.key("N")
-	h.tm.Type("not during the freeze")
-	h.key("enter")
-	h.result()
-	h.waitScreen("no asks waiting")
-	h.key("h")
-	golden(t, h.waitScreen("» History · 2 decisions", "✓ allow once", "✗ deny", "note: "))
-}
-
-func TestHelp(t *testing.T) {
-	h := crowdOfTwo(t, harnessOptions{})
-	h.waitScreen("2 asks waiting")
-	h.key("?")
-	golden(t, h.waitScreen("» Keys", "allow once", "deny+note"))
-}
-
-func TestNarrow80x24(t *testing.T) {
-	h := crowdOfTwo(t, harnessOptions{width: 80, height: 24})
-	golden(t, h.waitScreen("2 asks waiting", "The whole line"))
+	golden(t, h.steady("» Transcript · responder", "Checkout incident runbook.", "waiting for an answer"))
 }
 
 func TestSessions(t *testing.T) {
@@ -102,5 +138,40 @@ func TestSessions(t *testing.T) {
 	h.key("tab")
 	h.key("tab")
 	h.key("j")
-	golden(t, h.waitScreen("» Sessions · 3 · 0 running · 2 waiting · 1 idle", "Y allow all once"))
+	golden(t, h.steady("» Sessions · 3 · 0 running · 2 waiting · 1 idle", "Y allow all once"))
+}
+
+// TrueColor screens on a dark and on a light terminal (G-13.3): the
+// palette follows the background the terminal reports. These goldens
+// keep the escape sequences; the ASCII ones above keep the text.
+func TestColours(t *testing.T) {
+	for _, bg := range []struct {
+		name  string
+		color color.Color
+	}{
+		{"dark", color.RGBA{R: 0x1e, G: 0x1e, B: 0x2e, A: 0xff}},
+		{"light", color.RGBA{R: 0xfa, G: 0xfa, B: 0xf5, A: 0xff}},
+	} {
+		t.Run(bg.name, func(t *testing.T) {
+			h := crowdOfTwo(t, harnessOptions{})
+			h.tm.Send(tea.BackgroundColorMsg{Color: bg.color})
+			h.steady("2 asks waiting", "PLACE")
+			golden(t, h.rawScreen())
+		})
+	}
+}
+
+// The queue's filter: typing narrows the asks to those matching, by
+// command, session, agent or path.
+func TestQueueFilter(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.waitScreen("2 asks waiting", "PLACE")
+	h.key("/")
+	h.tm.Type("path:/deploy")
+	h.key("enter")
+	s := h.steady("Asks · 1 of 2 waiting match", "/ path:/deploy", "PLACE")
+	if strings.Contains(s, "cat /vault") || !strings.Contains(s, "Detail · ask ask000000002") {
+		t.Errorf("the filter let the wrong asks through:\n%s", s)
+	}
+	golden(t, s)
 }

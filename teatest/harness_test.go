@@ -25,16 +25,43 @@ import (
 	"gatehouse/tui"
 )
 
-// The ledger's clock and the console's are pinned: every ask is raised at
-// askedAt and the console looks at it 42 seconds later.
+// The ledger's clock is pinned and the console's starts pinned: every ask
+// is raised at askedAt and the console looks at it 42 seconds later. The
+// console's clock moves only when a test moves it (settle), so goldens do
+// not depend on how fast the machine is, and no sleep stands in for the
+// moment the answering keys wait.
 var (
 	askedAt = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
 	seenAt  = askedAt.Add(42 * time.Second)
 )
 
+// armDelay is how long the console's answering keys wait after the ask
+// under the cursor changed by itself, and a question's y after it opened
+// (tui's armDelay; the tests move the clock past it).
+const armDelay = 400 * time.Millisecond
+
+// clock is the console's clock, moved by hand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
 // harness is one console over one workspace, with agents to drive.
 type harness struct {
 	t      *testing.T
+	clock  *clock
 	ws     *core.Workspace
 	dbPath string
 	tm     *teatest.TestModel
@@ -83,8 +110,8 @@ func start(t *testing.T, o harnessOptions) *harness {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	consoleCtx, stopConsole := context.WithCancel(context.Background())
-	h := &harness{t: t, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16)}
-	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: func() time.Time { return seenAt }, Quiet: o.quiet, LedgerPath: "ledger.db"})
+	h := &harness{t: t, clock: &clock{now: seenAt}, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16)}
+	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: h.clock.Now, Quiet: o.quiet, LedgerPath: "ledger.db"})
 	h.tm = teatest.NewTestModel(t, model,
 		teatest.WithInitialTermSize(o.width, o.height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii), tea.WithFilter(answerProbes)))
@@ -189,6 +216,27 @@ func (h *harness) key(k string) {
 	}
 }
 
+// settle moves the console's clock past the moment its answering keys
+// (and an open question's y) wait after the screen changed by itself, as
+// a human who reads before answering would.
+func (h *harness) settle() { h.clock.advance(armDelay) }
+
+// steady waits until the screen shows every one of want, lets the
+// answering keys wake, and returns the screen then: what a golden pins.
+func (h *harness) steady(want ...string) string {
+	h.t.Helper()
+	h.waitScreen(want...)
+	h.settle()
+	return h.waitScreen(want...)
+}
+
+// press settles, then presses an answering key: the human read the ask.
+func (h *harness) press(k string) {
+	h.t.Helper()
+	h.settle()
+	h.key(k)
+}
+
 // screenProbe asks the running program for its screen.
 type screenProbe struct{ reply chan string }
 
@@ -211,6 +259,20 @@ func (h *harness) screen() string {
 	select {
 	case s := <-reply:
 		return h.stable(plain(s))
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("the console did not answer a screen probe")
+		return ""
+	}
+}
+
+// rawScreen is the screen with its escape sequences: the colour goldens.
+func (h *harness) rawScreen() string {
+	h.t.Helper()
+	reply := make(chan string, 1)
+	h.tm.Send(screenProbe{reply})
+	select {
+	case s := <-reply:
+		return h.stable(s) + "\n"
 	case <-time.After(5 * time.Second):
 		h.t.Fatal("the console did not answer a screen probe")
 		return ""

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,12 +20,6 @@ import (
 // rule that put it), shows it as a diff, and on y writes it, applies it to
 // the running workspace and allows the ask once. Anything but y leaves the
 // document and the ask as they were.
-
-// amendProposal is A's open question: the ask and the change proposed.
-type amendProposal struct {
-	rec decisions.Record
-	a   *core.Amendment
-}
 
 type (
 	// amendProposedMsg carries a proposal computed off the UI goroutine.
@@ -65,15 +60,10 @@ func applyAmendment(ctx context.Context, ws *core.Workspace, p *amendProposal) t
 	}
 }
 
-// startAmend asks core for the selected ask's amendment.
-func (m *Model) startAmend() tea.Cmd {
-	r, ok := m.asks.Selected()
-	if !ok {
-		return nil
-	}
-	return proposeAmendment(m.opts.Context, m.ws, r)
-}
-
+// onAmendProposed puts A's question: the diff, exactly which command the
+// new exception covers, what the gate would then say, and y/N. y waits
+// armDelay after the question opened, since it opens by itself when the
+// proposal is ready (G-13.6).
 func (m *Model) onAmendProposed(msg amendProposedMsg) {
 	if msg.err != nil {
 		text := msg.err.Error()
@@ -83,8 +73,24 @@ func (m *Model) onAmendProposed(msg amendProposedMsg) {
 		m.setMessage("no rule to add for "+msg.rec.Command+": "+text, true)
 		return
 	}
-	m.amend = &amendProposal{rec: msg.rec, a: msg.a}
-	m.layout()
+	p := &amendProposal{rec: msg.rec, a: msg.a}
+	doc := filepath.Base(p.a.Document)
+	m.push(&question{
+		draw: func(w int) []string { return m.amendLines(p, w) },
+		yes: func() tea.Cmd {
+			m.moveOffAnswered(p.rec.ID)
+			return applyAmendment(m.opts.Context, m.ws, p)
+		},
+		no:      "left " + doc + " and the ask as they were",
+		yesHelp: "write the rule and allow once",
+		armedAt: m.ctx.Now().Add(armDelay),
+	})
+}
+
+// amendProposal is A's open question: the ask and the change proposed.
+type amendProposal struct {
+	rec decisions.Record
+	a   *core.Amendment
 }
 
 func (m *Model) onAmendApplied(msg amendAppliedMsg) {
@@ -101,26 +107,12 @@ func (m *Model) onAmendApplied(msg amendAppliedMsg) {
 	}
 }
 
-// onAmendKey answers A's question: y writes, anything else leaves it.
-func (m *Model) onAmendKey(k tea.KeyPressMsg) tea.Cmd {
-	p := m.amend
-	m.amend = nil
-	m.layout()
-	if k.String() != "y" {
-		m.setMessage("left "+filepath.Base(p.a.Document)+" and the ask as they were", false)
-		return nil
-	}
-	m.moveOffAnswered(p.rec.ID)
-	return applyAmendment(m.opts.Context, m.ws, p)
-}
-
 // amendLines is A's question as screen lines: what it does, the diff
 // (wrapped, never cut sideways: the exception is the point), what the gate
 // would then say of the command, and the y/N question. On a short terminal
 // the diff's context lines go first, so the change and the question always
 // show.
-func (m *Model) amendLines(w int) []string {
-	p := m.amend
+func (m *Model) amendLines(p *amendProposal, w int) []string {
 	st := m.ctx.Styles
 	render := func(style func(...string) string, text string) []string {
 		var out []string
@@ -129,9 +121,10 @@ func (m *Model) amendLines(w int) []string {
 		}
 		return out
 	}
-	head := render(st.Prompt.Render, fmt.Sprintf("Allow %s once and add this rule to %s:", p.rec.Command, filepath.Base(p.a.Document)))
-	foot := append(render(st.Label.Render, "then "+p.rec.Command+" would: "+p.a.After),
-		render(st.Prompt.Render, "Write it, apply it now and allow the ask once? y/N")...)
+	head := render(st.Prompt.Render, fmt.Sprintf("Allow %s once and add this rule to %s:", p.rec.Command, p.a.Document))
+	foot := render(st.Label.Render, "the rule "+p.a.Rule+" then never asks about exactly: "+exceptionWords(p.a.Exception.Argv, p.a.Exception.Cwd, p.rec.Paths))
+	foot = append(foot, render(st.Label.Render, "then "+p.rec.Command+" would: "+p.a.After)...)
+	foot = append(foot, render(st.Prompt.Render, "Write it, apply it now and allow the ask once? y/N")...)
 	diff := strings.Split(strings.TrimSuffix(p.a.Diff, "\n"), "\n")
 	room := m.ctx.Height - chromeRows - 1 - 3 - len(head) - len(foot)
 	if len(diff) > room {
@@ -158,10 +151,17 @@ func (m *Model) amendLines(w int) []string {
 	return append(lines, foot...)
 }
 
-// amendRows is how many rows A's question takes.
-func (m *Model) amendRows() int {
-	if m.amend == nil {
-		return 0
+// exceptionWords says what an exception covers: these words and no
+// others, in that directory (or any), reaching those paths.
+func exceptionWords(argv []string, cwd string, paths []string) string {
+	s := strconv.Quote(strings.Join(argv, " ")) + " word for word, with nothing added"
+	if cwd != "" {
+		s += ", run in " + cwd
+	} else {
+		s += ", from any directory"
 	}
-	return len(m.amendLines(max(m.ctx.Width, 20)))
+	if len(paths) > 0 {
+		s += " (it reaches " + strings.Join(paths, " ") + ")"
+	}
+	return s
 }

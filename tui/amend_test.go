@@ -26,6 +26,10 @@ profiles:
           command: rm
 `
 
+// flat is text with every run of blanks and newlines one space, to find
+// wrapped text on a screen.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // pressKey runs one key through the console and then the command it
 // returned (A and y do their work off the UI goroutine), as Bubble Tea
 // would.
@@ -78,20 +82,24 @@ func TestAmendFromConsole(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 
-			m := New(ws, Options{Context: ctx, Quiet: true, LedgerPath: "ledger.db"})
+			clk := newClock(t0)
+			m := New(ws, Options{Context: ctx, Quiet: true, LedgerPath: "ledger.db", Now: clk.Now})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			clk.Advance(armDelay) // the ask under the cursor is new: keys wait
 			pressKey(m, "A")
-			screen := m.render()
+			screen := plain(m.render())
 			for _, want := range []string{
-				"Allow rm notes.txt once and add this rule to workspace.yaml:",
+				"Allow rm notes.txt once and add this rule to " + doc + ":",
 				"+          except: [{command: rm notes.txt, cwd: /runbook, paths: [/runbook/notes.txt]}]",
+				`the rule ` + doc + `:10:11 then never asks about exactly: "rm notes.txt" word for word, with nothing added, run in /runbook (it reaches /runbook/notes.txt)`,
 				"then rm notes.txt would: run",
 				"y/N",
 			} {
-				if !strings.Contains(screen, want) {
+				if !strings.Contains(flat(screen), flat(want)) {
 					t.Errorf("screen lacks %q:\n%s", want, screen)
 				}
 			}
+			clk.Advance(armDelay) // the question has just opened: y waits
 			pressKey(m, tc.answer)
 
 			data, _ := os.ReadFile(doc)

@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"gatehouse/core"
@@ -11,14 +14,19 @@ import (
 // board is what the console knows, kept up to date from the ledger's and
 // the workspace's event streams. The root owns it; panes read it.
 type board struct {
-	pending   []decisions.Record // the queue, oldest first
-	queued    map[string]bool    // ids in pending, so a new ask costs no scan
-	bySession map[string]int     // pending asks per session
-	history   []decisions.Record // answered and closed asks, newest first
-	settled   map[string]bool    // ids in history that were answered
-	sessions  []sessionInfo
-	lines     map[string]*transcript // by session id
-	recent    []activity             // the newest lines of every session, newest last
+	pending   []decisions.Record          // the queue, oldest first
+	queued    map[string]bool             // ids in pending, so a new ask costs no scan
+	bySession map[string]int              // pending asks per session
+	bySame    map[string]int              // pending asks per sameKey
+	history   []decisions.Record          // answered and closed asks, newest first
+	settled   map[string]bool             // ids in history that were answered
+	decided   map[string]decisions.Record // answered and closed asks by id
+	// version counts changes to the queue, so views computed from it
+	// (a filter's matches) know when to compute again.
+	version  int
+	sessions []sessionInfo
+	lines    map[string]*transcript // by session id
+	recent   []activity             // the newest lines of every session, newest last
 }
 
 // activity is one line some agent ran, for the feed the Asks page shows
@@ -50,13 +58,15 @@ type transcript struct {
 type transcriptEntry struct {
 	Line    string
 	Started time.Time
-	Waiting string // ask id while the line waits for an answer
+	Waiting string   // ask id while the line waits for an answer
+	Asked   []string // every ask the line waited on, for the answers' words
 	Done    bool
 	Result  core.Result
 }
 
 func newBoard() *board {
-	return &board{queued: map[string]bool{}, bySession: map[string]int{}, settled: map[string]bool{}, lines: map[string]*transcript{}}
+	return &board{queued: map[string]bool{}, bySession: map[string]int{}, bySame: map[string]int{},
+		settled: map[string]bool{}, decided: map[string]decisions.Record{}, lines: map[string]*transcript{}}
 }
 
 // indexOf finds a pending ask by id.
@@ -84,10 +94,14 @@ func (b *board) apply(r decisions.Record) (added bool) {
 	i := b.indexOf(r.ID)
 	if r.Pending() && r.Closed == "" {
 		if i >= 0 {
+			b.bySame[sameKey(b.pending[i])]--
 			b.pending[i] = r
+			b.bySame[sameKey(r)]++
+			b.version++
 			return false
 		}
 		b.dropHistory(r.ID) // a closed ask raised again comes back
+		delete(b.decided, r.ID)
 		b.insertPending(r)
 		return true
 	}
@@ -96,6 +110,7 @@ func (b *board) apply(r decisions.Record) (added bool) {
 	}
 	b.dropHistory(r.ID)
 	b.history = append([]decisions.Record{r}, b.history...)
+	b.decided[r.ID] = r
 	if !r.Pending() {
 		b.settled[r.ID] = true
 	}
@@ -114,15 +129,66 @@ func (b *board) insertPending(r decisions.Record) {
 	b.pending[i] = r
 	b.queued[r.ID] = true
 	b.bySession[r.SessionID]++
+	b.bySame[sameKey(r)]++
+	b.version++
 }
 
 func (b *board) removePending(i int) {
-	sid := b.pending[i].SessionID
-	delete(b.queued, b.pending[i].ID)
+	r := b.pending[i]
+	delete(b.queued, r.ID)
 	b.pending = append(b.pending[:i], b.pending[i+1:]...)
-	if b.bySession[sid]--; b.bySession[sid] <= 0 {
-		delete(b.bySession, sid)
+	if b.bySession[r.SessionID]--; b.bySession[r.SessionID] <= 0 {
+		delete(b.bySession, r.SessionID)
 	}
+	if k := sameKey(r); b.bySame[k] <= 1 {
+		delete(b.bySame, k)
+	} else {
+		b.bySame[k]--
+	}
+	b.version++
+}
+
+// sameKey is what makes two pending asks the same question for a batch
+// answer (Y, D): the line and the place in it, and every fact the record
+// shows there (command, argv, directory, paths, rules and the digest of
+// the resolved facts), whichever session or agent raised it.
+func sameKey(r decisions.Record) string {
+	var b strings.Builder
+	for _, part := range []string{r.Line, r.Place, r.Command, strings.Join(r.Argv, "\x00"), r.Cwd, strings.Join(r.Paths, "\x00"), r.Facts} {
+		b.WriteString(part)
+		b.WriteByte(0x1f)
+	}
+	for _, rule := range r.Rules {
+		fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%s\x1e", rule.Rule, rule.Policy, rule.Reason, strings.Join(rule.Paths, "\x00"))
+	}
+	return b.String()
+}
+
+// sameCount is how many pending asks are the same question as r (r
+// included, when it is pending).
+func (b *board) sameCount(r decisions.Record) int { return b.bySame[sameKey(r)] }
+
+// sameAs lists the pending asks that are the same question as r, oldest
+// first.
+func (b *board) sameAs(r decisions.Record) []decisions.Record {
+	k := sameKey(r)
+	var out []decisions.Record
+	for _, p := range b.pending {
+		if sameKey(p) == k {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pendingIDs is a copy of the queue's ids, for a re-read of the ledger to
+// compare against off the UI goroutine.
+func (b *board) pendingIDs() []string {
+	ids := make([]string, len(b.pending))
+	for i, r := range b.pending {
+		ids[i] = r.ID
+	}
+	return ids
 }
 
 func (b *board) dropHistory(id string) {
@@ -191,6 +257,9 @@ func (b *board) record(ev core.Event) {
 	case core.EventWaiting:
 		if e := t.open(ev.Line); e != nil {
 			e.Waiting = ev.AskID
+			if ev.AskID != "" && !slices.Contains(e.Asked, ev.AskID) {
+				e.Asked = append(e.Asked, ev.AskID)
+			}
 		}
 	case core.EventLineEnd:
 		if e := t.open(ev.Line); e != nil && ev.Result != nil {

@@ -1,12 +1,16 @@
 // Package tui is gatehouse's console (G-13): a Bubble Tea program that
 // hosts a workspace in process and lets a human watch its agents and
 // answer their asks. Only Model is a tea.Model; the panes are components
-// with Update, View and SetSize that share one Context.
+// with Update, View and SetSize that share one Context, and questions and
+// inputs are modals on a stack (modal.go).
 package tui
 
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -22,7 +26,9 @@ import (
 type Options struct {
 	// Context ends the console's subscriptions; default Background.
 	Context context.Context
-	// Now is the clock ages are measured with; default time.Now.
+	// Now is the console's clock: ask ages, and how long the answering
+	// keys wait after the screen changed (tests pin and advance it);
+	// default time.Now.
 	Now func() time.Time
 	// Quiet keeps the terminal bell silent when asks arrive.
 	Quiet bool
@@ -52,27 +58,32 @@ type Model struct {
 	sessions sessionsPane
 	history  historyPane
 	explain  explainPane
+	// explainFrom is the page esc goes back to from Explain.
+	explainFrom focus
 
-	help     help.Model
-	fullHelp bool
+	help help.Model
+	note textinput.Model // the deny note's input (noteModal)
+	// ledgerShown and documentShown are the header's second row: the
+	// ledger and the document, with the home directory written as ~.
+	ledgerShown, documentShown string
 
-	note    textinput.Model
-	noteFor string         // the ask a deny note is being written for
-	confirm *confirmation  // Y's question, while it waits for y or no
-	amend   *amendProposal // A's question, while it waits for y or no
+	// modals are the open questions and inputs, the top one last.
+	modals []modal
 
 	message     string
 	messageErr  bool
 	messageTick int // ticks the message has been shown
 
-	lastBell time.Time
-}
+	// Arming (G-13.6): shownAsk is the ask the answering keys act on as
+	// of the last update; navigated says the human moved the selection in
+	// this update; armedAt is when the answering keys act again after the
+	// selection changed by itself.
+	shownAsk  string
+	navigated bool
+	armedAt   time.Time
 
-// confirmation is the pending question of Y: allow every pending ask of
-// one session once?
-type confirmation struct {
-	agent, sessionID string
-	ids              []string
+	ticks    int // for the ledger's periodic re-read
+	lastBell time.Time
 }
 
 // messageTicks is how long a status message stays (in ticks).
@@ -91,8 +102,12 @@ func New(ws *core.Workspace, opts Options) *Model {
 	if opts.LedgerPath == "" {
 		opts.LedgerPath = ws.Decisions().Path()
 	}
+	if opts.Document == "" {
+		opts.Document = ws.Config().Path
+	}
 	ctx := &Context{Width: 80, Height: 24, Styles: NewStyles(true), Keys: DefaultKeyMap(), Now: opts.Now}
-	m := &Model{ws: ws, ledger: ws.Decisions(), opts: opts, ctx: ctx, board: newBoard()}
+	m := &Model{ws: ws, ledger: ws.Decisions(), opts: opts, ctx: ctx, board: newBoard(),
+		ledgerShown: homeShort(opts.LedgerPath), documentShown: homeShort(opts.Document)}
 	m.ledgerEvents = m.ledger.Subscribe(opts.Context)
 	m.wsEvents = ws.Watch(opts.Context)
 	if all, err := m.ledger.List(opts.Context, ""); err != nil {
@@ -115,6 +130,16 @@ func New(ws *core.Workspace, opts Options) *Model {
 	m.setFocus(focusQueue)
 	m.layout()
 	return m
+}
+
+// homeShort writes a path under the home directory with ~, for the
+// header.
+func homeShort(p string) string {
+	home, _ := os.UserHomeDir()
+	if abs, err := filepath.Abs(p); err == nil && p != "" && home != "" && strings.HasPrefix(abs, home+string(filepath.Separator)) {
+		return "~" + abs[len(home):]
+	}
+	return p
 }
 
 // Init starts the event loops, the clock and the background query.
@@ -143,17 +168,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		cmds = append(cmds, nextWorkspaceEvent(m.wsEvents))
 	case tickMsg:
-		m.board.refreshSessions(m.ws)
-		m.sessions.Refresh()
-		m.detail.rebuild() // the ask's age moved on
-		if m.message != "" {
-			if m.messageTick++; m.messageTick >= messageTicks {
-				m.message = ""
-			}
-		}
-		cmds = append(cmds, tick())
+		cmds = append(cmds, m.onTick())
+	case reconciledMsg:
+		cmds = append(cmds, m.onReconciled(msg))
+	case armMsg:
+		// The answering keys woke: redraw.
 	case answeredMsg:
 		m.onAnswered(msg)
+	case coversMsg:
+		m.onCovers(msg)
 	case amendProposedMsg:
 		m.onAmendProposed(msg)
 	case amendAppliedMsg:
@@ -166,8 +189,26 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		cmds = append(cmds, m.routeToInput(msg))
 	}
+	cmds = append(cmds, m.watchSelection())
 	m.syncKeys()
 	return m, tea.Batch(cmds...)
+}
+
+// onTick makes ages advance, refreshes the sessions' states and, every
+// few ticks, re-reads the queue from the ledger.
+func (m *Model) onTick() tea.Cmd {
+	m.board.refreshSessions(m.ws)
+	m.sessions.Refresh()
+	if m.message != "" {
+		if m.messageTick++; m.messageTick >= messageTicks {
+			m.message = ""
+		}
+	}
+	m.ticks++
+	if m.ticks%reconcileTicks == 0 {
+		return tea.Batch(tick(), reconcile(m.opts.Context, m.ledger, m.board.pendingIDs()))
+	}
+	return tick()
 }
 
 // onLedger files a ledger change and keeps the selection and the detail in
@@ -185,9 +226,8 @@ func (m *Model) onLedger(ev decisions.Event) tea.Cmd {
 			m.setMessage(fmt.Sprintf("ask %s (%s) answered by %s: %s", r.ID, r.Command, orDash(r.AnsweredBy), word), false)
 		}
 	}
-	m.layout() // the queue grows and shrinks with its asks
-	m.asks.follow()
-	cmd := m.detail.Show(m.asks.Selected())
+	m.sessions.Refresh() // a transcript shows how its asks were answered
+	cmd := m.queueChanged()
 	if added && !m.opts.Quiet && time.Since(m.lastBell) > time.Second {
 		// One ring per new ask; a burst of asks in the same second
 		// shares one, so the terminal does not chatter.
@@ -195,6 +235,27 @@ func (m *Model) onLedger(ev decisions.Event) tea.Cmd {
 		return tea.Batch(cmd, tea.Raw("\a"))
 	}
 	return cmd
+}
+
+// queueChanged re-lays the Asks page after the queue grew or shrank, keeps
+// the selection on its ask, and points the detail at it.
+func (m *Model) queueChanged() tea.Cmd {
+	m.layout() // the queue grows and shrinks with its asks
+	m.asks.follow()
+	return m.detail.Show(m.asks.Selected())
+}
+
+// onReconciled files what a re-read of the ledger found that the event
+// stream did not deliver (a subscriber that falls behind loses events):
+// the queue and the header count stay the ledger's.
+func (m *Model) onReconciled(msg reconciledMsg) tea.Cmd {
+	if len(msg.recs) == 0 {
+		return nil
+	}
+	for _, r := range msg.recs {
+		m.board.apply(r)
+	}
+	return m.queueChanged()
 }
 
 func (m *Model) onAnswered(msg answeredMsg) {
@@ -222,87 +283,51 @@ func (m *Model) setMessage(text string, isErr bool) {
 	m.message, m.messageErr, m.messageTick = text, isErr, 0
 }
 
-// typing reports whether a text input has the keys: then letters are
-// text, and q types a q instead of quitting.
+// typing reports whether a pane's text input has the keys: then letters
+// are text, and q types a q instead of quitting.
 func (m *Model) typing() bool {
-	return m.noteFor != "" || (m.focus == focusHistory && m.history.Typing()) ||
-		(m.focus == focusExplain && m.explain.Typing())
+	return (m.focus == focusHistory && m.history.Typing()) ||
+		(m.focus == focusExplain && m.explain.Typing()) ||
+		(m.focus == focusQueue && m.asks.Typing())
 }
 
-// onKey decides who a key press is for: a modal question first, then a
-// text input, then the console's own keys, then the focused pane.
+// onKey decides who a key press is for: a modal first, then a text input,
+// then the console's own keys, then the focused pane (STYLE §5).
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.ctx.Keys
-	if k.String() == "ctrl+c" {
+	if key.Matches(k, keys.ForceQuit) {
 		return tea.Quit
 	}
-	if m.confirm != nil {
-		c := m.confirm
-		m.confirm = nil
-		if k.String() == "y" {
-			return answer(m.opts.Context, m.ledger, c.ids, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "console"})
-		}
-		m.setMessage("left "+c.agent+"'s asks as they were", false)
+	if md := m.top(); md != nil {
+		return m.onModalKey(md, k)
+	}
+	if m.focus == focusExplain && key.Matches(k, keys.Back) {
+		m.back() // from the line, the table or its input alike
 		return nil
-	}
-	if m.amend != nil {
-		return m.onAmendKey(k)
-	}
-	if m.noteFor != "" {
-		return m.onNoteKey(k)
 	}
 	if m.typing() && !key.Matches(k, keys.NextPane, keys.PrevPane) {
 		return m.routeToFocused(k)
 	}
-	if m.fullHelp {
-		switch {
-		case key.Matches(k, keys.Quit):
-			return tea.Quit
-		case key.Matches(k, keys.Help, keys.Back):
-			m.fullHelp = false
-		}
-		return nil
+	if cmd, ok := m.onAnswerKey(k); ok {
+		return cmd
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, keys.Help):
-		m.fullHelp = true
+		m.push(&helpModal{})
 	case key.Matches(k, keys.NextPane):
 		m.setFocus((m.focus + 1) % focusCount)
 	case key.Matches(k, keys.PrevPane):
 		m.setFocus((m.focus + focusCount - 1) % focusCount)
-	case key.Matches(k, keys.AllowOnce):
-		return m.answerSelected(decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once})
-	case key.Matches(k, keys.AllowSession):
-		return m.answerSelected(decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session})
-	case key.Matches(k, keys.Deny):
-		return m.answerSelected(decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Once})
-	case key.Matches(k, keys.Amend):
-		return m.startAmend()
-	case key.Matches(k, keys.DenyNote):
-		if r, ok := m.asks.Selected(); ok {
-			m.noteFor = r.ID
-			m.note.SetValue("")
-			m.layout()
-			return m.note.Focus()
-		}
 	case key.Matches(k, keys.AllowAllOnce):
-		m.askAllowAll()
+		return m.askAllowAllOfSession()
 	case key.Matches(k, keys.Explain) && m.focus != focusExplain:
-		line, session := "", ""
-		if r, ok := m.asks.Selected(); ok && (m.focus == focusQueue || m.focus == focusDetail) {
-			line, session = r.Line, r.SessionID
-		} else if s, ok := m.sessions.Selected(); ok && m.focus == focusSessions {
-			session = s.ID
-		}
-		m.setFocus(focusExplain)
-		return m.explain.Start(line, session)
+		return m.openExplain()
 	case key.Matches(k, keys.History):
 		m.setFocus(focusHistory)
 	case key.Matches(k, keys.Filter):
-		m.setFocus(focusHistory)
-		return m.history.StartFilter()
+		return m.startFilter()
 	case key.Matches(k, keys.Open) && m.focus == focusQueue:
 		if _, ok := m.asks.Selected(); ok {
 			m.setFocus(focusDetail)
@@ -311,87 +336,112 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if s, ok := m.sessions.Selected(); ok {
 			m.sessions.Open(s.ID)
 		}
-	case key.Matches(k, keys.Back) && m.focus == focusDetail:
-		m.setFocus(focusQueue)
-	case key.Matches(k, keys.Back) && m.focus == focusSessions && m.sessions.Viewing():
-		m.sessions.Close()
+	case key.Matches(k, keys.Back):
+		m.back()
 	default:
 		return m.routeToFocused(k)
 	}
 	return nil
 }
 
-// onNoteKey edits the deny note; enter denies with it (the note is stored
-// on the record), esc gives up.
-func (m *Model) onNoteKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.ctx.Keys
+// back is esc outside inputs: one level back, towards the list.
+func (m *Model) back() {
 	switch {
-	case key.Matches(k, keys.Open):
-		id, note := m.noteFor, m.note.Value()
-		m.noteFor = ""
-		m.note.Blur()
-		m.layout()
-		m.moveOffAnswered(id)
-		return answer(m.opts.Context, m.ledger, []string{id}, decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Once, Note: note, By: "console"})
-	case key.Matches(k, keys.Back):
-		m.noteFor = ""
-		m.note.Blur()
-		m.layout()
-		return nil
+	case m.focus == focusDetail:
+		m.setFocus(focusQueue)
+	case m.focus == focusSessions && m.sessions.Viewing():
+		m.sessions.Close()
+	case m.focus == focusExplain:
+		m.setFocus(m.explainFrom)
+	case m.focus == focusHistory && m.history.filter.Value() != "":
+		m.history.clearFilter()
+	case m.focus == focusHistory:
+		m.setFocus(focusQueue)
+	case m.focus == focusQueue && m.asks.filter.Value() != "":
+		m.asks.clearFilter()
+		m.queueChanged()
 	}
-	var cmd tea.Cmd
-	m.note, cmd = m.note.Update(k)
-	return cmd
 }
 
-// answerSelected answers the selected ask. The selection moves to the next
-// pending ask at once; the answered one leaves the queue when the ledger
-// reports the answer, which it does before Answer returns.
-func (m *Model) answerSelected(a decisions.Answer) tea.Cmd {
-	r, ok := m.asks.Selected()
-	if !ok {
-		return nil
+// openExplain opens the Explain page on the selected ask's line (or the
+// selected session), remembering where esc goes back to.
+func (m *Model) openExplain() tea.Cmd {
+	line, session := "", ""
+	from := m.focus
+	if r, ok := m.asks.Selected(); ok && (m.focus == focusQueue || m.focus == focusDetail) {
+		line, session = r.Line, r.SessionID
+		from = focusQueue
+	} else if s, ok := m.sessions.Selected(); ok && m.focus == focusSessions {
+		session = s.ID
 	}
-	a.By = "console"
-	m.moveOffAnswered(r.ID)
-	return answer(m.opts.Context, m.ledger, []string{r.ID}, a)
+	if from == focusHistory || from == focusDetail {
+		from = focusQueue
+	}
+	m.explainFrom = from
+	m.setFocus(focusExplain)
+	return m.explain.Start(line, session)
+}
+
+// startFilter gives the keys to the filter of the page in view: the
+// queue's on the Asks page, the decisions' on History.
+func (m *Model) startFilter() tea.Cmd {
+	switch m.focus {
+	case focusHistory:
+		return m.history.StartFilter()
+	case focusQueue, focusDetail:
+		m.setFocus(focusQueue)
+		return m.asks.StartFilter()
+	}
+	return nil
+}
+
+// quit ends the console, after a question when asks are waiting: their
+// agents' lines end with the console, and the rest stay in the ledger.
+func (m *Model) quit() tea.Cmd {
+	n := len(m.board.pending)
+	if n == 0 {
+		return tea.Quit
+	}
+	here := 0
+	for _, r := range m.board.pending {
+		if _, ok := m.ws.Session(r.SessionID); ok {
+			here++
+		}
+	}
+	m.push(&question{
+		draw: func(w int) []string {
+			text := fmt.Sprintf("%s waiting.", plural(n, "ask is", "asks are"))
+			if here > 0 {
+				text += fmt.Sprintf(" %s of agents in this console end with it, cancelled.", plural(here, "ask", "asks"))
+			}
+			if n > here {
+				text += fmt.Sprintf(" %s from elsewhere stay in the ledger: answer them later with gatehouse list-asks, allow ID, deny ID.", plural(n-here, "ask", "asks"))
+			}
+			return m.promptLines(text+" Quit? y/N", w)
+		},
+		yes:     func() tea.Cmd { return tea.Quit },
+		no:      "still here",
+		yesHelp: "(or q) quit",
+		quit:    true,
+	})
+	return nil
+}
+
+// promptLines wraps a question's text in the prompt's style.
+func (m *Model) promptLines(text string, w int) []string {
+	var out []string
+	for _, l := range wrap(text, w) {
+		out = append(out, m.ctx.Styles.Prompt.Render(l))
+	}
+	return out
 }
 
 // moveOffAnswered points the selection at the ask after id (or before it,
-// when id is the last), so answering walks down the queue (G-13.5).
+// when id is the last), so answering walks down the queue (G-13.5). The
+// ask that slides under the cursor is not the human's choice: the
+// answering keys wait before they act on it (see watchSelection).
 func (m *Model) moveOffAnswered(id string) {
-	i := m.board.indexOf(id)
-	if i < 0 {
-		return
-	}
-	switch {
-	case i+1 < len(m.board.pending):
-		m.asks.selectedID = m.board.pending[i+1].ID
-	case i > 0:
-		m.asks.selectedID = m.board.pending[i-1].ID
-	default:
-		m.asks.selectedID = ""
-	}
-}
-
-// askAllowAll puts Y's question: allow every pending ask of the selected
-// session once? Anything but y answers no (G-13.5).
-func (m *Model) askAllowAll() {
-	s, ok := m.sessions.Selected()
-	if !ok || m.focus != focusSessions {
-		return
-	}
-	recs := m.board.pendingOf(s.ID)
-	if len(recs) == 0 {
-		m.setMessage(s.Agent+" has no pending asks", false)
-		return
-	}
-	ids := make([]string, len(recs))
-	for i, r := range recs {
-		ids[i] = r.ID
-	}
-	m.confirm = &confirmation{agent: s.Agent, sessionID: s.ID, ids: ids}
-	m.layout()
+	m.asks.stepOff(id)
 }
 
 func (m *Model) setFocus(f focus) {
@@ -402,6 +452,10 @@ func (m *Model) setFocus(f focus) {
 	if m.focus == focusHistory && f != focusHistory && m.history.Typing() {
 		m.history.filtering = false
 		m.history.filter.Blur()
+	}
+	if m.focus == focusQueue && f != focusQueue && m.asks.Typing() {
+		m.asks.filtering = false
+		m.asks.filter.Blur()
 	}
 	if f == focusExplain {
 		m.explain.pickSession(0) // a session is chosen before anything is typed
@@ -417,7 +471,14 @@ func (m *Model) setFocus(f focus) {
 func (m *Model) routeToFocused(msg tea.Msg) tea.Cmd {
 	switch m.focus {
 	case focusQueue:
+		before, filter := m.asks.selectedID, m.asks.filter.Value()
 		cmd := m.asks.Update(msg)
+		if k, ok := msg.(tea.KeyPressMsg); ok && !m.asks.Typing() && m.asks.isMove(k) {
+			m.navigated = true
+		}
+		if m.asks.selectedID != before || m.asks.filter.Value() != filter {
+			m.layout()
+		}
 		return tea.Batch(cmd, m.detail.Show(m.asks.Selected()))
 	case focusDetail:
 		return m.detail.Update(msg)
@@ -434,12 +495,10 @@ func (m *Model) routeToFocused(msg tea.Msg) tea.Cmd {
 // routeToInput hands other messages (pastes, cursor updates) to whichever
 // input has the keys.
 func (m *Model) routeToInput(msg tea.Msg) tea.Cmd {
-	switch {
-	case m.noteFor != "":
-		var cmd tea.Cmd
-		m.note, cmd = m.note.Update(msg)
-		return cmd
-	case m.typing():
+	if in, ok := m.top().(inputModal); ok {
+		return in.input(m, msg)
+	}
+	if m.top() == nil && m.typing() {
 		return m.routeToFocused(msg)
 	}
 	return nil
@@ -448,21 +507,30 @@ func (m *Model) routeToInput(msg tea.Msg) tea.Cmd {
 // syncKeys enables each key exactly when it can act, which is also what
 // the help bar shows (G-13.2).
 func (m *Model) syncKeys() {
-	_, selected := m.asks.Selected()
-	modal := m.confirm != nil || m.amend != nil || m.noteFor != "" || m.fullHelp
-	m.ctx.Keys.setAnswering(selected && !modal && (m.focus == focusQueue || m.focus == focusDetail))
+	r, selected := m.asks.Selected()
+	open := m.top() != nil
+	onAsks := !open && (m.focus == focusQueue || m.focus == focusDetail) && !m.asks.Typing()
+	m.ctx.Keys.setAnswering(selected && onAsks, selected && m.board.sameCount(r) > 1)
 	s, ok := m.sessions.Selected()
-	m.ctx.Keys.AllowAllOnce.SetEnabled(ok && !modal && m.focus == focusSessions && !m.sessions.Viewing() && m.board.bySession[s.ID] > 0)
+	m.ctx.Keys.AllowAllOnce.SetEnabled(ok && !open && m.focus == focusSessions && !m.sessions.Viewing() && m.board.bySession[s.ID] > 0)
 }
 
 // restyle switches the palette for a light or dark background.
 func (m *Model) restyle(isDark bool) {
 	m.ctx.Styles = NewStyles(isDark)
 	m.help.Styles = m.ctx.Styles.Help
-	for _, in := range []*textinput.Model{&m.note, &m.history.filter, &m.explain.input} {
+	for _, in := range []*textinput.Model{&m.note, &m.history.filter, &m.explain.input, &m.asks.filter} {
 		s := textinput.DefaultStyles(isDark)
 		s.Cursor.Blink = false
 		in.SetStyles(s)
 	}
 	m.layout()
+}
+
+// plural is "1 ask" or "3 asks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,9 +17,36 @@ import (
 
 var t0 = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
 
+// clock is a console clock a test moves by hand: no sleep ever stands in
+// for a wait the console measures.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock(t time.Time) *clock { return &clock{now: t} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
 // newTestModel is a console over an empty workspace with a temporary
 // ledger, sized 80×24, its clock pinned.
 func newTestModel(tb testing.TB) *Model {
+	m, _ := newTestModelClock(tb)
+	return m
+}
+
+// newTestModelClock is newTestModel with the clock, to move it.
+func newTestModelClock(tb testing.TB) (*Model, *clock) {
 	tb.Helper()
 	cfg, err := core.ParseDocument("t.yaml", []byte("mounts: {/data: {files: {a: \"x\\n\"}}}\nprofiles: {p: {commands: {ask: [cat]}}}\n"))
 	if err != nil {
@@ -29,9 +57,10 @@ func newTestModel(tb testing.TB) *Model {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { ws.Close() })
-	m := New(ws, Options{Now: func() time.Time { return t0.Add(time.Minute) }, Quiet: true, LedgerPath: "ledger.db"})
+	clk := newClock(t0.Add(time.Minute))
+	m := New(ws, Options{Now: clk.Now, Quiet: true, LedgerPath: "ledger.db"})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	return m
+	return m, clk
 }
 
 func ask(i int) decisions.Record {
@@ -157,6 +186,8 @@ func press(m *Model, keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
 		case "esc":
 			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "shift+tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 		default:
 			msg = tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 		}
@@ -167,11 +198,12 @@ func press(m *Model, keys ...string) {
 // The answering keys are enabled only while an ask is selected in the
 // Asks page, and the help bar shows them only then (G-13.2).
 func TestAnswerKeysFollowTheSelection(t *testing.T) {
-	m := newTestModel(t)
+	m, clk := newTestModelClock(t)
 	if m.ctx.Keys.AllowOnce.Enabled() || strings.Contains(plain(m.render()), "allow once") {
 		t.Fatal("y is offered with an empty queue")
 	}
 	m.Update(ledgerMsg(decisions.Event{Kind: decisions.EventAsk, Record: ask(1)}))
+	clk.Advance(armDelay)
 	if !m.ctx.Keys.AllowOnce.Enabled() || !strings.Contains(plain(m.render()), "y allow once") {
 		t.Fatal("y is not offered with an ask selected")
 	}
@@ -188,8 +220,8 @@ func TestQuitOnlyOutsideInputs(t *testing.T) {
 	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); isQuit(cmd) {
 		t.Fatal("q quit from the filter input")
 	}
-	if m.history.filter.Value() != "q" {
-		t.Fatalf("filter = %q", m.history.filter.Value())
+	if m.asks.filter.Value() != "q" {
+		t.Fatalf("filter = %q", m.asks.filter.Value())
 	}
 	press(m, "esc")
 	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); !isQuit(cmd) {
@@ -289,7 +321,7 @@ func BenchmarkView10kAsks(b *testing.B) {
 // the detail pane, and says so in the queue: the answer settles them all.
 func TestAskWithSeveralRulesShowsThemAll(t *testing.T) {
 	m := newTestModel(t)
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	a := ask(1)
 	a.Command, a.Argv = "cat a/x b/y", []string{"cat", "a/x", "b/y"}
 	a.Reason, a.Rule = "team A's files", "t.yaml:3:5"

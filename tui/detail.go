@@ -88,11 +88,26 @@ func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// statusRow is the detail's first row: where the ask stands, how long ago
+// it arrived, and how many pending asks are the same question.
+func (p *detailPane) statusRow() string {
+	st := p.ctx.Styles
+	word, styleKey := decisionLabel(p.rec)
+	status := st.outcomeStyle(styleKey).Render(word) + " · asked " + age(p.ctx.Now().Sub(p.rec.CreatedAt)) + " ago"
+	if n := p.board.sameCount(p.rec); n > 1 {
+		status += fmt.Sprintf(" · %d identical asks waiting (Y allows, D denies them all)", n)
+	}
+	return st.Label.Render(fit("status", labelWidth)) + status
+}
+
 func (p *detailPane) View() string {
 	st := p.ctx.Styles
 	title := "Detail · activity"
 	if p.has {
 		title = "Detail · ask " + p.rec.ID
+		if len(p.scroll.lines) > 0 {
+			p.scroll.lines[0] = p.statusRow()
+		}
 	}
 	return paneTitle(st, title, p.focused, p.width) + "\n" + p.scroll.view(st, p.height-1)
 }
@@ -119,9 +134,7 @@ func (p *detailPane) rebuild() {
 			lines = append(lines, l)
 		}
 	}
-	word, styleKey := decisionLabel(r)
-	status := st.outcomeStyle(styleKey).Render(word) + " · asked " + age(p.ctx.Now().Sub(r.CreatedAt)) + " ago"
-	lines = append(lines, st.Label.Render(fit("status", labelWidth))+status)
+	lines = append(lines, p.statusRow()) // drawn again at every View: the age moves
 	field("session", fmt.Sprintf("%s · agent %s", r.SessionID, r.AgentID))
 	lines = append(lines, p.lineRows(w)...)
 	field("command", r.Command)
@@ -202,27 +215,26 @@ func (p *detailPane) lineRows(w int) []string {
 			b.WriteString(st.Label.Render(row[:labelWidth]))
 			row = row[labelWidth:]
 		}
-		// Style the marked run piece by piece: it may span wrapped rows.
+		// Style the marked run piece by piece: it may span wrapped rows,
+		// and each bracket is drawn once, where the text has it.
 		for row != "" {
 			cut := "⟦"
 			if inside {
 				cut = "⟧"
 			}
 			before, after, found := strings.Cut(row, cut)
-			seg := before
-			if inside {
-				seg += cut
-			}
-			if inside {
-				b.WriteString(st.Asked.Render(seg))
-			} else {
-				b.WriteString(seg)
+			switch {
+			case inside && found:
+				b.WriteString(st.Asked.Render(before + cut))
+			case inside:
+				b.WriteString(st.Asked.Render(before))
+			case found:
+				b.WriteString(before + st.Asked.Render(cut))
+			default:
+				b.WriteString(before)
 			}
 			if !found {
 				break
-			}
-			if !inside {
-				b.WriteString(st.Asked.Render(cut))
 			}
 			inside = !inside
 			row = after

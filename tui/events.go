@@ -46,6 +46,46 @@ type (
 // tickEvery is how often ages and states refresh.
 const tickEvery = time.Second
 
+// reconcileTicks is how many ticks pass between two re-reads of the queue
+// from the ledger.
+const reconcileTicks = 5
+
+// reconciledMsg carries what a re-read of the ledger found the board
+// lacks or holds wrongly: asks pending in the ledger but not on the board,
+// and the current records of asks on the board no longer pending.
+type reconciledMsg struct{ recs []decisions.Record }
+
+// reconcile re-reads the queue off the UI goroutine and compares it with
+// the ids the board held when it was asked: the event stream is the fast
+// path, and a subscriber that falls behind loses events, so the ledger
+// stays the one source of the queue and of every count drawn from it.
+func reconcile(ctx context.Context, ledger *decisions.Ledger, held []string) tea.Cmd {
+	return func() tea.Msg {
+		pending, err := ledger.Pending(ctx, "")
+		if err != nil {
+			return reconciledMsg{}
+		}
+		onBoard := make(map[string]bool, len(held))
+		for _, id := range held {
+			onBoard[id] = true
+		}
+		var msg reconciledMsg
+		for _, r := range pending {
+			if !onBoard[r.ID] {
+				msg.recs = append(msg.recs, r)
+			}
+			delete(onBoard, r.ID)
+		}
+		for id := range onBoard {
+			// Answered or closed meanwhile: its record says which.
+			if r, err := ledger.Get(ctx, id); err == nil && !(r.Pending() && r.Closed == "") {
+				msg.recs = append(msg.recs, r)
+			}
+		}
+		return msg
+	}
+}
+
 func tick() tea.Cmd {
 	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{} })
 }

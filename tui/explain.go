@@ -39,7 +39,7 @@ func newExplainPane(ctx *Context, b *board, ws *core.Workspace) explainPane {
 
 func (p *explainPane) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.input.SetWidth(max(w-4, 10))
+	setInputWidth(&p.input, max(w-4, 10))
 	p.rebuild()
 }
 
@@ -91,16 +91,12 @@ func (p *explainPane) Update(msg tea.Msg) tea.Cmd {
 	keys := p.ctx.Keys
 	if p.typing {
 		switch {
-		case isKey && key.Matches(k, keys.Open):
+		case isKey && key.Matches(k, keys.Run):
 			return p.run()
-		case isKey && key.Matches(k, keys.Back):
-			p.typing = false
-			p.input.Blur()
-			return nil
-		case isKey && k.String() == "up": // j and k are letters here
+		case isKey && key.Matches(k, keys.PrevSession): // j and k are letters here
 			p.pickSession(-1)
 			return nil
-		case isKey && k.String() == "down":
+		case isKey && key.Matches(k, keys.NextSession):
 			p.pickSession(1)
 			return nil
 		}
@@ -113,7 +109,7 @@ func (p *explainPane) Update(msg tea.Msg) tea.Cmd {
 	}
 	body := p.tableHeight()
 	switch {
-	case key.Matches(k, keys.Open), key.Matches(k, keys.Explain):
+	case key.Matches(k, keys.EditLine):
 		return p.Start("", "")
 	case key.Matches(k, keys.Up):
 		p.scroll.scroll(-1, body)

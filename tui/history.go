@@ -13,7 +13,8 @@ import (
 
 // historyPane lists every decision, newest first: answered asks with who
 // answered and how, and asks that left the queue unanswered with the word
-// saying why. `/` filters it by session, outcome or text (G-13.1).
+// saying why. `/` filters it by session, agent, path, outcome or text
+// (G-13.1).
 type historyPane struct {
 	ctx     *Context
 	board   *board
@@ -28,12 +29,12 @@ type historyPane struct {
 }
 
 func newHistoryPane(ctx *Context, b *board) historyPane {
-	return historyPane{ctx: ctx, board: b, filter: newInput("/ ", "session:ID outcome:deny words…")}
+	return historyPane{ctx: ctx, board: b, filter: newInput("/ ", "session:ID outcome:deny path:/dir or any words")}
 }
 
 func (p *historyPane) SetSize(w, h int) {
 	p.width, p.height = w, h
-	p.filter.SetWidth(max(w-4, 10))
+	setInputWidth(&p.filter, max(w-4, 10))
 }
 
 // Typing reports whether the filter input has the keys, so q types a q.
@@ -50,15 +51,12 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	keys := p.ctx.Keys
 	if p.filtering {
 		switch {
-		case isKey && k.String() == "enter":
+		case isKey && key.Matches(k, keys.KeepFilter):
 			p.filtering = false
 			p.filter.Blur()
 			return nil
-		case isKey && key.Matches(k, keys.Back):
-			p.filtering = false
-			p.filter.Blur()
-			p.filter.SetValue("")
-			p.selected, p.offset = 0, 0
+		case isKey && key.Matches(k, keys.ClearFilter):
+			p.clearFilter()
 			return nil
 		}
 		var cmd tea.Cmd
@@ -79,11 +77,17 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		p.selected -= p.listHeight()
 	case key.Matches(k, keys.PageDown):
 		p.selected += p.listHeight()
-	case key.Matches(k, keys.Back):
-		p.filter.SetValue("")
 	}
 	p.selected = max(0, min(p.selected, n-1))
 	return nil
+}
+
+// clearFilter shows every decision again.
+func (p *historyPane) clearFilter() {
+	p.filtering = false
+	p.filter.Blur()
+	p.filter.SetValue("")
+	p.selected, p.offset = 0, 0
 }
 
 // rows are the decisions the filter lets through.
@@ -102,23 +106,32 @@ func (p *historyPane) rows() []decisions.Record {
 	return out
 }
 
-// matchesAll reads a filter: `session:X` matches the session id or agent,
-// `outcome:X` the decision's word (allow, deny, once, session, cancelled,
-// timed out), and any other word the id, command, line, reason, note,
-// agent or session. Every term must match.
+// matchesAll reads a filter (the queue's and the history's):
+// `session:X` matches the session id or agent, `agent:X` the agent,
+// `path:X` a path the ask reaches or its directory, `command:X` the
+// command or its line, `outcome:X` the decision's word (allow, deny,
+// once, session, pending, cancelled, timed out), and any other word any of
+// those or the id, reason, note or who answered. Terms are lower case;
+// every one must match.
 func matchesAll(r decisions.Record, terms []string) bool {
 	word, _ := decisionLabel(r)
 	for _, t := range terms {
 		field, value, scoped := strings.Cut(t, ":")
 		var hay string
 		switch {
-		case scoped && (field == "session" || field == "agent"):
+		case scoped && field == "session":
 			hay = r.SessionID + " " + r.AgentID
+		case scoped && field == "agent":
+			hay = r.AgentID
+		case scoped && field == "path":
+			hay = strings.Join(r.Paths, " ") + " " + r.Cwd
+		case scoped && (field == "command" || field == "cmd"):
+			hay = r.Command + " " + r.Line
 		case scoped && field == "outcome":
 			hay = word
 		default:
 			value = t
-			hay = strings.Join([]string{r.ID, r.Command, r.Line, r.Reason, r.Note, r.AgentID, r.SessionID, word, r.AnsweredBy}, " ")
+			hay = strings.Join([]string{r.ID, r.Command, r.Line, r.Reason, r.Note, r.AgentID, r.SessionID, word, r.AnsweredBy, r.Cwd, strings.Join(r.Paths, " ")}, " ")
 		}
 		if !strings.Contains(strings.ToLower(hay), value) {
 			return false
@@ -203,6 +216,13 @@ func (p *historyPane) footer(r decisions.Record) []string {
 		fit(fmt.Sprintf("%s · %s · %s", r.ID, r.SessionID, r.Line), p.width),
 		fit(fmt.Sprintf("reason: %s · note: %s", orDash(r.Reason), note), p.width),
 	}
+}
+
+// setInputWidth sizes an input and scrolls its text again, so that after
+// a resize the cursor and the text around it are still in view.
+func setInputWidth(in *textinput.Model, w int) {
+	in.SetWidth(w)
+	in.SetCursor(in.Position())
 }
 
 // newInput is a one-line text input that does not blink, so screens are

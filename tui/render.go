@@ -62,20 +62,55 @@ func fitLeft(s string, w int) string {
 }
 
 // wrap breaks plain text into lines of at most w cells, keeping its own
-// newlines and breaking long words, so nothing is ever cut off.
+// newlines, breaking at blanks only (never inside a path at a hyphen, where
+// a reader would see two words) and cutting a word longer than a line, so
+// nothing is ever cut off.
 func wrap(s string, w int) []string {
 	if w < 1 {
 		w = 1
 	}
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
-		if lipgloss.Width(line) <= w {
-			out = append(out, line)
-			continue
-		}
-		out = append(out, strings.Split(lipgloss.Wrap(line, w, ""), "\n")...)
+		out = append(out, wrapLine(line, w)...)
 	}
 	return out
+}
+
+// wrapLine wraps one line: each row ends at the last blank that fits (the
+// blank itself is not drawn), or mid-word when no blank does.
+func wrapLine(line string, w int) []string {
+	var out []string
+	for lipgloss.Width(line) > w {
+		cut, hard, cells := -1, len(line), 0
+		for i, r := range line {
+			rw := 1
+			if r >= 0x7f || r < 0x20 {
+				rw = lipgloss.Width(string(r))
+			}
+			if cells+rw > w {
+				hard = i
+				if r == ' ' {
+					cut = i
+				}
+				break
+			}
+			if r == ' ' {
+				cut = i
+			}
+			cells += rw
+		}
+		if cut <= 0 {
+			if hard == 0 {
+				hard = len(string([]rune(line)[0])) // a character wider than the row
+			}
+			out = append(out, line[:hard])
+			line = line[hard:]
+			continue
+		}
+		out = append(out, line[:cut])
+		line = line[cut+1:]
+	}
+	return append(out, line)
 }
 
 // indentWrap wraps s to w cells after a first-line prefix, indenting the
@@ -218,6 +253,9 @@ func askedSpan(line, place string) (start, end int, ok bool) {
 	first, _, _ := strings.Cut(place, "/")
 	if _, err := fmt.Sscan(first, &start); err != nil || start < 0 || start >= len(line) {
 		return 0, 0, false
+	}
+	for start < len(line) && (line[start] == ' ' || line[start] == '\t') {
+		start++ // a place may point at the blank before the call
 	}
 	return start, start + simpleCommandLen(line[start:]), true
 }

@@ -184,6 +184,7 @@ func (p *sessionsPane) transcriptLines() []string {
 	var out []string
 	for _, e := range t.entries {
 		out = append(out, indentWrap("$ ", e.Line, w)...)
+		out = append(out, p.answerLines(e, w)...)
 		if !e.Done {
 			if e.Waiting != "" {
 				out = append(out, st.Waiting.Render("  ◆ waiting for an answer to ask "+e.Waiting))
@@ -201,10 +202,13 @@ func (p *sessionsPane) transcriptLines() []string {
 				out = append(out, st.Stderr.Render(l))
 			}
 		}
-		exit := fmt.Sprintf("  [exit %d]", r.ExitCode)
+		exit := fmt.Sprintf("  ✓ exit %d", r.ExitCode)
+		if r.ExitCode != 0 {
+			exit = fmt.Sprintf("  ✗ exit %d", r.ExitCode)
+		}
 		if r.Refusal != nil {
 			ref := r.Refusal
-			exit += fmt.Sprintf(" refused: %s %s", ref.Kind, ref.Scope)
+			exit += fmt.Sprintf(" · refused: %s %s", ref.Kind, ref.Scope)
 			if ref.Reason != "" {
 				exit += " · " + ref.Reason
 			}
@@ -224,6 +228,33 @@ func (p *sessionsPane) transcriptLines() []string {
 		}
 		for _, l := range wrap(exit, w) {
 			out = append(out, style.Render(l))
+		}
+	}
+	return out
+}
+
+// answerLines says how each ask a line waited on was answered (or why it
+// left the queue), so the transcript shows each line's outcome and who
+// decided it.
+func (p *sessionsPane) answerLines(e transcriptEntry, w int) []string {
+	st := p.ctx.Styles
+	var out []string
+	for _, id := range e.Asked {
+		r, ok := p.board.decided[id]
+		if !ok || id == e.Waiting && !e.Done && r.Pending() {
+			continue
+		}
+		word, styleKey := decisionLabel(r)
+		text := word
+		if r.AnsweredBy != "" {
+			text += " by " + r.AnsweredBy
+		}
+		text += " (ask " + id + ")"
+		if r.Note != "" {
+			text += " · note: " + r.Note
+		}
+		for _, l := range indentWrap("  ", text, w) {
+			out = append(out, st.outcomeStyle(styleKey).Render(l))
 		}
 	}
 	return out

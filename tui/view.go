@@ -4,43 +4,61 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
-// The console's frame: a header row, a rule, the body, the status bar and
-// the help bar. The body is what is left.
-const chromeRows = 4
+// The console's frame: two header rows (the count and the pages; the
+// ledger and the document), a rule that carries messages, the body, the
+// status bar and the help bar. The body is what is left.
+const chromeRows = 5
 
 // sideBySide is the width from which the queue and the detail sit next to
-// each other instead of one above the other.
-const sideBySide = 140
+// each other instead of one above the other. Below it both take the whole
+// width (at 160 columns a queue row shows 160 columns, not a share); from
+// it the queue keeps three fifths, never less than queueMinWide columns,
+// and the detail, about 80 columns, the rest.
+const (
+	sideBySide   = 200
+	queueMinWide = 100
+)
 
-// bodyHeight is the rows the panes get, less the modal line when a
-// question or the note input is open.
+// bodyHeight is the rows the panes get, less the open modal's rows.
 func (m *Model) bodyHeight() int {
 	h := m.ctx.Height - chromeRows
-	switch {
-	case m.amend != nil:
-		h -= 1 + m.amendRows()
-	case m.confirm != nil || m.noteFor != "":
-		h -= 2
+	if n := m.modalRows(max(m.ctx.Width, 20)); n > 0 {
+		h -= 1 + n
 	}
 	return max(h, 3)
+}
+
+// modalRows is how many rows the open modal takes under the body.
+func (m *Model) modalRows(w int) int {
+	md := m.top()
+	if md == nil {
+		return 0
+	}
+	if _, full := md.(screenModal); full {
+		return 0
+	}
+	return len(md.lines(m, w))
 }
 
 // layout gives every pane its size.
 func (m *Model) layout() {
 	w, h := max(m.ctx.Width, 20), m.bodyHeight()
 	if w >= sideBySide {
-		qw := w * 45 / 100
+		qw := max(queueMinWide, w*3/5)
 		m.asks.SetSize(qw, h)
 		m.detail.SetSize(w-qw-2, h)
 	} else {
 		// The queue takes the rows its asks need, up to two fifths of the
 		// body; the detail gets the rest.
-		qh := max(min(len(m.board.pending)+1, h*2/5), 3)
+		need := m.asks.count() + 1
+		if m.asks.filterShown() {
+			need++
+		}
+		qh := max(min(need, h*2/5), 3)
 		m.asks.SetSize(w, qh)
 		m.detail.SetSize(w, max(h-qh-1, 2))
 	}
@@ -48,7 +66,7 @@ func (m *Model) layout() {
 	m.history.SetSize(w, h)
 	m.explain.SetSize(w, h)
 	m.help.SetWidth(w)
-	m.note.SetWidth(max(w-12, 10))
+	setInputWidth(&m.note, max(w-noteInputChrome, 10))
 }
 
 // View draws the whole screen.
@@ -64,16 +82,19 @@ func (m *Model) View() tea.View {
 func (m *Model) render() string {
 	w := max(m.ctx.Width, 20)
 	st := m.ctx.Styles
-	rows := []string{m.header(w), m.messageRule(w)}
-	body := m.body(w)
-	rows = append(rows, body)
-	if modal := m.modal(w); modal != "" {
-		rows = append(rows, st.Rule.Render(strings.Repeat("─", w)), modal)
+	rows := []string{m.header(w), m.whereRow(w), m.messageRule(w), m.body(w)}
+	if md := m.top(); md != nil {
+		if _, full := md.(screenModal); !full {
+			rows = append(rows, st.Rule.Render(strings.Repeat("─", w)), strings.Join(md.lines(m, w), "\n"))
+		}
 	}
 	rows = append(rows, m.statusBar(w), m.helpBar(w))
 	return lipgloss.NewStyle().MaxHeight(m.ctx.Height).Render(strings.Join(rows, "\n"))
 }
 
+// countWords is the one count of waiting asks: the header, the window
+// title and the queue all read the board's queue, which the ledger keeps
+// (see reconcile).
 func (m *Model) countWords() string {
 	switch n := len(m.board.pending); n {
 	case 0:
@@ -91,8 +112,11 @@ func (m *Model) header(w int) string {
 	st := m.ctx.Styles
 	count := "○ " + m.countWords()
 	countStyle := st.CountCalm
-	if len(m.board.pending) > 0 {
+	if n := len(m.board.pending); n > 0 {
 		count = "◆ " + m.countWords()
+		if s := len(m.board.bySession); s > 1 {
+			count += fmt.Sprintf(" · %d sessions", s)
+		}
 		countStyle = st.CountAlert
 	}
 	var tabs []string
@@ -116,14 +140,40 @@ func (m *Model) header(w int) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
+// whereRow is the header's second row: the ledger the console reads and
+// the document its workspace came from (G-13.5). A path too long for the
+// row keeps its end, the part that tells files apart.
+func (m *Model) whereRow(w int) string {
+	const ledger = "ledger "
+	if m.documentShown == "" {
+		return m.ctx.Styles.Dim.Render(fit(" "+ledger+fitLeft(m.ledgerShown, max(w-1-len(ledger), 8)), w))
+	}
+	const sep = " · workspace "
+	room := w - 1 - len(ledger) - lipgloss.Width(sep)
+	lw, dw := lipgloss.Width(m.ledgerShown), lipgloss.Width(m.documentShown)
+	switch {
+	case lw+dw <= room:
+	case dw <= room/3:
+		lw = room - dw
+	case lw <= room/3:
+		dw = room - lw
+	default:
+		lw = room / 2
+		dw = room - lw
+	}
+	lw, dw = max(lw, 4), max(dw, 4)
+	return m.ctx.Styles.Dim.Render(fit(" "+ledger+fitLeft(m.ledgerShown, lw)+sep+fitLeft(m.documentShown, dw), w))
+}
+
 // body draws the focused page, padded to its full height so the bars below
 // never move.
 func (m *Model) body(w int) string {
 	h := m.bodyHeight()
 	var s string
+	md, full := m.top().(screenModal)
 	switch {
-	case m.fullHelp:
-		s = m.fullHelpView(w)
+	case full:
+		s = md.screen(m, w, h)
 	case m.focus == focusQueue || m.focus == focusDetail:
 		s = m.asksPage(w, h)
 	case m.focus == focusSessions:
@@ -149,46 +199,6 @@ func (m *Model) asksPage(w, h int) string {
 	return queue + "\n" + st.Rule.Render(strings.Repeat("─", w)) + "\n" + detail
 }
 
-func (m *Model) fullHelpView(w int) string {
-	st := m.ctx.Styles
-	lines := []string{
-		st.PaneTitleFocused.Render(fit("» Keys · ? or esc to close", w)),
-		"",
-		m.help.FullHelpView(m.ctx.Keys.fullHelp()),
-		"",
-	}
-	for _, l := range []string{
-		"Answers go to the ledger first, then release the waiting line at once.",
-		"y allows this line once; a allows what the rule covers for the rest of the session;",
-		"n refuses the line once; N does too, with a note the ledger keeps.",
-		"Y on a session (Sessions page) allows every pending ask of it once, after a y/N question.",
-		"A allows the ask once and adds a rule: an exception for exactly that command on the ask rule, shown as a diff of the workspace document, written and applied after a y/N question.",
-		"Another terminal can answer too: gatehouse allow ID --db " + m.opts.LedgerPath,
-	} {
-		lines = append(lines, wrap(l, w)...)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// modal is the open question or input, above the status bar.
-func (m *Model) modal(w int) string {
-	st := m.ctx.Styles
-	switch {
-	case m.amend != nil:
-		return strings.Join(m.amendLines(w), "\n")
-	case m.confirm != nil:
-		asks := "the pending ask"
-		if n := len(m.confirm.ids); n > 1 {
-			asks = fmt.Sprintf("all %d pending asks", n)
-		}
-		q := fmt.Sprintf("Allow %s of %s (%s) once? y/N", asks, m.confirm.agent, m.confirm.sessionID)
-		return st.Prompt.Render(fit(q, w))
-	case m.noteFor != "":
-		return st.Prompt.Render("deny "+m.noteFor+" ") + m.note.View()
-	}
-	return ""
-}
-
 // messageRule is the rule under the header, carrying the last thing that
 // happened (an answer given, an ask closed) for a few seconds.
 func (m *Model) messageRule(w int) string {
@@ -204,48 +214,26 @@ func (m *Model) messageRule(w int) string {
 	return st.Rule.Render("─") + style.Render(text) + st.Rule.Render(strings.Repeat("─", max(w-1-lipgloss.Width(text), 0)))
 }
 
-// statusBar shows how many sessions run and wait, and the ledger's path
-// (G-13.5).
+// statusBar counts the sessions this console hosts and how many run
+// (G-13.5). Asks are counted once, in the header.
 func (m *Model) statusBar(w int) string {
 	b := m.board
-	counts := fmt.Sprintf(" ● %d running · ◆ %d waiting · %d sessions · ledger ", b.count("running"), b.count("waiting"), len(b.sessions))
-	path := fitLeft(m.opts.LedgerPath, max(w-lipgloss.Width(counts), 8))
-	return m.ctx.Styles.Status.Render(fit(counts+path, w))
+	text := fmt.Sprintf(" %s here · ● %d running", plural(len(b.sessions), "session", "sessions"), b.count("running"))
+	return m.ctx.Styles.Status.Render(fit(text, w))
 }
 
 // helpBar is the one-line help for the focused pane, or for the open
-// question.
+// modal. While the answering keys wait (see arming) it says so instead.
 func (m *Model) helpBar(w int) string {
 	st := m.ctx.Styles
-	switch {
-	case m.confirm != nil:
-		return st.Status.Render(fit(" y allow all once · any other key: no", w))
-	case m.amend != nil:
-		return st.Status.Render(fit(" y write the rule and allow once · any other key: no", w))
-	case m.noteFor != "":
-		return st.Status.Render(fit(" enter deny with this note · esc cancel", w))
-	case m.fullHelp:
-		return st.Status.Render(fit(" ? close help · q quit", w))
+	if md := m.top(); md != nil {
+		return st.Status.Render(fit(md.bar(m), w))
 	}
-	return " " + m.help.ShortHelpView(fitting(m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing()), w-1, len(m.help.ShortSeparator)))
-}
-
-// fitting keeps the leading bindings that fit in w cells: the help bar
-// drops its least important keys rather than run off the screen.
-func fitting(bindings []key.Binding, w, sepWidth int) []key.Binding {
-	used := 0
-	for i, b := range bindings {
-		if !b.Enabled() {
-			continue
+	if wait := m.armWait(); wait > 0 && (m.focus == focusQueue || m.focus == focusDetail) && !m.asks.Typing() {
+		if _, ok := m.asks.Selected(); ok {
+			return st.Pending.Render(fit(fmt.Sprintf(" ◌ the ask under the cursor changed: answer keys wait %s · j/k move", waitWords(wait)), w))
 		}
-		item := lipgloss.Width(b.Help().Key) + 1 + lipgloss.Width(b.Help().Desc)
-		if used > 0 {
-			item += sepWidth
-		}
-		if used+item > w {
-			return bindings[:i]
-		}
-		used += item
 	}
-	return bindings
+	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing())
+	return " " + m.help.ShortHelpView(fitting(keys, m.ctx.Keys.Help, w-1, len(m.help.ShortSeparator)))
 }
