@@ -175,3 +175,53 @@ func TestQueueFilter(t *testing.T) {
 	}
 	golden(t, s)
 }
+
+// a's question names the session and, for the rule the ask names, what the
+// session grant will cover from then on, before anything is written.
+func TestAllowSessionQuestion(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.steady("2 asks waiting", "PLACE")
+	h.press("a")
+	sweep(t, h, "Allow for the rest of session responder-1", "Allow these for the session? y/N")
+}
+
+// Right after the ask under the cursor changed by itself (here: the
+// answer walked the selection on), the answering keys wait and the help
+// bar says for how long; a key pressed meanwhile names the ask now there.
+func TestKeysWait(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{width: 80, height: 24})
+	h.steady("2 asks waiting", "PLACE")
+	h.press("y")
+	h.result()
+	h.waitScreen("1 ask waiting", "answer keys wait 0.4s")
+	h.key("n")
+	golden(t, h.waitScreen("n waits 0.4s: the ask under the cursor has just changed to echo replicas: 4"))
+	if p := h.pending(); len(p) != 1 {
+		t.Fatalf("n answered while it waited: %d asks pending, want 1", len(p))
+	}
+}
+
+// q with asks waiting asks first and says what becomes of them.
+func TestQuitQuestion(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{width: 80, height: 24})
+	h.steady("2 asks waiting", "PLACE")
+	h.key("q")
+	golden(t, h.steady("Quit? y/N"))
+	h.key("n")
+	h.waitScreen("2 asks waiting")
+}
+
+// Identical asks from two sessions: the detail counts them and Y asks
+// before allowing them all once, naming the sessions.
+func TestBatchQuestion(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, agents: []string{"responder:responder", "oncall:responder"}})
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.runAsking("oncall-1", "cat /vault/break-glass/failover.md")
+	h.steady("2 asks waiting", "2 identical asks waiting")
+	h.press("Y")
+	golden(t, h.steady("Allow once all 2 pending asks identical to this one:", "y/N"))
+	h.key("y")
+	h.result()
+	h.result()
+	h.waitScreen("no asks waiting")
+}
