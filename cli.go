@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -297,6 +298,10 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 	db := fs.String("db", "", ledgerSentence)
 	server := fs.String("server", "", "Answer through the REST daemon (gatehouse serve) at `URL` instead of the ledger file; the host token is read from the file beside the ledger.")
 	asJSON := fs.Bool("json", false, "Print the settled record as JSON.")
+	amend := false
+	if outcome == decisions.Allow {
+		fs.BoolVar(&amend, "amend", false, "Also write an exception for exactly this command (its words, directory and paths) into the workspace document its session was opened from, so it never asks again; prints the change as a diff and refuses when the document changed on disk since that session's process loaded it.")
+	}
 	pos, code, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return code
@@ -313,7 +318,19 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 	var err error
 	answer := decisions.Answer{Outcome: outcome, Scope: *scope, Note: *note, By: "cli"}
 	var rec decisions.Record
-	if *server != "" {
+	switch {
+	case amend && *server != "":
+		c, cerr := rest.NewClient(*server, dbPath(*db))
+		if cerr != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", cerr)
+			return 1
+		}
+		var diff string
+		rec, diff, err = c.AllowAmend(context.Background(), pos[0], answer)
+		fmt.Fprint(stdout, diff)
+	case amend:
+		rec, err = amendAndAllow(*db, pos[0], answer, stdout, stderr)
+	case *server != "":
 		// The daemon's errors wrap the ledger's, so the switch below words
 		// them the same way.
 		c, cerr := rest.NewClient(*server, dbPath(*db))
@@ -322,7 +339,7 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		rec, err = c.Answer(context.Background(), pos[0], answer)
-	} else {
+	default:
 		l, done, ok := openLedger(*db, stderr)
 		if !ok {
 			return 1
@@ -340,6 +357,9 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, decisions.ErrInvalid):
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
+	case errors.Is(err, core.ErrNoAmendment), errors.Is(err, core.ErrDocumentChanged):
+		fmt.Fprintf(stderr, "gatehouse: cannot amend for ask %s: %v; the ask is still waiting\n", pos[0], err)
+		return 1
 	case err != nil:
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 1
@@ -353,4 +373,48 @@ func cmdAnswer(outcome string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "note: %s\n", rec.Note)
 	}
 	return 0
+}
+
+// amendAndAllow writes the exception for ask id into the document its
+// session was opened from (by that document's absolute path, from any
+// directory), prints the change, and then allows the ask once. Nothing is
+// answered when the document cannot be amended.
+func amendAndAllow(db, id string, answer decisions.Answer, stdout, stderr io.Writer) (decisions.Record, error) {
+	ctx := context.Background()
+	ledger, done, ok := openLedger(db, stderr)
+	if !ok {
+		return decisions.Record{}, errors.New("no ledger")
+	}
+	rec, err := ledger.Get(ctx, id)
+	var row decisions.SessionRow
+	if err == nil {
+		row, err = ledger.GetSession(ctx, rec.SessionID)
+	}
+	done()
+	if err != nil {
+		return rec, err
+	}
+	if rec.State() != decisions.StatePending {
+		return rec, decisions.ErrAlreadyAnswered
+	}
+	if !filepath.IsAbs(row.Workspace) {
+		return rec, fmt.Errorf("%w: session %s does not record the absolute path of its workspace document", core.ErrNoAmendment, row.ID)
+	}
+	ws, err := core.LoadWorkspace(row.Workspace, core.WithLedger(dbPath(db)))
+	if err != nil {
+		return rec, err
+	}
+	defer ws.Close()
+	a, err := ws.ProposeAmendment(ctx, rec)
+	if err != nil {
+		return rec, err
+	}
+	if err := ws.ApplyAmendment(a); err != nil {
+		return rec, err
+	}
+	fmt.Fprint(stdout, a.Diff)
+	if a.After != "run" {
+		fmt.Fprintf(stdout, "after the amendment the command would still not run: %s\n", a.After)
+	}
+	return ws.Decisions().Answer(ctx, id, answer)
 }

@@ -60,13 +60,14 @@ var helps = map[string]commandHelp{
 		},
 	},
 	"allow": {
-		synopsis: "allow ID [--scope once|session] [--note TEXT] [--json] [--db FILE] [--server URL]",
+		synopsis: "allow ID [--scope once|session] [--amend] [--note TEXT] [--json] [--db FILE] [--server URL]",
 		about: "Allows one ask and prints the settled record; the waiting line goes on at once. " +
 			"Once (the default) covers exactly the line the record shows; session covers every command the record's rules cover, for that session. " +
 			"Exit 1 when the ask is unknown or already answered.",
 		examples: []string{
 			"gatehouse allow 3f9c2a71b0de",
 			"gatehouse allow 3f9c2a71b0de --scope session --note 'fine during the incident'",
+			"gatehouse allow 3f9c2a71b0de --amend",
 		},
 	},
 	"deny": {

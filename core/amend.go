@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -80,7 +81,7 @@ type Amendment struct {
 // covered rec (pending or answered): an exception for exactly its command
 // on the ask rule that put it. It writes nothing.
 func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record) (*Amendment, error) {
-	if ws.cfg.Path == "" {
+	if ws.cfg.Path == "" || ws.document == "" {
 		return nil, fmt.Errorf("%w: the workspace was built in Go, not from a document", ErrNoAmendment)
 	}
 	if len(rec.Argv) == 0 {
@@ -88,6 +89,9 @@ func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record)
 	}
 	if len(rec.Argv) == 1 && neverExcepted[path.Base(rec.Argv[0])] {
 		return nil, fmt.Errorf("%w: a bare %s runs whatever it is handed; answer it once instead", ErrNoAmendment, rec.Argv[0])
+	}
+	if row, err := ws.ledger.GetSession(ctx, rec.SessionID); err == nil && filepath.IsAbs(row.Workspace) && row.Workspace != ws.document {
+		return nil, fmt.Errorf("%w: the ask's session was opened from %s, not from %s", ErrNoAmendment, row.Workspace, ws.document)
 	}
 	prof, err := ws.profileOfSession(ctx, rec.SessionID)
 	if err != nil {
@@ -97,19 +101,24 @@ func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record)
 	if err != nil {
 		return nil, err
 	}
-	a.AskID, a.Document = rec.ID, ws.cfg.Path
+	// The document the session was opened from, by its absolute path,
+	// whatever directory this process names it from.
+	a.AskID, a.Document = rec.ID, ws.document
 	a.Exception = exceptionFor(rec)
 
-	before, err := os.ReadFile(ws.cfg.Path)
+	before, err := os.ReadFile(a.Document)
 	if err != nil {
 		return nil, err
 	}
-	after, err := amendDocument(ws.cfg.Path, before, a, rule)
+	if loaded := ws.loadedDocument(); loaded != nil && !bytes.Equal(before, loaded) {
+		return nil, fmt.Errorf("%w: %s is no longer the text this workspace loaded; restart it on the new text and ask again", ErrDocumentChanged, a.Document)
+	}
+	after, err := amendDocument(a.Document, before, a, rule)
 	if err != nil {
 		return nil, err
 	}
 	a.before, a.after = before, after
-	a.Diff = unifiedDiff(filepath.Base(ws.cfg.Path), string(before), string(after))
+	a.Diff = unifiedDiff(filepath.Base(a.Document), string(before), string(after))
 	a.After, err = ws.judgeAmended(a, rec)
 	if err != nil {
 		return nil, err
@@ -131,11 +140,23 @@ func (ws *Workspace) ApplyAmendment(a *Amendment) error {
 	if err != nil {
 		return err
 	}
+	ws.docMu.Lock()
+	ws.loaded = a.after // the running rules are now this text's
+	ws.docMu.Unlock()
 	prof, ok := ws.profiles[a.Profile]
 	if !ok || !prof.Waive(a.Rule, a.Exception) {
 		return fmt.Errorf("the document is amended, but rule %s is not in the running profile %q: restart to apply it", a.Rule, a.Profile)
 	}
 	return nil
+}
+
+// loadedDocument is the document's text the running rules were built
+// from, amendments applied (nil when the workspace was not loaded from a
+// file).
+func (ws *Workspace) loadedDocument() []byte {
+	ws.docMu.Lock()
+	defer ws.docMu.Unlock()
+	return ws.loaded
 }
 
 // profileOfSession is the compiled profile a session (live here, or known

@@ -395,3 +395,31 @@ func TestAmendTwoHostsAtOnce(t *testing.T) {
 		t.Errorf("the document should hold exactly one of the two exceptions:\n%s", doc)
 	}
 }
+
+// TestAmendDocumentChangedSinceLoad: a document edited on disk after the
+// workspace loaded it is not amended (the running rules are not its rules),
+// and an applied amendment becomes the text the next one is checked against.
+func TestAmendDocumentChangedSinceLoad(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t, amendMounts+"    commands:\n      ask: [{reason: r, command: rm}]\n")
+	a, err := f.ws.ProposeAmendment(context.Background(), f.ask("rm notes.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.ws.ApplyAmendment(a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ws.ProposeAmendment(context.Background(), f.ask("rm old.txt")); err != nil {
+		t.Fatalf("a second amendment after the first: %v", err)
+	}
+	edited := f.document() + "# edited by hand\n"
+	if err := os.WriteFile(f.doc, []byte(edited), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ws.ProposeAmendment(context.Background(), f.ask("rm -f old.txt")); !errors.Is(err, ErrDocumentChanged) {
+		t.Fatalf("err = %v, want ErrDocumentChanged", err)
+	}
+	if f.document() != edited {
+		t.Error("the edited document was overwritten")
+	}
+}

@@ -12,7 +12,10 @@ import (
 // describes, and what the Go API assembles from options (G-1.4).
 type Config struct {
 	// Path is the document's file name ("" when built in Go).
-	Path     string
+	Path string
+	// source is the document's text as LoadConfig read it: an amendment
+	// is refused once the file on disk is no longer this text.
+	source   []byte
 	Mounts   []vfs.MountSpec
 	Profiles []gate.ProfileSpec
 	// Default names the profile for sessions that name none (G-2.2).

@@ -29,6 +29,9 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("load workspace: %w", err)
 	}
 	cfg, err := ParseDocument(path, data)
+	if cfg != nil {
+		cfg.source = data
+	}
 	if err == nil && len(cfg.Mounts) == 0 && len(cfg.Profiles) == 0 && blankDocument(data) {
 		// A file is written to be a workspace: nothing in it is a mistake
 		// worth a word, not an empty workspace.

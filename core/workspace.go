@@ -181,6 +181,10 @@ type Workspace struct {
 	// document is the absolute path of the document the workspace was
 	// loaded from ("" when built in Go).
 	document string
+	// loaded is the document's text the running rules were built from
+	// (Config.source), replaced by an applied amendment under docMu.
+	loaded []byte
+	docMu  sync.Mutex
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -256,6 +260,7 @@ func build(cfg Config, o options) (*Workspace, error) {
 	ws := &Workspace{cfg: cfg, opts: o, fs: fsys, profiles: map[string]*gate.Profile{}, sessions: map[string]*Session{}}
 	if cfg.Path != "" {
 		ws.document = documentPath(cfg.Path)
+		ws.loaded = cfg.source
 	}
 	for _, sp := range cfg.Profiles {
 		if _, dup := ws.profiles[sp.Name]; dup {

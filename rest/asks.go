@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 
+	"gatehouse/core"
 	"gatehouse/core/decisions"
 )
 
@@ -89,6 +90,66 @@ func (s *Server) answerAsk(outcome string) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, rec)
 	}
+}
+
+// Amended is what POST /v1/asks/{id}/amend returns: the allowed record and
+// the change written to the workspace document.
+type Amended struct {
+	Ask       decisions.Record `json:"ask"`
+	Amendment AmendmentView    `json:"amendment"`
+}
+
+// AmendmentView is an amendment as REST shows it.
+type AmendmentView struct {
+	Document string `json:"document"` // absolute path of the amended document
+	Rule     string `json:"rule"`     // FILE:LINE:COL of the ask rule amended
+	Diff     string `json:"diff"`     // unified diff of the document
+	After    string `json:"after"`    // "run", or why the command would still not run
+}
+
+// amendAsk writes the exception for exactly the asked command into the
+// document the ask's session was opened from (core.ProposeAmendment), then
+// allows the ask once. A document that cannot be amended, or changed on
+// disk since the daemon loaded it, leaves the ask waiting.
+func (s *Server) amendAsk(w http.ResponseWriter, r *http.Request) {
+	var body answerBody
+	if err := s.readBody(w, r, &body, true); err != nil {
+		writeBodyError(w, err)
+		return
+	}
+	ctx := context.WithoutCancel(r.Context())
+	id := r.PathValue("id")
+	rec, err := s.ledger.Get(ctx, id)
+	if err == nil && rec.State() != decisions.StatePending {
+		err = decisions.ErrAlreadyAnswered
+	}
+	if err != nil {
+		s.decisionError(w, err)
+		return
+	}
+	a, err := s.ws.ProposeAmendment(ctx, rec)
+	if err == nil {
+		err = s.ws.ApplyAmendment(a)
+	}
+	switch {
+	case errors.Is(err, core.ErrDocumentChanged):
+		writeError(w, http.StatusPreconditionFailed, err.Error())
+		return
+	case errors.Is(err, core.ErrNoAmendment):
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	case err != nil:
+		s.internalError(w, err)
+		return
+	}
+	rec, err = s.ledger.Answer(ctx, id, decisions.Answer{
+		Outcome: decisions.Allow, Scope: decisions.Once, Note: body.Note, By: answeredBy(r),
+	})
+	if err != nil {
+		s.decisionError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, Amended{Ask: rec, Amendment: AmendmentView{Document: a.Document, Rule: a.Rule, Diff: a.Diff, After: a.After}})
 }
 
 // answeredBy names a REST answer in the record: "rest:" and the address it

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 
+	"gatehouse/core"
 	"gatehouse/core/decisions"
 )
 
@@ -97,6 +98,16 @@ func (c *Client) Answer(ctx context.Context, id string, a decisions.Answer) (dec
 	return rec, err
 }
 
+// AllowAmend allows ask id once and writes the exception for exactly its
+// command into the workspace document (POST /v1/asks/{id}/amend); it
+// returns the settled record and the change as a unified diff.
+func (c *Client) AllowAmend(ctx context.Context, id string, a decisions.Answer) (decisions.Record, string, error) {
+	body, _ := json.Marshal(answerBody{Note: a.Note})
+	var out Amended
+	err := c.do(ctx, http.MethodPost, "/v1/asks/"+url.PathEscape(id)+"/amend", body, &out)
+	return out.Ask, out.Amendment.Diff, err
+}
+
 // StatusError is a response other than 200/201, with the daemon's message.
 // It unwraps to the ledger error the status stands for.
 type StatusError struct {
@@ -120,6 +131,8 @@ func (e *StatusError) Unwrap() error {
 		return decisions.ErrAlreadyAnswered
 	case http.StatusUnprocessableEntity:
 		return decisions.ErrInvalid
+	case http.StatusPreconditionFailed:
+		return core.ErrDocumentChanged
 	case http.StatusUnauthorized:
 		return ErrUnauthorized
 	}

@@ -219,6 +219,7 @@ func (s *Server) routes() []route {
 		{"GET", "/v1/asks/{id}", true, s.getAsk},
 		{"POST", "/v1/asks/{id}/allow", true, s.answerAsk(decisions.Allow)},
 		{"POST", "/v1/asks/{id}/deny", true, s.answerAsk(decisions.Deny)},
+		{"POST", "/v1/asks/{id}/amend", true, s.amendAsk},
 		{"GET", "/v1/events", true, s.streamEvents},
 		{"POST", "/v1/sessions", false, s.createSession},
 		{"GET", "/v1/sessions", false, s.listSessions},
