@@ -88,11 +88,12 @@ var helps = map[string]commandHelp{
 		},
 	},
 	"mcp": {
-		synopsis: "mcp -w FILE [-p PROFILE] [--agent NAME] [--db FILE]",
+		synopsis: "mcp -w FILE [-p PROFILE] [--agent NAME] [--db FILE] [--http ADDR]",
 		about: "Serves one MCP client (Claude Code, Codex, an SDK program) over stdin and stdout: the client is one agent session, and a line that asks waits until a host answers it in the ledger. " +
-			"stdout carries only the protocol.",
+			"stdout carries only the protocol. With --http it serves streamable HTTP at http://ADDR/mcp instead, every client its own session, until a signal.",
 		examples: []string{
 			"gatehouse mcp -w workspace.yaml -p responder",
+			"gatehouse mcp -w workspace.yaml -p responder --http 127.0.0.1:7879",
 			"claude mcp add gatehouse -- gatehouse mcp -w workspace.yaml -p responder",
 		},
 	},

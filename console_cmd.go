@@ -104,7 +104,7 @@ func runConsole(cfg consoleConfig, stdout, stderr io.Writer) int {
 		defer stop()
 	}
 	if cfg.mcpAddr != "" {
-		stop, err := serveMCPBeside(ctx, ws, cfg.mcpAddr, cfg.mcpProfile, stderr)
+		stop, err := serveMCPBeside(ctx, ws, cfg.mcpAddr, cfg.mcpProfile, "", stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 			return 2

@@ -27,6 +27,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	profile := fs.String("p", "", "Bind the agent's session to the profile `PROFILE` (default: the document's default profile).")
 	agent := fs.String("agent", "", "Call the agent `NAME` in the ledger and the console (default: the name the MCP client gives).")
 	db := fs.String("db", "", ledgerSentence)
+	httpAddr := fs.String("http", "", "Serve MCP over streamable HTTP at http://`ADDR`/mcp instead of stdio (every client is its own session; asks are answered by any host on the ledger) until a signal.")
 	pos, code, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return code
@@ -55,6 +56,16 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := untilSignal(ws)
 	defer stop()
+	if *httpAddr != "" {
+		stopHTTP, err := serveMCPBeside(ctx, ws, *httpAddr, *profile, *agent, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+			return 1
+		}
+		<-ctx.Done()
+		stopHTTP()
+		return 0
+	}
 	srv, err := mcp.New(ws, mcp.Options{Profile: *profile, Agent: *agent})
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
@@ -96,7 +107,7 @@ const mcpIdleTimeout = 30 * time.Minute
 // serveMCPBeside serves MCP over streamable HTTP at http://ADDR/mcp for the
 // console's workspace: every MCP client is its own agent session, its asks
 // show in the console, and its calls wait for the console's answer.
-func serveMCPBeside(ctx context.Context, ws *core.Workspace, addr, profile string, stderr io.Writer) (func(), error) {
+func serveMCPBeside(ctx context.Context, ws *core.Workspace, addr, profile, agent string, stderr io.Writer) (func(), error) {
 	name, err := sessionProfile(ws, profile)
 	if err != nil {
 		return nil, err
@@ -108,7 +119,7 @@ func serveMCPBeside(ctx context.Context, ws *core.Workspace, addr, profile strin
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		fmt.Fprintf(stderr, "gatehouse: warning: MCP listens on %s; MCP takes no token, so anyone who can reach it can run lines\n", ln.Addr())
 	}
-	srv, err := mcp.New(ws, mcp.Options{Profile: profile})
+	srv, err := mcp.New(ws, mcp.Options{Profile: profile, Agent: agent})
 	if err != nil {
 		ln.Close()
 		return nil, err
