@@ -33,6 +33,13 @@ type hostFile struct {
 	// fstats once after open would see.
 	info    fileInfo
 	written bool
+	// drained says the last read was short and ended at the size fstat
+	// gave at open: at that instant the file ended there, so the read
+	// after it is answered io.EOF without a syscall (a tool reads a
+	// small file in one read(2) instead of two, as GNU grep and cat
+	// would with two). offset is where this handle's reads have got to.
+	drained bool
+	offset  int64
 	// open is this file's slot in its slab's record of open
 	// descriptors, cleared by Close.
 	open *atomic.Int32
@@ -42,6 +49,7 @@ type hostFile struct {
 func newHostFile(fd int, name string, st *unix.Stat_t) *hostFile {
 	f := hostFiles.next()
 	f.fd, f.name, f.info = fd, name, infoFromStat(st)
+	f.written, f.drained, f.offset = false, false, 0
 	f.info.name = path.Base(name)
 	f.open.Store(int32(fd))
 	return f
@@ -118,6 +126,10 @@ func (f *hostFile) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if f.drained {
+		f.drained = false
+		return 0, io.EOF
+	}
 	n, err := readFD(f.fd, p)
 	switch {
 	case err != nil:
@@ -125,6 +137,12 @@ func (f *hostFile) Read(p []byte) (int, error) {
 	case n == 0:
 		return 0, io.EOF
 	}
+	f.offset += int64(n)
+	// A short read of a regular file, unwritten through this handle,
+	// that stops at the size it had at open reached its end in that
+	// instant; a file that grew since the fstat gives more than its
+	// size and is read on as usual.
+	f.drained = n < len(p) && !f.written && f.info.mode.IsRegular() && f.offset == f.info.size
 	return n, nil
 }
 
@@ -161,7 +179,7 @@ func (f *hostFile) Write(p []byte) (int, error) {
 	if f.fd < 0 {
 		return 0, f.closed("write")
 	}
-	f.written = true
+	f.written, f.drained = true, false
 	done := 0
 	for done < len(p) {
 		n, err := unix.Write(f.fd, p[done:])
@@ -186,6 +204,7 @@ func (f *hostFile) Seek(offset int64, whence int) (int64, error) {
 	if err != nil {
 		return 0, f.fail("seek", err)
 	}
+	f.offset, f.drained = n, false
 	return n, nil
 }
 
@@ -196,7 +215,7 @@ func (f *hostFile) Truncate(size int64) error {
 	if f.fd < 0 {
 		return f.closed("truncate")
 	}
-	f.written = true
+	f.written, f.drained = true, false
 	if err := ignoringEINTR(func() error { return unix.Ftruncate(f.fd, size) }); err != nil {
 		return f.fail("truncate", err)
 	}

@@ -87,3 +87,75 @@ func TestHostLongPaths(t *testing.T) {
 		}
 	})
 }
+
+// A read that stops short at the size the file had when it was opened
+// reached the end: the next read says io.EOF without asking the kernel
+// (one read(2) per small file, not two). Data appended afterwards is read
+// by the read after that one, and a file that grew before its first read
+// is read whole.
+func TestHostFileEndOfFileWithoutASecondRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	host := filepath.Join(dir, "f")
+	os.WriteFile(host, []byte("hello"), 0o644)
+	other := filepath.Join(dir, "other")
+	os.WriteFile(other, []byte("X"), 0o644)
+	fsys := hostVFS(t, false, MountSpec{Prefix: "/m", HostDir: dir}).View(OpenDoor)
+	read := func(f interface{ Read([]byte) (int, error) }) (string, error) {
+		buf := make([]byte, 64)
+		n, err := f.Read(buf)
+		return string(buf[:n]), err
+	}
+
+	f, err := fsys.Open("/m/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, err := read(f); got != "hello" || err != nil {
+		t.Fatalf("first read = %q, %v", got, err)
+	}
+	// The descriptor now reads another file: a read(2) would say "X".
+	hf := f.(*hostFile)
+	saved, err := unix.Dup(hf.fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := os.Open(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Dup3(int(o.Fd()), hf.fd, unix.O_CLOEXEC)
+	o.Close()
+	if got, err := read(f); got != "" || err != io.EOF {
+		t.Fatalf("read at the end = %q, %v; want io.EOF without a read(2)", got, err)
+	}
+	unix.Dup3(saved, hf.fd, unix.O_CLOEXEC)
+	unix.Close(saved)
+
+	appendHost := func(s string) {
+		a, err := os.OpenFile(host, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.WriteString(s)
+		a.Close()
+	}
+	appendHost(" world")
+	if got, err := read(f); got != " world" || err != nil {
+		t.Fatalf("read after an append = %q, %v", got, err)
+	}
+	if got, err := read(f); got != "" || err != io.EOF {
+		t.Fatalf("read at the new end = %q, %v", got, err)
+	}
+
+	g, err := fsys.Open("/m/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	appendHost("!")
+	if b, err := io.ReadAll(g); string(b) != "hello world!" || err != nil {
+		t.Fatalf("a file that grew after open read %q, %v", b, err)
+	}
+}
