@@ -52,9 +52,9 @@ var unameOpts = []optDef{
 	{short: 'o', long: "operating-system"},
 }
 
-const simpleHelp = `Usage: NAME [OPTION]...
-SUMMARY
-
+// simpleHelpTail follows "Usage: NAME [OPTION]...\nSUMMARY\n" in the help
+// of arch, whoami, logname and groups.
+const simpleHelpTail = `
       --help        display this help and exit
       --version     output version information and exit
 `
@@ -67,7 +67,8 @@ func init() {
 		"logname": "Print the user's login name.",
 		"groups":  "Print group memberships for each USERNAME or, if no USERNAME is specified, for\nthe current process.",
 	} {
-		help := strings.NewReplacer("NAME", name, "SUMMARY", summary).Replace(simpleHelp)
+		// Concatenated, not replaced: this runs at every start.
+		help := "Usage: " + name + " [OPTION]...\n" + summary + "\n" + simpleHelpTail
 		Register(&Utility{Name: name, Run: func(e *Env) (int, error) { return runSimpleInfo(e, name, help) }, Help: help})
 	}
 	Register(&Utility{Name: "hostname", Run: runHostname, Help: hostnameHelp})

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -1064,9 +1065,10 @@ func (cfg *Config) findAllIndex(pat, name string, n int) ([][]int, error) {
 // errStopped ends an expansion whose work [Config.Stop] cut short.
 var errStopped = &LimitError{Msg: "expansion stopped"}
 
+// The globstar expressions are compiled when first used, not at init.
 var (
-	rxGlobStar        = regexp.MustCompile(`^[^/.][^/]*$`)
-	rxGlobStarDotGlob = regexp.MustCompile(`^[^/]*$`)
+	rxGlobStar        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/.][^/]*$`) })
+	rxGlobStarDotGlob = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/]*$`) })
 )
 
 // pathJoin2 is a simpler version of [filepath.Join] without cleaning the result,
@@ -1173,9 +1175,9 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 
 				// If dir is not a directory, we keep the stack as-is and continue.
 				newMatches = newMatches[:0]
-				rx := rxGlobStar.MatchString
+				rx := rxGlobStar().MatchString
 				if cfg.DotGlob {
-					rx = rxGlobStarDotGlob.MatchString
+					rx = rxGlobStarDotGlob().MatchString
 				}
 				newMatches, _ = cfg.globDir(base, dir, rx, wantDir, newMatches)
 				for _, match := range slices.Backward(newMatches) {
