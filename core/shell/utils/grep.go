@@ -173,7 +173,7 @@ func grepOperands(argv []string) []OperandRef {
 	if !patternGiven && len(files) > 0 {
 		files = files[1:]
 	}
-	return append(refs, fileRefs(argv, files, Read)...)
+	return appendFileRefs(refs, argv, files, Read)
 }
 
 // grepConfig is the parsed command line.

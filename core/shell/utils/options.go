@@ -1,6 +1,7 @@
 package utils
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -245,7 +246,13 @@ func operandRefs(indexes []int, kind OperandKind) []OperandRef {
 // fileRefs is operandRefs for file operands, where "-" names standard
 // input or output rather than a path.
 func fileRefs(argv []string, indexes []int, kind OperandKind) []OperandRef {
-	var refs []OperandRef
+	return appendFileRefs(nil, argv, indexes, kind)
+}
+
+// appendFileRefs is fileRefs appended to refs, grown once: xargs hands
+// grep thousands of operands in one command.
+func appendFileRefs(refs []OperandRef, argv []string, indexes []int, kind OperandKind) []OperandRef {
+	refs = slices.Grow(refs, len(indexes))
 	for _, i := range indexes {
 		if argv[i] != "-" {
 			refs = append(refs, OperandRef{Index: i, Kind: kind})

@@ -227,7 +227,7 @@ func rgOperands(argv []string) []OperandRef {
 	if !patternGiven && len(paths) > 0 {
 		paths = paths[1:]
 	}
-	return append(refs, fileRefs(argv, paths, Read)...)
+	return appendFileRefs(refs, argv, paths, Read)
 }
 
 // rgConfig is a parsed rg command line.

@@ -119,7 +119,7 @@ func sedOperands(argv []string) []OperandRef {
 	if inPlace {
 		kind = Write
 	}
-	return append(refs, fileRefs(argv, files, kind)...)
+	return appendFileRefs(refs, argv, files, kind)
 }
 
 // sedConfig is the command line of one sed run.
