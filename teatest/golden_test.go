@@ -195,7 +195,7 @@ func TestKeysWait(t *testing.T) {
 	h.result()
 	h.waitScreen("1 ask waiting", "answer keys wait 0.4s")
 	h.key("n")
-	golden(t, h.waitScreen("n waits 0.4s: the ask under the cursor has just changed to echo replicas: 4"))
+	golden(t, h.waitScreen("n waits 0.4s: the ask under the cursor has just changed to echo replicas: 4", "PLACE"))
 	if p := h.pending(); len(p) != 1 {
 		t.Fatalf("n answered while it waited: %d asks pending, want 1", len(p))
 	}
@@ -217,11 +217,27 @@ func TestBatchQuestion(t *testing.T) {
 	h := start(t, harnessOptions{quiet: true, agents: []string{"responder:responder", "oncall:responder"}})
 	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
 	h.runAsking("oncall-1", "cat /vault/break-glass/failover.md")
-	h.steady("2 asks waiting", "2 identical asks waiting")
+	h.steady("2 asks waiting", "2 identical asks waiting", "PLACE")
 	h.press("Y")
 	golden(t, h.steady("Allow once all 2 pending asks identical to this one:", "y/N"))
 	h.key("y")
 	h.result()
 	h.result()
 	h.waitScreen("no asks waiting")
+}
+
+// A session's transcript after its ask was answered: the line shows the
+// answer it got, by whom, and how the line then ended.
+func TestSessionTranscriptAfterAnAnswer(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{})
+	h.steady("2 asks waiting", "PLACE")
+	h.press("y")
+	h.result()
+	h.waitScreen("1 ask waiting")
+	h.key("tab")
+	h.key("tab")
+	h.waitScreen("» Sessions")
+	h.key("j") // responder
+	h.key("enter")
+	golden(t, h.steady("» Transcript · responder", "✓ allow once by console (ask ask000000001)", "call the security lead first"))
 }
