@@ -137,6 +137,8 @@ func TestWallTimeEndsEveryLine(t *testing.T) {
 		"od /dev/zero > /dev/null",
 		"tee /dev/null < /dev/zero > /dev/null",
 		"yes > /dev/null",
+		"yes | tail -1",
+		"yes | head -n -1 > /dev/null",
 		"seq 1e18 > /dev/null",
 		"sleep 100 | cat",
 		"cat /dev/zero | cat > /dev/null",

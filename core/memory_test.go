@@ -65,7 +65,7 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`yes | sort | head -1`, small},
 		{`yes | sort -u | head -1`, small},
 		{`seq 1e9 | tac | head -1`, small},
-		{`yes | tail -1`, small},
+		{`yes | tr -d '\n' | tail -1`, small},
 		{`cat /dev/zero | sort`, small},
 		{`grep x /dev/zero`, small},
 		{`cut -c1 /dev/zero`, small},
@@ -143,6 +143,11 @@ func TestMemoryBudgetLeavesRoomForWhatFits(t *testing.T) {
 		{`cat /dev/zero | head -c 100M | wc -c`, "104857600\n"},
 		{fmt.Sprintf(`yes | head -%d | uniq -c`, lines), fmt.Sprintf("%d y\n", lines)},
 		{`a=(); for i in $(seq 1000); do a+=($i); done; echo ${#a[@]}`, "1000\n"},
+		// tail and head -n -N hold only the lines they may still print.
+		{`yes | head -c 64M | tail -2`, "y\ny\n"},
+		{`yes | head -c 64M | tail -c 3`, "\ny\n"},
+		{`yes | head -c 64M | head -n -1 | wc -c`, "67108862\n"},
+		{`yes | head -c 64M | head -c -5 | wc -c`, "67108859\n"},
 	}
 	for _, tc := range cases {
 		res := s.Execute(context.Background(), tc.line)

@@ -88,8 +88,8 @@ func init() {
 		}
 		Register(&Utility{
 			Name: name,
-			// head streams; what tail keeps it reads with readAllCtx,
-			// which charges it.
+			// head streams; what tail (and head -n -N) keeps it reads
+			// with readWindowCtx, which charges it.
 			Keeps: KeepsNothing,
 			Run:   run,
 			Operands: func(argv []string) []OperandRef {
@@ -424,24 +424,15 @@ func copyN(t *tool, in io.Reader, n int64) (int64, error) {
 	return done, nil
 }
 
-// headAllBut is head -n -N / -c -N: everything except the last N units.
+// headAllBut is head -n -N / -c -N: everything except the last N units,
+// written as soon as more input shows they are not among the last.
 func headAllBut(t *tool, in io.Reader, h *headTailArgs) error {
-	data, err := readAllCtx(t, in)
+	keep := lastUnits(h.count.n, h.count.bytes, h.delim)
+	data, err := readWindowCtx(t, in, keep, t.write)
 	if err != nil {
 		return err
 	}
-	n := h.count.n
-	if h.count.bytes {
-		if n < int64(len(data)) {
-			t.write(data[:int64(len(data))-n])
-		}
-		return nil
-	}
-	cut := len(data)
-	if n > 0 {
-		cut = startOfLastLines(data, n, h.delim)
-	}
-	t.write(data[:cut])
+	t.write(data[:keep(data)])
 	return nil
 }
 
@@ -468,28 +459,81 @@ func startOfLastLines(data []byte, n int64, delim byte) int {
 // readAllCtx reads everything, giving up when the line is cancelled. What
 // it holds is charged to the line's memory budget (G-12.3).
 func readAllCtx(t *tool, in io.Reader) ([]byte, error) {
-	var buf bytes.Buffer
+	return readWindowCtx(t, in, nil, nil)
+}
+
+// readWindowCtx reads everything like readAllCtx but, when keepFrom is
+// set, holds only the end of the input: whenever the buffer is full it asks
+// keepFrom where what must still be kept begins, hands what comes before to
+// drop (when set; reading ends when it says the output is gone) and reuses
+// the room. tail -n N holds its last N lines and
+// head -n -N streams all but them, whatever the input's length (G-12.3).
+//
+// The charge is the buffer's capacity; while it grows, the old buffer is
+// charged too until the copy is done.
+func readWindowCtx(t *tool, in io.Reader, keepFrom func([]byte) int, drop func([]byte) bool) ([]byte, error) {
+	var buf []byte
 	chunk := make([]byte, 64*1024)
+	defer func() { t.env.Grow(-int64(len(chunk))) }()
+	if err := t.env.Grow(int64(len(chunk))); err != nil {
+		return nil, err
+	}
 	for {
 		if err := t.ctx.Err(); err != nil {
-			return buf.Bytes(), nil
+			return buf, nil
 		}
 		k, err := in.Read(chunk)
-		if k > 0 && buf.Len()+k > buf.Cap() {
-			// The buffer doubles: the new one, and the old until the
-			// copy is done, are held at once.
-			if merr := t.env.Grow(int64(2*buf.Cap() + k)); merr != nil {
-				return buf.Bytes(), merr
+		if k > 0 && len(buf)+k > cap(buf) {
+			if keepFrom != nil {
+				var open bool
+				if buf, open = slideWindow(buf, keepFrom(buf), drop); !open {
+					return buf[:0], nil
+				}
+			}
+			// Grow only when what is kept fills half the buffer, so
+			// that sliding stays rare next to reading.
+			if len(buf)+k > cap(buf) || (keepFrom != nil && len(buf) > cap(buf)/2) {
+				grown, merr := growHeld(t, buf, k)
+				if merr != nil {
+					return buf, merr
+				}
+				buf = grown
 			}
 		}
-		buf.Write(chunk[:k])
+		buf = append(buf, chunk[:k]...)
 		if err == io.EOF {
-			return buf.Bytes(), nil
+			return buf, nil
 		}
 		if err != nil {
-			return buf.Bytes(), err
+			return buf, err
 		}
 	}
+}
+
+// slideWindow drops buf[:from] (handing it to drop first) and moves the
+// rest to the front; it reports false when drop said the output is gone.
+func slideWindow(buf []byte, from int, drop func([]byte) bool) ([]byte, bool) {
+	if from <= 0 {
+		return buf, true
+	}
+	if drop != nil && !drop(buf[:from]) {
+		return buf, false
+	}
+	return buf[:copy(buf, buf[from:])], true
+}
+
+// growHeld returns a copy of buf with room for k more bytes, at least
+// twice its capacity, charging the new buffer before it is made and giving
+// the old one back after the copy.
+func growHeld(t *tool, buf []byte, k int) ([]byte, error) {
+	size := max(2*cap(buf), len(buf)+k, 64*1024)
+	if err := t.env.Grow(int64(size)); err != nil {
+		return buf, err
+	}
+	grown := make([]byte, len(buf), size)
+	copy(grown, buf)
+	t.env.Grow(-int64(cap(buf)))
+	return grown, nil
 }
 
 // tailOne prints the end of one input (or, with +N, from unit N on).
@@ -528,20 +572,26 @@ func tailOne(t *tool, in io.Reader, h *headTailArgs) error {
 		_, err := copyN(t, r, 1<<63-1)
 		return err
 	}
-	data, err := readAllCtx(t, in)
+	keep := lastUnits(c.n, c.bytes, h.delim)
+	data, err := readWindowCtx(t, in, keep, nil)
 	if err != nil {
 		return err
 	}
-	if c.bytes {
-		if c.n < int64(len(data)) {
-			data = data[int64(len(data))-c.n:]
-		}
-		t.write(data)
-		return nil
-	}
-	if c.n == 0 {
-		return nil
-	}
-	t.write(data[startOfLastLines(data, c.n, h.delim):])
+	t.write(data[keep(data):])
 	return nil
+}
+
+// lastUnits returns where the last n bytes (or lines ending in delim, the
+// last one maybe unfinished) of data begin.
+func lastUnits(n int64, bytes bool, delim byte) func([]byte) int {
+	return func(data []byte) int {
+		switch {
+		case bytes:
+			return int(max(int64(len(data))-n, 0))
+		case n == 0:
+			return len(data)
+		default:
+			return startOfLastLines(data, n, delim)
+		}
+	}
 }
