@@ -58,6 +58,7 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`a=x; for i in $(seq 40); do a=$a$a; done`, small},
 		{`x=$(seq 10000); while :; do x=$x$x; done`, small},
 		{`x=$(seq 100000); y=${x//?/xxxxxxxxxxxxxxxxxxxx}; echo ${#y}`, 4 << 20},
+		{`x=$(seq 100000); y=${x//?/$x}; echo ${#y}`, 4 << 20},
 		{"x=$(seq 20000)\ncat <<EOF | wc -c\n" + strings.Repeat("$x", 200) + "\nEOF", 1 << 20},
 		{`x=$(seq 20000); echo ` + strings.Repeat("$x", 200) + ` | wc -c`, 1 << 20},
 		{`x=$(seq 20000); set -- $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x; echo $#`, 1 << 20},

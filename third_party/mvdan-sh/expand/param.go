@@ -492,6 +492,19 @@ func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
 	m := internal.Matcher{Rx: rx, Stop: cfg.Stop}
 	var sb strings.Builder
 	last, prevEnd, matches := 0, -1, 0
+	// asked is what Alloc last allowed: the result so far and the rest of
+	// s, twice over for the builder's growth. Every write that passes it
+	// asks again, so a long replacement (${x//?/$x}) is refused before it
+	// is built rather than after thousands of matches.
+	asked := int64(0)
+	reserve := func(more int) error {
+		need := int64(sb.Len()+more) + int64(len(s)-last)
+		if need <= asked {
+			return nil
+		}
+		asked = 2 * need
+		return cfg.Alloc(asked)
+	}
 	for pos := 0; pos <= len(s); {
 		loc, stopped := m.Index(s[pos:])
 		if stopped {
@@ -513,16 +526,14 @@ func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
 		if !accept {
 			continue
 		}
+		if err := reserve(start - last + len(with)); err != nil {
+			return "", err
+		}
 		sb.WriteString(s[last:start])
 		sb.WriteString(with)
 		last = end
-		if matches++; matches&0xffff == 0 {
-			if cfg.Stop != nil && cfg.Stop() {
-				return "", errStopped
-			}
-			if err := cfg.Alloc(2 * int64(sb.Len()+len(s)-last)); err != nil {
-				return "", err
-			}
+		if matches++; matches&0xffff == 0 && cfg.Stop != nil && cfg.Stop() {
+			return "", errStopped
 		}
 	}
 	sb.WriteString(s[last:])
