@@ -12,9 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"gatehouse/core/decisions"
+	"gatehouse/core/document"
 	"gatehouse/core/gate"
 	"gatehouse/internal/hostfile"
 )
@@ -40,11 +39,11 @@ import (
 // was put by a policy program, the workspace has no document, the command
 // is a bare interpreter or wrapper, or the rule is written in a way this
 // editor will not touch. The wrapped message says which.
-var ErrNoAmendment = errors.New("no amendment")
+var ErrNoAmendment = document.ErrNoAmendment
 
 // ErrDocumentChanged says the document on disk is no longer the one an
 // amendment was computed from; propose again.
-var ErrDocumentChanged = errors.New("the workspace document changed since the amendment was proposed")
+var ErrDocumentChanged = document.ErrChanged
 
 // neverExcepted are commands whose bare form hands control to something
 // the exception cannot see (a program on stdin, the environment, another
@@ -113,12 +112,13 @@ func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record)
 	if loaded := ws.loadedDocument(); loaded != nil && !bytes.Equal(before, loaded) {
 		return nil, fmt.Errorf("%w: %s is no longer the text this workspace loaded; restart it on the new text and ask again", ErrDocumentChanged, a.Document)
 	}
-	after, err := amendDocument(a.Document, before, a, rule)
+	place := document.RulePlace{Profile: a.Profile, Mount: a.Mount, Index: a.RuleIndex, Source: a.Rule}
+	after, err := document.AddException(a.Document, before, place, rule, a.Exception)
 	if err != nil {
 		return nil, err
 	}
 	a.before, a.after = before, after
-	a.Diff = unifiedDiff(filepath.Base(a.Document), string(before), string(after))
+	a.Diff = document.UnifiedDiff(filepath.Base(a.Document), string(before), string(after))
 	a.After, err = ws.judgeAmended(a, rec)
 	if err != nil {
 		return nil, err
@@ -245,124 +245,6 @@ func exceptionFor(rec decisions.Record) gate.Exception {
 		}
 	}
 	return x
-}
-
-// amendDocument returns the document with the exception added to the rule,
-// after checking that the rule written at that place is the one that asked.
-func amendDocument(file string, src []byte, a *Amendment, want gate.Rule) ([]byte, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(src, &root); err != nil {
-		return nil, err
-	}
-	rules, err := askListNode(&root, a)
-	if err != nil {
-		return nil, err
-	}
-	if a.RuleIndex >= len(rules.Content) {
-		return nil, fmt.Errorf("%w: %s has no rule %d any more", ErrDocumentChanged, a.Rule, a.RuleIndex)
-	}
-	node := rules.Content[a.RuleIndex]
-	if node.Kind == yaml.AliasNode || node.Anchor != "" {
-		return nil, fmt.Errorf("%w: rule %s is shared through a YAML anchor; amending it would change every copy", ErrNoAmendment, a.Rule)
-	}
-	p := &documentParser{file: file}
-	written, err := p.rule(node, "rule", a.Mount, true)
-	if err != nil {
-		return nil, err
-	}
-	if written.Reason != want.Reason || !slices.Equal(written.Commands, want.Commands) || !slices.Equal(written.Paths, want.Paths) {
-		return nil, fmt.Errorf("%w: the rule at %s is not the one that asked", ErrDocumentChanged, p.source(node))
-	}
-	item, err := exceptionNode(a.Exception)
-	if err != nil {
-		return nil, err
-	}
-	doc := newDocumentText(string(src))
-	edit, err := doc.appendToRuleList(node, "except", item)
-	if errors.Is(err, errNotEditable) {
-		return nil, fmt.Errorf("%w: rule %s is written in a shape this editor will not rewrite (%v); add `except: [%s]` by hand", ErrNoAmendment, a.Rule, err, item)
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := []byte(edit.apply(doc.src))
-	if _, err := ParseDocument(file, out); err != nil {
-		return nil, fmt.Errorf("the amended document does not load (%v); nothing was written", err)
-	}
-	return out, nil
-}
-
-// askListNode walks to profiles.P.commands.ask, or to
-// profiles.P.mounts.M.commands.ask for a mount-level rule.
-func askListNode(root *yaml.Node, a *Amendment) (*yaml.Node, error) {
-	keys := []string{"profiles", a.Profile}
-	if a.Mount != "" {
-		keys = append(keys, "mounts", a.Mount)
-	}
-	keys = append(keys, "commands", "ask")
-	n := root
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
-	for _, k := range keys {
-		if n.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%w: no %s in the document", ErrDocumentChanged, strings.Join(keys, "."))
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil {
-			return nil, fmt.Errorf("%w: no %s in the document", ErrDocumentChanged, strings.Join(keys, "."))
-		}
-		if next.Kind == yaml.AliasNode || next.Anchor != "" {
-			return nil, fmt.Errorf("%w: %s is shared through a YAML anchor; amending it would change every copy", ErrNoAmendment, k)
-		}
-		n = next
-	}
-	if n.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%w: %s is not a list", ErrDocumentChanged, strings.Join(keys, "."))
-	}
-	return n, nil
-}
-
-// exceptionNode renders an exception as the loader reads it: a plain
-// string when it holds for any directory, else {command, cwd}, or {argv,
-// cwd} when a word has blanks in it.
-func exceptionNode(x gate.Exception) (string, error) {
-	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: s} }
-	simple := true
-	for _, w := range x.Argv {
-		if w == "" || strings.ContainsAny(w, " \t\n") {
-			simple = false
-		}
-	}
-	if simple && x.Cwd == "" && x.Paths == nil {
-		return flowValue(str(strings.Join(x.Argv, " ")))
-	}
-	m := &yaml.Node{Kind: yaml.MappingNode}
-	if simple {
-		m.Content = append(m.Content, str("command"), str(strings.Join(x.Argv, " ")))
-	} else {
-		argv := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, w := range x.Argv {
-			argv.Content = append(argv.Content, str(w))
-		}
-		m.Content = append(m.Content, str("argv"), argv)
-	}
-	if x.Cwd != "" {
-		m.Content = append(m.Content, str("cwd"), str(x.Cwd))
-	}
-	if x.Paths != nil {
-		paths := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, p := range x.Paths {
-			paths.Content = append(paths.Content, str(p))
-		}
-		m.Content = append(m.Content, str("paths"), paths)
-	}
-	return flowValue(m)
 }
 
 // judgeAmended compiles the amended profile and judges the asked command

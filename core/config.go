@@ -1,28 +1,27 @@
 package core
 
 import (
-	"time"
-
-	"gatehouse/core/gate"
+	"gatehouse/core/document"
 	"gatehouse/core/shell"
-	"gatehouse/core/vfs"
 )
 
 // Config is a whole workspace as data: what a workspace document (G-1)
-// describes, and what the Go API assembles from options (G-1.4).
-type Config struct {
-	// Path is the document's file name ("" when built in Go).
-	Path string
-	// source is the document's text as LoadConfig read it: an amendment
-	// is refused once the file on disk is no longer this text.
-	source   []byte
-	Mounts   []vfs.MountSpec
-	Profiles []gate.ProfileSpec
-	// Default names the profile for sessions that name none (G-2.2).
-	Default    string
-	Limits     Limits
-	AskTimeout time.Duration // 0 = wait until the line's context ends
-}
+// describes, and what the Go API assembles from options (G-1.4). The
+// document package reads it from YAML.
+type Config = document.Config
 
 // Limits bound one line (G-12.3). Zero values take the defaults.
 type Limits = shell.Limits
+
+// DocumentError is a mistake in a workspace document, at its place
+// (FILE:LINE:COL) (G-1.3).
+type DocumentError = document.Error
+
+// LoadConfig reads a workspace document (G-1) from a file. Relative paths in
+// the document (host mounts, policy files) resolve against the document's
+// directory, wherever the process runs from.
+func LoadConfig(path string) (*Config, error) { return document.Load(path) }
+
+// ParseDocument reads a workspace document (G-1) from data; path names it
+// in errors and anchors its relative paths.
+func ParseDocument(path string, data []byte) (*Config, error) { return document.Parse(path, data) }

@@ -182,7 +182,7 @@ type Workspace struct {
 	// loaded from ("" when built in Go).
 	document string
 	// loaded is the document's text the running rules were built from
-	// (Config.source), replaced by an applied amendment under docMu.
+	// (Config.Source), replaced by an applied amendment under docMu.
 	loaded []byte
 	docMu  sync.Mutex
 
@@ -260,7 +260,7 @@ func build(cfg Config, o options) (*Workspace, error) {
 	ws := &Workspace{cfg: cfg, opts: o, fs: fsys, profiles: map[string]*gate.Profile{}, sessions: map[string]*Session{}}
 	if cfg.Path != "" {
 		ws.document = documentPath(cfg.Path)
-		ws.loaded = cfg.source
+		ws.loaded = cfg.Source()
 	}
 	for _, sp := range cfg.Profiles {
 		if _, dup := ws.profiles[sp.Name]; dup {

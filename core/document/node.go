@@ -1,4 +1,4 @@
-package core
+package document
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// DocumentError is one load error of a workspace document (G-1.1). It names
+// Error is one load error of a workspace document (G-1.1). It names
 // the file, the position of the offending node and the key path leading to
 // it, so a user can jump straight to the mistake:
 //
@@ -18,14 +18,14 @@ import (
 //
 // Line and Col are 1-based; 0 means the position is unknown (some YAML syntax
 // errors carry only a line).
-type DocumentError struct {
+type Error struct {
 	File      string
 	Line, Col int
 	Key       string // dotted key path, "" for the document as a whole
 	Msg       string
 }
 
-func (e *DocumentError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.File == "" {
@@ -65,7 +65,7 @@ type mappingEntry struct {
 }
 
 func (p *documentParser) fail(n *yaml.Node, key, format string, args ...any) error {
-	e := &DocumentError{File: p.file, Key: key, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: p.file, Key: key, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
 		e.Line, e.Col = n.Line, n.Column
 	}

@@ -1,4 +1,4 @@
-package core
+package document
 
 import (
 	"errors"
@@ -261,9 +261,9 @@ func flowValue(n *yaml.Node) (string, error) {
 	return text, nil
 }
 
-// unifiedDiff renders the change from before to after as one unified diff
+// UnifiedDiff renders the change from before to after as one unified diff
 // hunk with three lines of context (an amendment is one contiguous edit).
-func unifiedDiff(name string, before, after string) string {
+func UnifiedDiff(name string, before, after string) string {
 	a, b := diffLines(before), diffLines(after)
 	prefix := 0
 	for prefix < len(a) && prefix < len(b) && a[prefix] == b[prefix] {

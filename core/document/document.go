@@ -1,4 +1,10 @@
-package core
+// Package document reads a workspace document (G-1): the YAML that names a
+// workspace's mounts, profiles, rules, policy programs and limits. Parse
+// and Load turn it into a Config, every mistake an *Error at its place
+// (FILE:LINE:COL); AddException edits the text of one ask rule for an
+// amendment, leaving comments and layout as they were. It reads; core
+// builds the workspace from what it read.
+package document
 
 import (
 	"bytes"
@@ -20,22 +26,22 @@ import (
 	"gatehouse/core/vfs"
 )
 
-// LoadConfig reads a workspace document (G-1) from a file. Relative paths in
+// Load reads a workspace document (G-1) from a file. Relative paths in
 // the document (host mounts, policy files) resolve against the document's
 // directory, wherever the process runs from.
-func LoadConfig(path string) (*Config, error) {
+func Load(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("load workspace: %w", err)
 	}
-	cfg, err := ParseDocument(path, data)
+	cfg, err := Parse(path, data)
 	if cfg != nil {
 		cfg.source = data
 	}
 	if err == nil && len(cfg.Mounts) == 0 && len(cfg.Profiles) == 0 && blankDocument(data) {
 		// A file is written to be a workspace: nothing in it is a mistake
 		// worth a word, not an empty workspace.
-		return nil, &DocumentError{File: path, Msg: emptyDocument}
+		return nil, &Error{File: path, Msg: emptyDocument}
 	}
 	return cfg, err
 }
@@ -65,17 +71,17 @@ func blankDocument(data []byte) bool {
 	return v == nil || (isMap && len(m) == 0)
 }
 
-// ParseDocument parses a workspace document (G-1.1). path is how the document
+// Parse parses a workspace document (G-1.1). path is how the document
 // is named in rule sources and errors ("FILE:LINE:COL"), and its directory is
 // where relative paths resolve; host directories and policy files are checked
 // and read now, so a document that loads is one that can start.
 //
-// Every error is a *DocumentError naming the file, position and key.
-func ParseDocument(path string, data []byte) (*Config, error) {
+// Every error is a *Error naming the file, position and key.
+func Parse(path string, data []byte) (*Config, error) {
 	p := &documentParser{file: path}
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
-		return nil, &DocumentError{File: path, Msg: fmt.Sprintf("cannot resolve the document's directory: %v", err)}
+		return nil, &Error{File: path, Msg: fmt.Sprintf("cannot resolve the document's directory: %v", err)}
 	}
 	p.dir = dir
 
@@ -143,7 +149,7 @@ func (p *documentParser) decode(data []byte) (root *yaml.Node, err error) {
 	// must surface as a load error, not take the process down.
 	defer func() {
 		if r := recover(); r != nil {
-			root, err = nil, &DocumentError{File: p.file, Msg: fmt.Sprintf("YAML parser failed: %v", r)}
+			root, err = nil, &Error{File: p.file, Msg: fmt.Sprintf("YAML parser failed: %v", r)}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -176,7 +182,7 @@ func (p *documentParser) decode(data []byte) (root *yaml.Node, err error) {
 }
 
 // yamlError turns a yaml.v3 syntax error ("yaml: line 3: …") into a
-// DocumentError; yaml.v3 reports a line but no column.
+// Error; yaml.v3 reports a line but no column.
 func (p *documentParser) yamlError(err error) error {
 	msg := err.Error()
 	if m := yamlLineError().FindStringSubmatch(msg); m != nil {
@@ -184,9 +190,9 @@ func (p *documentParser) yamlError(err error) error {
 		if yamlParserProblems[m[2]] {
 			line++
 		}
-		return &DocumentError{File: p.file, Line: line, Msg: "invalid YAML: " + m[2]}
+		return &Error{File: p.file, Line: line, Msg: "invalid YAML: " + m[2]}
 	}
-	return &DocumentError{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	return &Error{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // mounts reads the top-level "mounts" mapping, in document order.
