@@ -160,6 +160,12 @@ func TestVirtualProcessIDs(t *testing.T) {
 	if nested[0] == first[0] || nested[1] != first[0] {
 		t.Errorf("bash -c: $$ %d should be new and $PPID %d the shell's %d", nested[0], nested[1], first[0])
 	}
+	// ps lists the session's shell, its jobs and itself by virtual id, and
+	// no host process (the test binary's name would be one).
+	res := s.Execute(context.Background(), `sleep 5 & echo $$ $!; ps -o pid=,ppid=,comm=; ps -ef | grep -c test; kill %1`)
+	if f := strings.Fields(res.Stdout); len(f) != 12 || f[2] != f[0] || f[4] != "bash" || f[5] != f[1] || f[6] != f[0] || f[7] != "sleep" || f[9] != f[0] || f[10] != "ps" || f[11] != "0" {
+		t.Errorf("ps lists other than the session's own processes: %+v", res)
+	}
 	if res := s.Execute(context.Background(), `wait 99999`); res.ExitCode != 127 || !strings.Contains(res.Stderr, "not a child of this shell") {
 		t.Errorf("wait on a pid that is no job: %+v", res)
 	}

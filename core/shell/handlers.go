@@ -385,6 +385,7 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		Dir:     dir,
 		FS:      &stdioFS{FS: view, fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
 		Environ: s.environ(env),
+		Procs:   func() []utils.Proc { return s.procs(ctx, argv) },
 		LookPath: func(name string) bool {
 			if isPathCommand(name) {
 				// A script: present if the file is (exec reports the rest).

@@ -1,8 +1,14 @@
 package shell
 
 import (
+	"context"
 	"hash/fnv"
+	"path"
+	"strings"
 	"sync/atomic"
+
+	"gatehouse/core/shell/utils"
+	"mvdan.cc/sh/v3/interp"
 )
 
 // Nothing a line can expand or run reveals the host (G-12.1): no host pid,
@@ -58,3 +64,39 @@ HOSTTYPE=x86_64
 MACHTYPE=x86_64-pc-linux-gnu
 OSTYPE=linux-gnu
 `
+
+// procs is what ps lists: the session's shell, the line's running
+// background jobs and the command asking (argv), with virtual ids; no
+// host process is ever named (G-12.1).
+func (s *Shell) procs(ctx context.Context, argv []string) []utils.Proc {
+	out := []utils.Proc{{PID: s.pid, PPID: s.ppid, Comm: "bash", Args: "bash"}}
+	var jobs []interp.Job
+	func() {
+		defer func() { _ = recover() }() // interp.HandlerCtx panics outside a shell
+		jobs = interp.HandlerCtx(ctx).Jobs()
+	}()
+	for _, j := range jobs {
+		args := strings.TrimSuffix(j.Command, " &")
+		comm := "bash" // a compound statement runs in a subshell
+		if f := strings.Fields(args); len(f) > 0 && isPlainWord(f[0]) {
+			comm = path.Base(f[0])
+		}
+		out = append(out, utils.Proc{PID: j.PID, PPID: s.pid, Comm: comm, Args: args})
+	}
+	return append(out, utils.Proc{PID: s.pids.next(), PPID: s.pid, Comm: path.Base(argv[0]), Args: strings.Join(argv, " ")})
+}
+
+// isPlainWord reports whether a job's first word names a command as ps
+// would show it (not a keyword, group or assignment).
+func isPlainWord(w string) bool {
+	switch w {
+	case "{", "(", "if", "for", "while", "until", "case", "[[", "!", "time":
+		return false
+	}
+	for _, c := range w {
+		if !(c == '.' || c == '_' || c == '-' || c == '/' || c == '+' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return w != "" && w[0] != '('
+}

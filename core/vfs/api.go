@@ -135,6 +135,25 @@ type FS interface {
 	// meet (the door's word on a write, judged as a utimes; EROFS on a
 	// read-only mount or the synthetic tree), or nil (test -w).
 	CheckWrite(name string) error
+	// Statfs describes the mount holding name (links followed, judged as a
+	// stat), as df shows it.
+	Statfs(name string) (Space, error)
+	// Spaces describes every mount whose mount point the door shows,
+	// sorted by prefix.
+	Spaces() []Space
+}
+
+// Space is a mount as df describes it: the workspace's own account of
+// it, never the host disk's figures (G-12.1).
+type Space struct {
+	Mount    string // the mount point
+	Kind     string // "memory", "host" or "dev"
+	ReadOnly bool
+	// Known says Size and Used are the mount's bound and what is taken of
+	// it: a memory mount's size, or a host mount's write quota. A host
+	// mount without a quota has no figures a workspace may show.
+	Known      bool
+	Size, Used int64 // bytes
 }
 
 // OListedRegular is an OpenFile flag for a read-only open: the caller

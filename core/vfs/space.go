@@ -71,7 +71,8 @@ func treeCost(n *memNode) int64 {
 // quota is a host mount's write quota: the bytes gatehouse may still write
 // into its files.
 type quota struct {
-	left atomic.Int64
+	limit int64 // the quota as the spec gave it
+	left  atomic.Int64
 }
 
 func (q *quota) take(n int64) error {
@@ -167,4 +168,53 @@ func (m *mount) accountWrites(f File, door Door) File {
 		return &quotaFile{File: f, q: m.quota}
 	}
 	return f
+}
+
+// Statfs describes the mount holding name (see FS.Statfs).
+func (v *view) Statfs(name string) (Space, error) {
+	var r resolved
+	err := v.lookup(&r, Op{Name: OpStat}, name, true)
+	if err == nil && !r.exists {
+		err = r.missing
+	}
+	if err != nil {
+		return Space{}, pathErr("statfs", name, err)
+	}
+	if r.m == nil { // the synthetic tree above the mounts
+		return Space{Mount: "/", Kind: "workspace", ReadOnly: true, Known: true}, nil
+	}
+	return r.m.describe(), nil
+}
+
+// Spaces describes every mount whose mount point the door lets a stat
+// see (a hidden mount is not named, G-4.5).
+func (v *view) Spaces() []Space {
+	var out []Space
+	for _, m := range v.vfs.mounts {
+		if _, err := v.Stat(m.prefix); err != nil {
+			continue
+		}
+		out = append(out, m.describe())
+	}
+	return out
+}
+
+// describe is a mount's Space.
+func (m *mount) describe() Space {
+	s := Space{Mount: m.prefix, ReadOnly: m.readOnly, Kind: "host"}
+	switch b := m.b.(type) {
+	case *memFS:
+		s.Kind, s.Known = "memory", true
+		// The root's own entry is not content: an empty mount is empty.
+		s.Size, s.Used = b.space.limit, max(b.space.used.Load()-entryCost, 0)
+	case *devFS:
+		s.Kind, s.Known = "dev", true
+	default:
+		if m.quota != nil {
+			s.Known = true
+			s.Size = m.quota.limit
+			s.Used = m.quota.limit - m.quota.left.Load()
+		}
+	}
+	return s
 }

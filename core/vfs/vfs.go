@@ -218,7 +218,7 @@ func (v *VFS) newMount(s MountSpec) (*mount, error) {
 			return nil, fmt.Errorf("vfs: mount %s: %w", s.Prefix, err)
 		}
 		if s.Quota > 0 {
-			m.quota = &quota{}
+			m.quota = &quota{limit: s.Quota}
 			m.quota.left.Store(s.Quota)
 		}
 		m.b = h

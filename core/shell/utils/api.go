@@ -53,6 +53,17 @@ type Env struct {
 	// Memory takes n bytes from the line's memory budget (n < 0 gives them
 	// back); see Grow. nil means no budget.
 	Memory func(n int64) error
+	// Procs lists the session's own processes (its shell, the line's
+	// background jobs, the calling command) for ps, with virtual process
+	// ids; nil means only the caller is known. Never the host's (G-12.1).
+	Procs func() []Proc
+}
+
+// Proc is one of the session's processes as ps shows it.
+type Proc struct {
+	PID, PPID int
+	Comm      string // the command name (ps -o comm)
+	Args      string // the command line (ps -o args)
 }
 
 // Grow tells the line's memory budget (G-12.3) that the utility is about
