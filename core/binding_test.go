@@ -426,3 +426,39 @@ func TestInlineSessionAnswerCoversTheRestOfTheLine(t *testing.T) {
 		t.Errorf("the handler was asked %d times, want once", calls)
 	}
 }
+
+// G-9.5, G-9.7: an allow once is one run. When the retry runs the answered
+// command and then stops on a question the run met later (a path known only
+// once a variable was expanded), the answer was used: the next retry asks
+// again rather than running the command a second time. An answer for a
+// command the run never reached before it stopped still stands.
+func TestAllowOnceRunsOnceWhenALaterQuestionWaits(t *testing.T) {
+	t.Parallel()
+	lines := []struct{ name, line string }{
+		{"an answered command", "echo hi | tee -a a/log >/dev/null; F=b/y; cat $F"},
+		{"an answered redirection", "echo hi >> a/log; F=b/y; cat $F"},
+		{"in a loop body", "for f in a/log b/y; do echo hi >> a/log; cat $f; break; done; F=b/y; cat $F"},
+	}
+	for _, tt := range lines {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newBoundFixture(t)
+			f.allowAll(f.pendingIDs(f.run(tt.line), 1))
+			for range 3 {
+				res := f.run(tt.line)
+				f.pendingIDs(res, 1)
+			}
+			f.assertFile("/data/a/log", "hi\n") // allowed once, it ran once
+		})
+	}
+
+	// The run stopped before it reached the answered command: the answer
+	// stands for the retry once the other question is answered.
+	f := newBoundFixture(t)
+	line := "F=b/y; cat $F; cat a/x"
+	f.allowAll(f.pendingIDs(f.run(line), 1))
+	f.allowAll(f.pendingIDs(f.run(line), 1))
+	if res := f.run(line); res.ExitCode != 0 || res.Stdout != "by\nax\n" {
+		t.Fatalf("with both questions answered the retry: %+v", res)
+	}
+}

@@ -49,9 +49,12 @@ type lineState struct {
 	parkedSeq int64
 	// halted is the pending ask that ended the line (G-9.4).
 	halted *gate.Refusal
-	// waiting: the line stopped on an unanswered question, so it spends
-	// nothing and hands its claims back (G-9.7).
+	// waiting: the line stopped on an unanswered question, so it hands
+	// back the claims nothing used (G-9.7).
 	waiting bool
+	// started: preflight passed and the interpreter began running the
+	// line, so commands may have run on the claims it holds.
+	started bool
 
 	commands atomic.Int64
 	jobs     atomic.Int64
@@ -224,17 +227,43 @@ func (ls *lineState) finish() {
 				claims = append(claims, pc.claim)
 			}
 		}
-		waiting := ls.waiting
+		waiting, started := ls.waiting, ls.started
 		ls.mu.Unlock()
 		if h := ls.sh.cfg.Host; h != nil && len(claims) > 0 {
-			if waiting {
+			if !waiting {
+				h.Spend(claims)
+			} else if !started {
 				h.Release(claims)
 			} else {
-				h.Spend(claims)
+				used, unused := ls.splitUsed()
+				h.Spend(used)
+				h.Release(unused)
 			}
 		}
 		close(ls.done)
 	})
+}
+
+// splitUsed parts the line's claims, once it stopped on a question after it
+// had begun to run, into those a command may have run on and those nothing
+// reached. An allow once is one run: a claim the execution gate used, or a
+// reservation covering redirections (which the interpreter opens without
+// asking the gate about the claim), is spent, so the retry asks again
+// rather than running the answered command a second time (G-9.5, G-9.7).
+// Only a reservation for a command the run never reached goes back.
+func (ls *lineState) splitUsed() (used, unused []Claim) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for _, held := range ls.claims {
+		for _, pc := range held {
+			if pc.command == "" && pc.rules != "" {
+				unused = append(unused, pc.claim)
+			} else {
+				used = append(used, pc.claim)
+			}
+		}
+	}
+	return used, unused
 }
 
 // jobStarted and jobEnded count background jobs; the line's claims are spent
@@ -313,6 +342,10 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	if res, stop := s.preflight(ctx, ls, file); stop {
 		return res
 	}
+
+	ls.mu.Lock()
+	ls.started = true
+	ls.mu.Unlock()
 
 	// Once the line is stopped, what its commands still print is noise
 	// beside the message that says why (G-12.3).
