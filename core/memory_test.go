@@ -217,3 +217,25 @@ func TestLargeReplaceAllMatchesTheWholeStringReplacement(t *testing.T) {
 		}
 	}
 }
+
+// G-12.3: a long replacement text multiplies a value at every match, so a
+// replacement of a large value asks the budget as its result grows by the
+// megabyte, not only every 65,536 matches: `${x//a/$x}` repeated once built
+// gigabytes between two questions, past the budget and the line's time. And
+// the elements of an array replaced one by one are held together: each
+// question counts those already built.
+func TestLongReplacementTextIsCharged(t *testing.T) {
+	t.Parallel()
+	s := memoryWorkspace(t, 4<<20)
+	for _, line := range []string{
+		`x=$(seq 15000); : "${x//55/$x}"; echo survived`,
+		`x=$(seq 15000); [[ -n ${x//55/$x} ]]; echo survived`,
+		`x=$(printf '%060000d' 0); a=($(seq 200)); [[ -n "${a[*]/?/$x}" ]]; echo survived`,
+		`x=$(printf '%060000d' 0); a=($(seq 200)); case "${a[@]/?/$x}" in y) ;; esac; echo survived`,
+	} {
+		res := s.Execute(context.Background(), line)
+		if want := "gatehouse: line exceeded the memory limit (4MiB)\n"; res.ExitCode != 125 || res.Stderr != want {
+			t.Errorf("%s: exit %d stdout %q stderr %q, want 125 and %q", line, res.ExitCode, res.Stdout, tail(res.Stderr), want)
+		}
+	}
+}

@@ -440,11 +440,18 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		n = -1
 	}
 	out := make([]string, len(elems))
+	// held is what the elements replaced so far take: every element's
+	// result is held until the last is built, so each question counts them
+	// all (a short element replaced by a long text, many times over, adds up).
+	var held int64
 	for i, elem := range elems {
+		if i > 0 {
+			held += int64(len(out[i-1]))
+		}
 		if cfg.Alloc != nil && n < 0 && len(elem) > 1<<16 {
 			// Every match of a large value, held at once, could take many
 			// times its size: build the result as the matches come.
-			s, err := cfg.replaceAllBounded(orig, elem, with)
+			s, err := cfg.replaceAllBounded(orig, elem, with, held)
 			if err != nil {
 				return nil, err
 			}
@@ -457,7 +464,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		}
 		if cfg.Alloc != nil {
 			// Replacing every match can multiply the value's size.
-			if err := cfg.Alloc(int64(len(elem)) + int64(len(locs))*int64(len(with))); err != nil {
+			if err := cfg.Alloc(held + int64(len(elem)) + int64(len(locs))*int64(len(with))); err != nil {
 				return nil, err
 			}
 		}
@@ -475,12 +482,12 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 }
 
 // replaceAllBounded replaces every match of the pattern pat in s by with,
-// one match at a time, asking [Config.Alloc] for the result as it grows.
-// Matches are found as [regexp.Regexp.FindAllStringIndex] finds them (an
+// one match at a time, asking [Config.Alloc] for the result as it grows
+// (on top of held, what the caller already holds). Matches are found as [regexp.Regexp.FindAllStringIndex] finds them (an
 // empty match right after a match is skipped); the patterns carry no
 // anchors, so searching from an offset finds what a search of the whole
 // string would.
-func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
+func (cfg *Config) replaceAllBounded(pat, s, with string, held int64) (string, error) {
 	expr, err := pattern.Regexp(pat, 0)
 	if err != nil {
 		return s, nil
@@ -503,7 +510,7 @@ func (cfg *Config) replaceAllBounded(pat, s, with string) (string, error) {
 			return nil
 		}
 		asked = 2 * need
-		return cfg.Alloc(asked)
+		return cfg.Alloc(held + asked)
 	}
 	for pos := 0; pos <= len(s); {
 		loc, stopped := m.Index(s[pos:])
