@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"gatehouse/core/decisions"
 )
@@ -223,4 +224,27 @@ func TestListAsks(t *testing.T) {
 			t.Errorf("all=yes: %d %s", r.status, r.body)
 		}
 	})
+}
+
+// TestDenyNoteInExecuteResult: the agent that waited on an ask over REST
+// reads the human's note in the execute result's refusal record (G-9.5).
+func TestDenyNoteInExecuteResult(t *testing.T) {
+	t.Parallel()
+	d := newDaemon(t)
+	sid := d.newSession(t, "agent-a", "guarded")
+	done := d.executeInBackground(sid, askingLine(0))
+	var id string
+	for deadline := time.Now().Add(10 * time.Second); id == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if p := d.pending(t); len(p) > 0 {
+			id = p[0].ID
+		}
+	}
+	if id == "" {
+		t.Fatal("no pending ask")
+	}
+	d.call(t, "POST", "/v1/asks/"+id+"/deny", testToken, `{"note":"use the staging copy"}`)
+	res := <-done
+	if res.Refusal == nil || res.Refusal.Note != "use the staging copy" || res.ExitCode != 126 {
+		t.Fatalf("execute result after a deny with a note: %+v", res)
+	}
 }
