@@ -1,4 +1,4 @@
-package core
+package document
 
 import (
 	"errors"
@@ -128,13 +128,13 @@ func TestParseDocumentRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			cfg, err := ParseDocument(badDocument, []byte(tt.doc))
+			cfg, err := Parse(badDocument, []byte(tt.doc))
 			if err == nil {
 				t.Fatalf("loaded %+v, want an error at %s", cfg, tt.at)
 			}
-			var docErr *DocumentError
+			var docErr *Error
 			if !errors.As(err, &docErr) {
-				t.Fatalf("err = %T %v, want a *DocumentError", err, err)
+				t.Fatalf("err = %T %v, want a *Error", err, err)
 			}
 			wantPrefix := badDocument + ":" + tt.at + ": "
 			if tt.key != "" {
@@ -154,13 +154,13 @@ func TestDocumentErrorFormat(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		err  DocumentError
+		err  Error
 		want string
 	}{
-		{"full position and key", DocumentError{File: "workspace.yaml", Line: 12, Col: 7, Key: "profiles.responder.commands", Msg: `unknown key "alow"`},
+		{"full position and key", Error{File: "workspace.yaml", Line: 12, Col: 7, Key: "profiles.responder.commands", Msg: `unknown key "alow"`},
 			`workspace.yaml:12:7: profiles.responder.commands: unknown key "alow"`},
-		{"line only", DocumentError{File: "ws.yaml", Line: 3, Msg: "invalid YAML: x"}, "ws.yaml:3: invalid YAML: x"},
-		{"no position", DocumentError{File: "ws.yaml", Msg: "invalid YAML: x"}, "ws.yaml: invalid YAML: x"},
+		{"line only", Error{File: "ws.yaml", Line: 3, Msg: "invalid YAML: x"}, "ws.yaml:3: invalid YAML: x"},
+		{"no position", Error{File: "ws.yaml", Msg: "invalid YAML: x"}, "ws.yaml: invalid YAML: x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -173,21 +173,21 @@ func TestDocumentErrorFormat(t *testing.T) {
 }
 
 // FuzzParseDocument: no input may panic the loader, and every refusal is a
-// *DocumentError naming the document.
+// *Error naming the document.
 func FuzzParseDocument(f *testing.F) {
 	f.Add([]byte("mounts: {/a: {files: {x: y}}}\nprofiles: {default: p, p: {commands: {allow: []}}}\n"))
 	f.Add([]byte("profiles:\n  p:\n    commands:\n      deny: [&r {reason: x, paths: [/a/*]}, *r]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, err := ParseDocument(badDocument, data)
+		cfg, err := Parse(badDocument, data)
 		if err == nil {
 			if cfg == nil {
 				t.Fatal("nil config without an error")
 			}
 			return
 		}
-		var docErr *DocumentError
+		var docErr *Error
 		if !errors.As(err, &docErr) || docErr.File != badDocument {
-			t.Fatalf("err = %T %v, want a *DocumentError naming %s", err, err, badDocument)
+			t.Fatalf("err = %T %v, want a *Error naming %s", err, err, badDocument)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package core
+package document
 
 import (
 	"fmt"
@@ -10,10 +10,15 @@ import (
 	"time"
 
 	"gatehouse/core/gate"
+	"gatehouse/core/gate/javascript"
+	"gatehouse/core/gate/starlark"
 	"gatehouse/core/vfs"
 )
 
 const fullDocument = "testdata/document/workspace.yaml"
+
+// policyEngines are the languages core offers a document's policy block.
+var policyEngines = gate.WithEngines(starlark.Engine{}, javascript.Engine{})
 
 // at renders the Source a rule written at line:col of the full document cites.
 func fullDocumentAt(line, col int) string {
@@ -22,9 +27,9 @@ func fullDocumentAt(line, col int) string {
 
 func loadFullDocument(t *testing.T) *Config {
 	t.Helper()
-	cfg, err := LoadConfig(fullDocument)
+	cfg, err := Load(fullDocument)
 	if err != nil {
-		t.Fatalf("LoadConfig(%s): %v", fullDocument, err)
+		t.Fatalf("Load(%s): %v", fullDocument, err)
 	}
 	return cfg
 }
@@ -221,7 +226,7 @@ func TestParseDocumentAccepts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			cfg, err := ParseDocument("ws.yaml", []byte(tt.doc))
+			cfg, err := Parse("ws.yaml", []byte(tt.doc))
 			if err != nil {
 				t.Fatalf("ParseDocument: %v", err)
 			}
@@ -232,7 +237,7 @@ func TestParseDocumentAccepts(t *testing.T) {
 
 func TestLoadConfigMissingFileNamesIt(t *testing.T) {
 	t.Parallel()
-	_, err := LoadConfig("testdata/document/absent.yaml")
+	_, err := Load("testdata/document/absent.yaml")
 	if err == nil || !strings.Contains(err.Error(), "testdata/document/absent.yaml") {
 		t.Fatalf("err = %v, want an error naming the file", err)
 	}
