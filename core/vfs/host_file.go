@@ -37,9 +37,13 @@ type hostFile struct {
 	// gave at open: at that instant the file ended there, so the read
 	// after it is answered io.EOF without a syscall (a tool reads a
 	// small file in one read(2) instead of two, as GNU grep and cat
-	// would with two). offset is where this handle's reads have got to.
-	drained bool
-	offset  int64
+	// would with two), unless this process wrote to a host file since
+	// (drainedAt: hostWrites then), which may have been this one: a
+	// loop that appends to the file it reads must see what it wrote.
+	// offset is where this handle's reads have got to.
+	drained   bool
+	drainedAt uint64
+	offset    int64
 	// open is this file's slot in its slab's record of open
 	// descriptors, cleared by Close.
 	open *atomic.Int32
@@ -128,7 +132,9 @@ func (f *hostFile) Read(p []byte) (int, error) {
 	}
 	if f.drained {
 		f.drained = false
-		return 0, io.EOF
+		if hostWrites.Load() == f.drainedAt {
+			return 0, io.EOF
+		}
 	}
 	n, err := readFD(f.fd, p)
 	switch {
@@ -143,8 +149,21 @@ func (f *hostFile) Read(p []byte) (int, error) {
 	// instant; a file that grew since the fstat gives more than its
 	// size and is read on as usual.
 	f.drained = n < len(p) && !f.written && f.info.mode.IsRegular() && f.offset == f.info.size
+	if f.drained {
+		f.drainedAt = hostWrites.Load()
+	}
 	return n, nil
 }
+
+// hostWrites counts this process's writes to host files (writes,
+// truncations, opens that truncate); a drained read's shortcut holds only
+// while it has not moved. Writers in other processes are not ordered with
+// a reader anyway: a read that raced them may see the file before or
+// after.
+var hostWrites atomic.Uint64
+
+// wroteHost records a write to a host file, before it is made.
+func wroteHost() { hostWrites.Add(1) }
 
 // ReadAt reads from a fixed offset without moving the file offset.
 func (f *hostFile) ReadAt(p []byte, off int64) (int, error) {
@@ -180,6 +199,7 @@ func (f *hostFile) Write(p []byte) (int, error) {
 		return 0, f.closed("write")
 	}
 	f.written, f.drained = true, false
+	wroteHost()
 	done := 0
 	for done < len(p) {
 		n, err := unix.Write(f.fd, p[done:])
@@ -216,6 +236,7 @@ func (f *hostFile) Truncate(size int64) error {
 		return f.closed("truncate")
 	}
 	f.written, f.drained = true, false
+	wroteHost()
 	if err := ignoringEINTR(func() error { return unix.Ftruncate(f.fd, size) }); err != nil {
 		return f.fail("truncate", err)
 	}

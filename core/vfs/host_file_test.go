@@ -92,7 +92,8 @@ func TestHostLongPaths(t *testing.T) {
 // reached the end: the next read says io.EOF without asking the kernel
 // (one read(2) per small file, not two). Data appended afterwards is read
 // by the read after that one, and a file that grew before its first read
-// is read whole.
+// is read whole. A write of this process's own (a loop appending to the
+// file it reads) is always seen by the next read.
 func TestHostFileEndOfFileWithoutASecondRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -149,13 +150,33 @@ func TestHostFileEndOfFileWithoutASecondRead(t *testing.T) {
 		t.Fatalf("read at the new end = %q, %v", got, err)
 	}
 
+	// A write of this process's own, through another handle, comes
+	// before the next read: that read asks the kernel and sees it.
+	h, err := fsys.Open("/m/f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if got, err := read(h); got != "hello world" || err != nil {
+		t.Fatalf("read of a new handle = %q, %v", got, err)
+	}
+	w, err := fsys.OpenFile("/m/f", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("?"))
+	w.Close()
+	if got, err := read(h); got != "?" || err != nil {
+		t.Fatalf("read after this process appended = %q, %v", got, err)
+	}
+
 	g, err := fsys.Open("/m/f")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Close()
 	appendHost("!")
-	if b, err := io.ReadAll(g); string(b) != "hello world!" || err != nil {
+	if b, err := io.ReadAll(g); string(b) != "hello world?!" || err != nil {
 		t.Fatalf("a file that grew after open read %q, %v", b, err)
 	}
 }

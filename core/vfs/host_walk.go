@@ -309,6 +309,9 @@ func (h *hostFS) openFile(rel string, flag int, perm fs.FileMode, name string) (
 	if err := h.probeForOpen(rel, create); err != nil {
 		return nil, err
 	}
+	if flag&truncFlag != 0 {
+		wroteHost()
+	}
 	fd, err := h.openBeneath(rel, flag|unix.O_NONBLOCK|unix.O_NOCTTY, uint32(perm.Perm()))
 	if err != nil {
 		if create && (err == unix.EEXIST || err == unix.ELOOP) && h.concealedAt(rel) {
