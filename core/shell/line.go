@@ -418,6 +418,12 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 			break
 		}
 	}
+	// The line is a whole bash -c program: its end runs the EXIT trap.
+	if ctx.Err() == nil {
+		if exited, trapErr := r.RunExitTrap(ctx); exited {
+			err = trapErr
+		}
+	}
 	return err
 }
 

@@ -41,7 +41,11 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 		return interp.ExitStatus(2)
 	}
 	text = s.prepared(f, text)
-	return hc.Builtin(withFrame(ctx, nf), []string{"eval", text})
+	ctx = withFrame(ctx, nf)
+	if direct != "" {
+		ctx = interp.StandIn(ctx) // the call itself, for the ERR trap
+	}
+	return hc.Builtin(ctx, []string{"eval", text})
 }
 
 // prepareNested applies the rewrites a top-level line gets (process

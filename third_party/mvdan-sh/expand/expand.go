@@ -105,6 +105,10 @@ type Config struct {
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
 
+	// LineNo, when not zero, is the value of $LINENO: a trap's action
+	// sees the line of the command that ran it.
+	LineNo uint
+
 	ifs string
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.

@@ -225,9 +225,18 @@ type Runner struct {
 	// It is consumed by the enclosing statement once it finishes.
 	keepRedirs bool
 
-	// Fake signal callbacks
-	callbackErr  string
-	callbackExit string
+	// traps are the actions set with trap, by condition number (see
+	// trapName); an empty action ignores its condition.
+	traps map[int]string
+	// parentTraps are the traps of the shell a subshell came from, which
+	// trap prints until the subshell sets its own.
+	parentTraps map[int]string
+	// inPipe is set while the commands of a pipeline run: the ERR trap runs
+	// for the whole pipeline only.
+	inPipe bool
+	// standIn are the statements of an eval a handler runs in place of a
+	// command (see StandIn).
+	standIn []*syntax.Stmt
 }
 
 // exitStatus holds the state of the shell after running one command.
@@ -815,6 +824,8 @@ var posixOptsTable = [...]posixOpt{
 	{'u', "nounset"},
 	{'x', "xtrace"},
 	{' ', "pipefail"},
+	{'E', "errtrace"},
+	{'T', "functrace"},
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -944,6 +955,8 @@ const (
 	optNoUnset
 	optXTrace
 	optPipeFail
+	optErrTrace
+	optFuncTrace
 
 	// These correspond to indexes (offset by the above seven items) of
 	// supported options in [bashOptsTable]
@@ -1157,7 +1170,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	// Running an entire file implies an exit; a statement or command
 	// only exits the shell via the exit builtin, errexit, and so on.
 	if _, ok := node.(*syntax.File); ok || r.exit.exiting {
-		r.trapCallback(ctx, r.callbackExit, "exit")
+		r.exitTrap(ctx)
 	}
 	maps.Insert(r.Vars, r.writeEnv.Each)
 	// Return the first of: a fatal error, a non-fatal handler error, or the exit code.
@@ -1264,6 +1277,10 @@ func (r *Runner) subshell(background bool) *Runner {
 		origStdout: r.origStdout, // used for process substitutions
 	}
 	r2.inSubshell = true
+	r2.parentTraps = r.shownTraps()
+	if action, ok := r.traps[trapErr]; ok && r.opts[optErrTrace] {
+		r2.traps = map[int]string{trapErr: action}
+	}
 	r2.writeEnv = newOverlayEnviron(r.writeEnv, background)
 	// Funcs are copied, since they might be modified.
 	r2.Funcs = maps.Clone(r.Funcs)

@@ -86,6 +86,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2 := r.subshell(false)
 			r2.stdout = w
 			r2.stmts(ctx, cs.Stmts)
+			r2.exitTrap(ctx)
 			r2.releaseMem()
 			r2.exit.leaveSubshell() // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
@@ -531,7 +532,9 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		}
 	} else if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 	} else if !r.exit.ok() && !r.noErrExit {
-		r.trapCallback(ctx, r.callbackErr, "error")
+		if r.errTrapApplies(st) && r.runTrap(ctx, trapErr, st.Pos().Line()) {
+			r.exit.exiting = true
+		}
 		// If the "errexit" option is set and a command failed, exit the shell. Exceptions:
 		//
 		//   conditions (if <cond>, while <cond>, etc)
@@ -558,6 +561,14 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		return
 	}
 
+	switch cm.(type) {
+	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause,
+		*syntax.DeclClause, *syntax.CaseClause:
+		if r.debugTrap(ctx, cm.Pos().Line()) {
+			return
+		}
+	}
+
 	tracingEnabled := r.opts[optXTrace]
 	trace := r.tracer()
 
@@ -568,6 +579,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2 := r.subshell(false)
 		r2.shownJobs = nil // bash's ( ) lists no jobs
 		r2.stmts(ctx, cm.Stmts)
+		r2.exitTrap(ctx)
 		r2.releaseMem()
 		r2.exit.leaveSubshell() // subshells don't exit the parent shell
 		r.exit = r2.exit
@@ -717,9 +729,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					r2.exit.leaveSubshell() // subshells don't exit the parent shell
 					pw.Close()
 				}()
+				r2.inPipe = true
 				r2.stmt(ctx, cm.X)
 			})
+			oldInPipe := r.inPipe
+			r.inPipe = true
 			r.stmt(ctx, cm.Y)
+			r.inPipe = oldInPipe
 			pr.Close()
 			wg.Wait()
 			r.stdin = oldIn
@@ -815,6 +831,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 
 			for _, field := range items {
+				if r.debugTrap(ctx, cm.Pos().Line()) {
+					return
+				}
 				refusals := r.varRefusals
 				r.setVarString(name, field)
 				if r.varRefusals != refusals {
@@ -1093,30 +1112,6 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r.errf("unhandled command node: %T\n", cm)
 		r.exit.code = 1
 	}
-}
-
-func (r *Runner) trapCallback(ctx context.Context, callback, name string) {
-	if callback == "" {
-		return // nothing to do
-	}
-	if r.handlingTrap {
-		return // don't recurse, as that could lead to cycles
-	}
-	r.handlingTrap = true
-	defer func() { r.handlingTrap = false }()
-
-	p := syntax.NewParser()
-	// TODO: do this parsing when "trap" is called?
-	file, err := p.Parse(strings.NewReader(callback), name+" trap")
-	if err != nil {
-		r.errf(name+"trap: %v\n", err)
-		// ignore errors in the callback
-		return
-	}
-	oldExit, oldLastExit := r.exit, r.lastExit
-	r.lastExit = r.exit
-	r.stmts(ctx, file.Stmts)
-	r.exit, r.lastExit = oldExit, oldLastExit // traps on EXIT or ERR should not modify the result
 }
 
 func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] {

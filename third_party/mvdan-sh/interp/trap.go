@@ -1,0 +1,293 @@
+// Copyright (c) 2017, Daniel Martí <mvdan@mvdan.cc>
+// See LICENSE for licensing information
+
+package interp
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Trap conditions are numbered as bash orders them when it prints them:
+// EXIT, the signals by number, then DEBUG, ERR and RETURN.
+const (
+	trapExit   = 0
+	trapDebug  = 65
+	trapErr    = 66
+	trapReturn = 67
+	trapCount  = 68
+)
+
+// trapName is the name bash prints for a trap condition.
+func trapName(n int) string {
+	switch n {
+	case trapExit:
+		return "EXIT"
+	case trapDebug:
+		return "DEBUG"
+	case trapErr:
+		return "ERR"
+	case trapReturn:
+		return "RETURN"
+	}
+	return "SIG" + signalNames[n]
+}
+
+// parseTrapSpec reads a condition as bash does: DEBUG, ERR, RETURN, or a
+// signal by number or name (EXIT is 0).
+func parseTrapSpec(spec string) (int, bool) {
+	switch strings.ToUpper(spec) {
+	case "DEBUG":
+		return trapDebug, true
+	case "ERR":
+		return trapErr, true
+	case "RETURN":
+		return trapReturn, true
+	}
+	return signalNumber(spec)
+}
+
+// bashQuote quotes s in single quotes as bash's trap -p and declare -p do.
+func bashQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// trapBuiltin is bash's trap: it sets, resets, ignores, prints and lists
+// the actions of trap conditions.
+func (r *Runner) trapBuiltin(args []string) exitStatus {
+	var exit exitStatus
+	fp := flagParser{remaining: args}
+	print, list := false, false
+	dash := len(args) > 0 && args[0] == "-" // "trap - SPEC…" resets
+	for !dash && fp.more() {
+		switch flag := fp.flag(); flag {
+		case "-l":
+			list = true
+		case "-p":
+			print = true
+		default:
+			r.errf("bash: trap: %s: invalid option\n", flag)
+			r.errf("trap: usage: trap [-lp] [[arg] signal_spec ...]\n")
+			exit.code = 2
+			return exit
+		}
+	}
+	if !dash {
+		args = fp.args()
+	}
+	if list {
+		r.listSignals()
+		return exit
+	}
+	if print || len(args) == 0 {
+		traps := r.shownTraps()
+		if len(args) == 0 {
+			for n := range trapCount {
+				if action, ok := traps[n]; ok {
+					r.outf("trap -- %s %s\n", bashQuote(action), trapName(n))
+				}
+			}
+			return exit
+		}
+		for _, spec := range args {
+			n, ok := parseTrapSpec(spec)
+			if !ok {
+				r.errf("bash: trap: %s: invalid signal specification\n", spec)
+				exit.code = 1
+				continue
+			}
+			if action, ok := traps[n]; ok {
+				r.outf("trap -- %s %s\n", bashQuote(action), trapName(n))
+			}
+		}
+		return exit
+	}
+	action, reset := args[0], false
+	specs := args[1:]
+	if _, err := strconv.ParseUint(action, 10, 32); err == nil || len(args) == 1 {
+		// "trap N …" and "trap SPEC" reset every condition named.
+		specs, reset = args, true
+	} else if action == "-" {
+		reset = true
+	}
+	for _, spec := range specs {
+		n, ok := parseTrapSpec(spec)
+		if !ok {
+			r.errf("bash: trap: %s: invalid signal specification\n", spec)
+			exit.code = 1
+			continue
+		}
+		if reset {
+			delete(r.traps, n)
+			continue
+		}
+		if r.traps == nil {
+			r.traps = make(map[int]string)
+		}
+		r.traps[n] = action
+	}
+	r.parentTraps = nil
+	return exit
+}
+
+// shownTraps are the actions trap prints: a subshell that set none prints
+// its parent's, as bash does.
+func (r *Runner) shownTraps() map[int]string {
+	if len(r.traps) == 0 && r.parentTraps != nil {
+		return r.parentTraps
+	}
+	return r.traps
+}
+
+// listSignals prints trap -l's table: five signals a line.
+func (r *Runner) listSignals() {
+	var sb strings.Builder
+	col := 0
+	for n, name := range signalNames {
+		if n == 0 || name == "" {
+			continue
+		}
+		if n < 10 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(strconv.Itoa(n) + ") SIG" + name)
+		col++
+		if col%5 == 0 {
+			sb.WriteByte('\n')
+		} else {
+			sb.WriteByte('\t')
+		}
+	}
+	if col%5 != 0 {
+		sb.WriteByte('\n')
+	}
+	r.outf("%s", sb.String())
+}
+
+// runTrap runs the action of trap condition n, if one is set, with $? and
+// the status of the shell kept as they were; LINENO in the action is line.
+// It reports whether the action exited the shell.
+func (r *Runner) runTrap(ctx context.Context, n int, line uint) bool {
+	action := r.traps[n]
+	if action == "" || r.handlingTrap {
+		return false // unset, ignored, or already running a trap
+	}
+	file, err := syntax.NewParser().Parse(strings.NewReader(action), "")
+	if err != nil {
+		r.errf("bash: %s trap: %v\n", strings.ToLower(trapName(n)), err)
+		return false
+	}
+	r.handlingTrap = true
+	oldLine := r.ecfg.LineNo
+	r.ecfg.LineNo = line
+	defer func() {
+		r.handlingTrap = false
+		r.ecfg.LineNo = oldLine
+	}()
+	oldExit, oldLastExit := r.exit, r.lastExit
+	r.lastExit = r.exit
+	r.exit = exitStatus{}
+	r.stmts(ctx, file.Stmts)
+	if r.exit.exiting && n != trapErr || r.exit.fatalExit {
+		return true // the action's exit status is the shell's
+	}
+	r.exit, r.lastExit = oldExit, oldLastExit
+	return false
+}
+
+// exitTrap runs the EXIT trap, if one is set, as a shell or subshell ends.
+func (r *Runner) exitTrap(ctx context.Context) {
+	if r.traps[trapExit] == "" {
+		return
+	}
+	if r.runTrap(ctx, trapExit, 0) {
+		r.exit.exiting = true
+	}
+	delete(r.traps, trapExit)
+}
+
+// RunExitTrap runs the EXIT trap, if one is set, as the shell does when
+// its program ends, and unsets it. It reports whether the action ran exit
+// and with which status.
+func (r *Runner) RunExitTrap(ctx context.Context) (exited bool, err error) {
+	if r.traps[trapExit] == "" || r.exit.exiting {
+		return false, nil
+	}
+	r.fillExpandConfig(ctx)
+	saved := r.exit
+	exited = r.runTrap(ctx, trapExit, 0)
+	delete(r.traps, trapExit)
+	if !exited {
+		r.exit = saved
+		return false, nil
+	}
+	r.exit.exiting = false
+	r.lastExit = r.exit
+	if r.exit.err != nil {
+		return true, r.exit.err
+	}
+	if r.exit.code != 0 {
+		return true, ExitStatus(r.exit.code)
+	}
+	return true, nil
+}
+
+// errTrapApplies reports whether the failure of cm runs the ERR trap: bash
+// runs it for a simple command, an arithmetic or test command, a subshell
+// or a pipeline, but not again for the compound command around it, nor in
+// a function unless errtrace is set.
+func (r *Runner) errTrapApplies(st *syntax.Stmt) bool {
+	if r.traps[trapErr] == "" || r.inPipe || r.exit.returning || (r.inFunc && !r.opts[optErrTrace]) {
+		return false
+	}
+	if slices.Contains(r.standIn, st) {
+		return false
+	}
+	switch cm := st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause,
+		*syntax.DeclClause, *syntax.Subshell:
+		return true
+	case *syntax.BinaryCmd:
+		return cm.Op == syntax.Pipe || cm.Op == syntax.PipeAll
+	}
+	return false
+}
+
+// debugTrap runs the DEBUG trap before a command on line, as bash does
+// before each simple, arithmetic, test and case command and each turn of a
+// for loop; not in a function unless functrace is set. It reports whether
+// the action exited the shell.
+func (r *Runner) debugTrap(ctx context.Context, line uint) bool {
+	if line == 0 || r.traps[trapDebug] == "" || r.handlingTrap || (r.inFunc && !r.opts[optFuncTrace]) {
+		return false
+	}
+	if r.runTrap(ctx, trapDebug, line) {
+		r.exit.exiting = true
+		return true
+	}
+	return false
+}
+
+type standInKey struct{}
+
+// StandIn marks ctx for an eval that a handler runs in place of the command
+// it handles (a function call it frames, say): the statements of that eval
+// are the command itself, so the ERR trap runs for the command only, not
+// for them too.
+func StandIn(ctx context.Context) context.Context {
+	return context.WithValue(ctx, standInKey{}, true)
+}
+
+// standInStmts notes the statements of a stand-in eval (see StandIn) and
+// returns the context its statements run with, no longer marked.
+func (r *Runner) standInStmts(ctx context.Context, stmts []*syntax.Stmt) context.Context {
+	if on, _ := ctx.Value(standInKey{}).(bool); !on {
+		return ctx
+	}
+	r.standIn = stmts
+	return context.WithValue(ctx, standInKey{}, false)
+}
