@@ -79,3 +79,32 @@ func BenchmarkExecute20Commands(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFindXargsGrep is bench/compare.sh's gated line on a small tree
+// (500 files in a memory mount): find, xargs and grep over every file,
+// which is what the memory budget's accounting must not slow (G-12.3).
+func BenchmarkFindXargsGrep(b *testing.B) {
+	files := make(map[string]string, 500)
+	for i := range 500 {
+		files[fmt.Sprintf("src/d%d/f%d.go", i%20, i)] = strings.Repeat("package x // some source text\n", 40) + "// TODO: fix\n"
+	}
+	ws, err := core.NewWorkspace([]vfs.MountSpec{
+		{Prefix: "/work", Files: files},
+		{Prefix: "/vault", Files: map[string]string{"aws.token": "AKIA-EXAMPLE\n"}},
+	}, core.WithProfiles(benchProfile))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("bench", core.Profile("worker"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := s.Execute(ctx, "find /work/src -name '*.go' | xargs grep -n TODO | wc -l"); res.Stdout != "500\n" {
+			b.Fatalf("execute: %+v", res)
+		}
+	}
+}
