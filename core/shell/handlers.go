@@ -386,6 +386,7 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		FS:      &stdioFS{FS: view, fds: s.fds, stdin: stdin, stdout: stdout, stderr: stderr},
 		Environ: s.environ(env),
 		Procs:   func() []utils.Proc { return s.procs(ctx, argv) },
+		Umask:   func() fs.FileMode { return umaskOf(ctx) },
 		LookPath: func(name string) bool {
 			if isPathCommand(name) {
 				// A script: present if the file is (exec reports the rest).

@@ -12,6 +12,7 @@ package utils
 import (
 	"context"
 	"io"
+	"io/fs"
 	"runtime/debug"
 	"sort"
 
@@ -57,6 +58,18 @@ type Env struct {
 	// background jobs, the calling command) for ps, with virtual process
 	// ids; nil means only the caller is known. Never the host's (G-12.1).
 	Procs func() []Proc
+	// Umask is the shell's file mode creation mask (the umask builtin's),
+	// which symbolic modes without a "who" honour (chmod +x, mkdir -m);
+	// nil means 022. The VFS view already takes it from what is created.
+	Umask func() fs.FileMode
+}
+
+// umask is the caller's file mode creation mask as mode bits.
+func (e *Env) umask() uint32 {
+	if e.Umask == nil {
+		return 0o022
+	}
+	return uint32(e.Umask().Perm())
 }
 
 // Proc is one of the session's processes as ps shows it.

@@ -165,7 +165,7 @@ func runChmod(e *Env) (int, error) {
 		return t.end(t.usage("missing operand"))
 	}
 	if r.ref == nil {
-		if _, ok := applyModeSpec(mode, 0, false, umaskBits); !ok {
+		if _, ok := applyModeSpec(mode, 0, false, e.umask()); !ok {
 			return t.end(t.usage("invalid mode: '" + mode + "'"))
 		}
 	}
@@ -231,7 +231,7 @@ func (r *chmodRun) change(abs, shown string, info fs.FileInfo) {
 	if r.ref != nil {
 		bits = *r.ref
 	} else {
-		bits, _ = applyModeSpec(r.mode, old, info.IsDir(), umaskBits)
+		bits, _ = applyModeSpec(r.mode, old, info.IsDir(), r.t.env.umask())
 	}
 	if bits != old {
 		if err := r.t.env.FS.Chmod(abs, goMode(bits)); err != nil {

@@ -25,9 +25,6 @@ var mkdirOpts = []optDef{
 	{long: "context", arg: maybeArg},
 }
 
-// umaskBits is the umask the VFS applies to new entries.
-const umaskBits = 0o022
-
 func init() {
 	Register(&Utility{
 		Name:        "mkdir",
@@ -63,7 +60,7 @@ func runMkdir(e *Env) (int, error) {
 		var ok bool
 		// Symbolic modes start from a=rwx; clauses without a "who" still
 		// honour the umask, as GNU mkdir does.
-		mode, ok = applyModeSpec(modeSpec, 0o777, true, umaskBits)
+		mode, ok = applyModeSpec(modeSpec, 0o777, true, e.umask())
 		if !ok {
 			t.warn("invalid mode " + quoteAlways(modeSpec))
 			return t.end(1)
