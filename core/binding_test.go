@@ -462,3 +462,45 @@ func TestAllowOnceRunsOnceWhenALaterQuestionWaits(t *testing.T) {
 		t.Fatalf("with both questions answered the retry: %+v", res)
 	}
 }
+
+// G-9.5: an answer to a question that read a path lets the rest of the line
+// read it, not write, move or remove it. The later write is known only when
+// the run reaches it (a variable, a utility's own output file, a directory
+// above the asked path), so no question showed it to the human.
+func TestReadAnswerNeverLetsTheLineWrite(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, line string }{
+		{"a redirection through a variable", `F=secret.txt; cat secret.txt; echo pwned > $F`},
+		{"an appending redirection", `F=secret.txt; cat secret.txt; echo pwned >> $F`},
+		{"a utility's own output file", `cat secret.txt; awk -v f=secret.txt 'BEGIN { print "pwned" > f }'`},
+		{"the asked file moved away", `cat secret.txt; F=secret.txt; mv $F opened.txt`},
+		{"its directory moved away", `cat sub/secret.txt; D=sub; mv $D opened`},
+		{"its directory renamed through find", `cat sub/secret.txt; find . -maxdepth 1 -name su? -exec mv {} opened \;`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newBoundFixture(t)
+			f.allowAll(f.pendingIDs(f.run(tt.line), 1))
+			res := f.run(tt.line)
+			if !strings.Contains(res.Stdout, "s3cret") && !strings.Contains(res.Stdout, "sub-secret") {
+				t.Fatalf("the answered read did not run: %+v", res)
+			}
+			f.assertFile("/data/secret.txt", "s3cret\n")
+			f.assertFile("/data/sub/secret.txt", "sub-secret\n")
+			for _, p := range []string{"/data/opened", "/data/opened.txt"} {
+				if _, err := f.ws.VFS().View(nil).Stat(p); err == nil {
+					t.Errorf("%s exists: the asked file left its rule", p)
+				}
+			}
+		})
+	}
+
+	// A question that showed the write lets the line make it.
+	f := newBoundFixture(t)
+	line := "echo more >> secret.txt; cat secret.txt"
+	f.allowAll(f.pendingIDs(f.run(line), 2))
+	if res := f.run(line); res.ExitCode != 0 || res.Stdout != "s3cret\nmore\n" {
+		t.Errorf("the answered write: %+v", res)
+	}
+}

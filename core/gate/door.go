@@ -42,6 +42,11 @@ type PathGrant struct {
 	Policy string
 	Rule   string
 	Path   string
+	// Write: the question showed the path as written (an operand the
+	// command writes, an output redirection). An answer to a question that
+	// only read a path lets the rest of the line read it, never write,
+	// move or remove it (G-9.5).
+	Write bool
 }
 
 // Opens reports whether the scope lets an op on path through the ask rule

@@ -526,7 +526,7 @@ func (d lineDoor) CheckOp(op vfs.Op) error {
 	var re *vfs.RefusedError
 	if errors.As(err, &re) {
 		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" &&
-			(d.ls.pathGranted(op.Path, r) || d.outside && d.ls.useWaivedOpen(op.Path, op.Write, r)) {
+			(d.ls.pathGranted(op.Path, r, op.Write) || d.outside && d.ls.useWaivedOpen(op.Path, op.Write, r)) {
 			return nil
 		}
 	}
@@ -535,7 +535,9 @@ func (d lineDoor) CheckOp(op vfs.Op) error {
 
 // CheckCarry passes a rename's carried entry to the profile's door, which
 // judges it at both ends; an ask this line had answered for the entry's old
-// path was shown to the human, so carrying it on is what they allowed.
+// path, written (moved, removed), was shown to the human, so carrying it on
+// is what they allowed. An answer that only read it is not: moving its
+// directory would take the entry out from under its rule for good.
 func (d lineDoor) CheckCarry(from, to vfs.Op) error {
 	var err error
 	if cd, ok := d.door.(vfs.CarryDoor); ok {
@@ -545,7 +547,7 @@ func (d lineDoor) CheckCarry(from, to vfs.Op) error {
 	}
 	var re *vfs.RefusedError
 	if errors.As(err, &re) {
-		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(from.Path, r) {
+		if r, ok := re.Detail.(*gate.Refusal); ok && r.Kind == "ask" && d.ls.pathGranted(from.Path, r, true) {
 			return nil
 		}
 	}

@@ -32,6 +32,9 @@ type Question struct {
 
 	// resolved are Paths after symlinks, for Facts.
 	resolved []string
+	// written are the paths (as spelled and where they lead) the command
+	// writes: what an answer lets the rest of the line write (pathGrants).
+	written map[string]bool
 }
 
 // AskRule is one ask rule a command meets, as its question names it.

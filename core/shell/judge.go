@@ -62,8 +62,18 @@ func grantKey(r *gate.Refusal, fingerprint string) string {
 // (see narrow).
 func (s *Shell) question(ls *lineState, place string, argv []string, cmd gate.Command, v gate.Verdict) Question {
 	paths := make([]string, 0, len(cmd.Operands))
+	var written map[string]bool
 	for _, o := range cmd.Operands {
 		paths = append(paths, o.Path)
+		if o.Write {
+			if written == nil {
+				written = map[string]bool{}
+			}
+			written[o.Path] = true
+			if o.Real != "" {
+				written[o.Real] = true
+			}
+		}
 	}
 	asks := v.Asks
 	if len(asks) == 0 && v.Refusal != nil {
@@ -93,6 +103,12 @@ func (s *Shell) question(ls *lineState, place string, argv []string, cmd gate.Co
 		Paths:     paths,
 		Rules:     rules,
 		resolved:  s.resolvePaths(paths),
+		written:   written,
+	}
+	for i, p := range q.Paths {
+		if written[p] && i < len(q.resolved) {
+			written[q.resolved[i]] = true
+		}
 	}
 	if len(rules) > 0 {
 		q.Refusal = rules[0].Refusal
@@ -179,9 +195,10 @@ func pathGrants(q Question) []gate.PathGrant {
 	var grants []gate.PathGrant
 	for _, r := range q.Rules {
 		for _, p := range r.Paths {
-			grants = append(grants, gate.PathGrant{Policy: r.Policy, Rule: r.Rule, Path: p})
+			write := q.written[p]
+			grants = append(grants, gate.PathGrant{Policy: r.Policy, Rule: r.Rule, Path: p, Write: write})
 			if i := slices.Index(q.Paths, p); i >= 0 && i < len(q.resolved) && q.resolved[i] != p {
-				grants = append(grants, gate.PathGrant{Policy: r.Policy, Rule: r.Rule, Path: q.resolved[i]})
+				grants = append(grants, gate.PathGrant{Policy: r.Policy, Rule: r.Rule, Path: q.resolved[i], Write: write})
 			}
 		}
 	}

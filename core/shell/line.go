@@ -204,12 +204,15 @@ func (ls *lineState) useWaivedOpen(p string, write bool, r *gate.Refusal) bool {
 }
 
 // pathGranted reports whether an answered question of the line showed
-// exactly path and opened the rule r there.
-func (ls *lineState) pathGranted(p string, r *gate.Refusal) bool {
+// exactly path and opened the rule r there; for a write (writing, creating,
+// moving, removing), whether it showed the path written: allowing `cat f`
+// never lets a later `echo x > $F` or `mv $DIR elsewhere` of the same line
+// change f (G-9.5).
+func (ls *lineState) pathGranted(p string, r *gate.Refusal, write bool) bool {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	for _, g := range ls.granted[p] {
-		if g.Rule == r.Rule && g.Policy == r.Policy {
+		if g.Rule == r.Rule && g.Policy == r.Policy && (g.Write || !write) {
 			return true
 		}
 	}
