@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -734,101 +732,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		exit.returning = true
 	case "read":
-		var prompt string
-		raw := false
-		silent := false
-		readArray := false
-		fp := flagParser{remaining: args}
-		for fp.more() {
-			switch flag := fp.flag(); flag {
-			case "-s":
-				silent = true
-			case "-r":
-				raw = true
-			case "-a":
-				readArray = true
-			case "-p":
-				prompt = fp.value()
-				if prompt == "" {
-					return failf(2, "read: -p: option requires an argument\n")
-				}
-			default:
-				return failf(2, "read: invalid option %q\n", flag)
-			}
-		}
-
-		args := fp.args()
-		for _, name := range args {
-			if !syntax.ValidName(name) {
-				return failf(2, "read: invalid identifier %q\n", name)
-			}
-		}
-
-		if prompt != "" {
-			r.out(prompt)
-		}
-
-		var line []byte
-		var err error
-		fd, terminal := -1, false
-		if silent {
-			fd, terminal = stdinTerminal(r.stdin)
-		}
-		if terminal {
-			// Only a terminal echoes what we read, so it is the only case
-			// where we need to read without echoing.
-			line, err = term.ReadPassword(fd)
-		} else {
-			line, err = r.readLine(ctx, raw)
-		}
-		if readArray {
-			// read -a arrayname: split line into fields and assign to indexed array.
-			arrayName := shellReplyVar
-			if len(args) > 0 {
-				arrayName = args[0]
-			}
-			// Use -1 as max to get all fields without joining the last ones.
-			values := expand.ReadFields(r.ecfg, string(line), -1, raw)
-			r.setVar(arrayName, expand.Variable{
-				Set:  true,
-				Kind: expand.Indexed,
-				List: values,
-			})
-		} else if len(args) == 0 {
-			// Bare "read" assigns the whole line to REPLY without any
-			// trimming, only discarding backslash escapes unless raw.
-			val := string(line)
-			if !raw {
-				var sb strings.Builder
-				esc := false
-				for i := range len(val) {
-					if val[i] == '\\' && !esc {
-						esc = true
-						continue
-					}
-					sb.WriteByte(val[i])
-					esc = false
-				}
-				val = sb.String()
-			}
-			r.setVarString(shellReplyVar, val)
-		} else {
-			values := expand.ReadFields(r.ecfg, string(line), len(args), raw)
-			for i, name := range args {
-				val := ""
-				if i < len(values) {
-					val = values[i]
-				}
-				r.setVarString(name, val)
-			}
-		}
-
-		// We can get data back from readLine and an error at the same time, so
-		// check err after we process the data.
-		if err != nil {
-			exit.code = 1
-			return exit
-		}
+		return r.readBuiltin(ctx, args)
 
 	case "getopts":
 		if len(args) < 2 {
