@@ -320,6 +320,10 @@ func build(cfg Config, o options) (*Workspace, error) {
 // workspace made it).
 func (ws *Workspace) Close() error {
 	var err error
+	if ws.ledger != nil {
+		// Nothing may read the store once its handle is closed.
+		ws.ledger.Stop()
+	}
 	if ws.durable != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
 		err = ws.durable.save(ctx)

@@ -19,6 +19,10 @@ type Ledger struct {
 	waiters  map[string]map[*waiter]struct{} // ask id -> lines waiting on it
 	subs     map[*subscriber]struct{}
 	stopPoll context.CancelFunc // ends the watcher; nil while none runs
+	stopped  bool               // Stop ran: no watcher starts any more
+	// watcher counts the running watcher goroutine, so Stop can wait
+	// until nothing reads the store before its handle is closed.
+	watcher sync.WaitGroup
 
 	// scanMu serialises scans; lastRev is the newest change already
 	// turned into events. Lock order: scanMu before mu.

@@ -96,8 +96,9 @@ func (l *Ledger) listen(ctx context.Context, add func()) {
 	wasIdle := l.idle()
 	add()
 	var watch context.Context
-	if l.stopPoll == nil {
+	if l.stopPoll == nil && !l.stopped {
 		watch, l.stopPoll = context.WithCancel(context.Background())
+		l.watcher.Add(1)
 	}
 	l.mu.Unlock()
 
@@ -109,8 +110,27 @@ func (l *Ledger) listen(ctx context.Context, add func()) {
 		}
 	}
 	if watch != nil {
-		go l.watch(watch)
+		go func() {
+			defer l.watcher.Done()
+			l.watch(watch)
+		}()
 	}
+}
+
+// Stop ends the change watcher and returns once it no longer touches the
+// store, so the owner may close the store handle: a scan still running
+// when the handle closes could otherwise reopen the ledger file after its
+// owner removed it. Listeners stay registered; they hear only what this
+// Ledger itself writes from now on.
+func (l *Ledger) Stop() {
+	l.mu.Lock()
+	l.stopped = true
+	if l.stopPoll != nil {
+		l.stopPoll()
+		l.stopPoll = nil
+	}
+	l.mu.Unlock()
+	l.watcher.Wait()
 }
 
 // unlisten removes a listener (remove runs under mu); the last one out
