@@ -68,7 +68,12 @@ func TestDemoConsoleShowsItsLedgerAndDocument(t *testing.T) {
 	}
 	pts.Close()
 	out := &ptyOutput{}
+	// drained is closed once the terminal has delivered everything the
+	// console wrote: the read fails only after the last writer is gone
+	// and its output is read, which can be well after the process exited.
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		buf := make([]byte, 4096)
 		for {
 			n, err := ptmx.Read(buf)
@@ -85,7 +90,7 @@ func TestDemoConsoleShowsItsLedgerAndDocument(t *testing.T) {
 	// The renderer writes only what changed, so the row's "ledger" may
 	// come from an earlier, narrower frame: look for the paths.
 	header := squash(db + " · workspace " + copyPath)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a bound on failure only
 	for !(strings.Contains(out.text(), header) && strings.Contains(out.text(), "◆1askwaiting")) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the header never named %s; the terminal got:\n%q", header, out.text())
@@ -100,8 +105,13 @@ func TestDemoConsoleShowsItsLedgerAndDocument(t *testing.T) {
 	ptmx.Write([]byte("q"))
 	select {
 	case <-exited:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("the console did not quit")
+	}
+	select {
+	case <-drained:
+	case <-time.After(time.Minute):
+		t.Fatal("the terminal never reported the console's end")
 	}
 	if text := out.text(); !strings.Contains(text, squash("of this console's agents ended with it, cancelled.")) {
 		t.Errorf("no word on exit about the waiting asks:\n%s", text[max(len(text)-600, 0):])
