@@ -22,23 +22,39 @@ func TestShutdownStopsLinesAndJobs(t *testing.T) {
 	if res := b.Execute(context.Background(), "{ sleep 30; echo late > /tmp/late; } &"); res.ExitCode != 0 {
 		t.Fatalf("job: %+v", res)
 	}
+	watch, stopWatching := context.WithCancel(context.Background())
+	defer stopWatching()
+	events := ws.Watch(watch)
 	running := make(chan Result, 1)
-	go func() { running <- a.Execute(context.Background(), "sleep 1000") }()
-	time.Sleep(200 * time.Millisecond)
+	// The line moves: its cwd is saved to the ledger after the run.
+	go func() { running <- a.Execute(context.Background(), "cd /tmp; sleep 1000") }()
+	for ev := range events {
+		if ev.Kind == EventLineStart && ev.SessionID == a.ID() {
+			break
+		}
+	}
 
+	// Both the line (1000 s) and the job (30 s) outlast this bound unless
+	// Shutdown cancels them; it is generous for a loaded machine.
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := ws.Shutdown(ctx); err != nil {
 		t.Fatalf("Shutdown: %v (lines or jobs still running after %v)", err, time.Since(start))
 	}
-	select {
-	case res := <-running:
-		if res.ExitCode != 125 || !strings.Contains(res.Stderr, "shutting down") {
-			t.Errorf("the running line: %+v", res)
-		}
-	default:
+	// The line's end is announced as its last act: Shutdown must have
+	// waited for it (events are queued before publish returns).
+	ended := false
+	for len(events) > 0 && !ended {
+		ev := <-events
+		ended = ev.Kind == EventLineEnd && ev.SessionID == a.ID()
+	}
+	if !ended {
 		t.Error("Shutdown returned before the running line did")
+	}
+	res := <-running
+	if res.ExitCode != 125 || !strings.Contains(res.Stderr, "shutting down") {
+		t.Errorf("the running line: %+v", res)
 	}
 	if res := a.Execute(context.Background(), "echo after"); res.ExitCode != 125 || res.Stdout != "" || !strings.Contains(res.Stderr, "shutting down") {
 		t.Errorf("a line after Shutdown: %+v", res)

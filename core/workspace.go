@@ -662,6 +662,10 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 	if !ok {
 		return refusedForShutdown()
 	}
+	// The line counts as running for Shutdown until Execute returns: what
+	// follows the run (saving its files, its cwd in the ledger) must be
+	// done before Shutdown lets its caller close the ledger (G-12.3).
+	defer ends.close()
 	s.mu.Lock()
 	s.running++
 	s.mu.Unlock()
@@ -703,7 +707,6 @@ func (s *Session) Execute(ctx context.Context, line string) Result {
 // for in place, since part of the line has run. The whole wait is bounded
 // by the line's wall time.
 func (s *Session) run(ctx context.Context, ends *lineEnds, line string) Result {
-	defer ends.close()
 	if s.ws.opts.onAsk == nil || !waitsForAnswers(ctx) {
 		return s.sh.Run(ends.run(ctx), line)
 	}
