@@ -241,8 +241,10 @@ func (r *Runner) expandErr(err error) {
 	errMsg := err.Error()
 	if _, ok := errors.AsType[*expand.LimitError](err); ok {
 		// Past a bound of the expander the program stops, as a syntax
-		// error would have stopped it.
-		if !r.exit.fatalExit {
+		// error would have stopped it. A statement that was told to stop
+		// (a kill of its job, the line's end) stops without a word: the
+		// refusal was the stop itself (patch 24).
+		if !r.exit.fatalExit && !r.stopAsked() {
 			r.errf("bash: %s\n", errMsg)
 		}
 		r.exit.code = 2
