@@ -106,13 +106,17 @@ func TestBacktrackingNeverFailsOpen(t *testing.T) {
 
 // G-8.4: the time-out counts the call's own running time. A call that is
 // slow only because other goroutines hold every CPU is not denied; wall
-// time alone would have denied it.
+// time alone would have denied it. Past the wall backstop a refusal is
+// right whatever the CPU clock says, and how far a call is starved also
+// depends on the rest of the machine: an attempt that ran past the
+// backstop proves nothing either way and is made again.
 func TestStarvedCallsAreNotDenied(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the per-thread CPU clock is read on Linux")
 	}
 	t.Parallel()
 	const timeout = 200 * time.Millisecond
+	backstop := timeout + policyrun.BackstopSlack
 	// Calibrate a hook that does a quarter of the time-out's work.
 	code := func(n int) string {
 		return "def pre_command(ctx):\n    x = 0\n    for i in range(" + itoa(n) + "):\n        x += i\n    return None\n"
@@ -128,7 +132,25 @@ func TestStarvedCallsAreNotDenied(t *testing.T) {
 		n *= 2
 	}
 	p, _ := compileGuardedTimeout(t, "starlark", code(n), timeout)
-	// Spinners outnumbering the CPUs several times over starve the call.
+	for attempt := 1; ; attempt++ {
+		v, took := judgeStarved(p)
+		if took < backstop {
+			if v.Outcome != gate.Run {
+				t.Errorf("a starved call (%v of wall time for about %v of work) was refused: %s", took, timeout/4, verdictText(v))
+			}
+			t.Logf("the starved call took %v of wall time", took)
+			return
+		}
+		t.Logf("attempt %d: the call took %v, past the wall backstop: the machine starved it further than the test did", attempt, took)
+		if attempt == 5 {
+			t.Skip("every attempt ran past the wall backstop: the machine is too loaded to tell")
+		}
+	}
+}
+
+// judgeStarved judges catReadme while spinners outnumbering the CPUs
+// several times over starve the call, and says how long it took.
+func judgeStarved(p *gate.Profile) (gate.Verdict, time.Duration) {
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for range 2 * runtime.GOMAXPROCS(0) {
@@ -144,10 +166,7 @@ func TestStarvedCallsAreNotDenied(t *testing.T) {
 	took := time.Since(start)
 	stop.Store(true)
 	wg.Wait()
-	if v.Outcome != gate.Run {
-		t.Errorf("a starved call (%v of wall time for about %v of work) was refused: %s", took, timeout/4, verdictText(v))
-	}
-	t.Logf("the starved call took %v of wall time", took)
+	return v, took
 }
 
 // G-8.4: a document may not ask for more than MaxPolicyTimeout per call,

@@ -17,7 +17,7 @@ import (
 // machine a goroutine can wait for a CPU far longer than a hook takes, and a
 // wall-clock limit would deny commands that did nothing wrong. A call runs
 // locked to its OS thread, whose CPU clock a watchdog reads (threadClock);
-// the wall clock is only a backstop (backstopSlack past the time-out) for a
+// the wall clock is only a backstop (BackstopSlack past the time-out) for a
 // call that cannot get a CPU at all.
 //
 // A JavaScript call runs on a goroutine of its own (Slot), so that its
@@ -33,9 +33,9 @@ const (
 	// a hook runs for every command and op, so seconds are already absurd.
 	MaxTimeout = 2 * time.Second
 
-	// backstopSlack is how much wall time a call gets past its time-out
+	// BackstopSlack is how much wall time a call gets past its time-out
 	// before it is stopped whatever its CPU clock says.
-	backstopSlack = 2 * time.Second
+	BackstopSlack = 2 * time.Second
 
 	// RegexpMatchCap bounds one match of a backtracking regular expression
 	// (JavaScript lookaround and backreferences), which no interrupt stops.
@@ -44,7 +44,7 @@ const (
 	// call that is refused as timed out. The extra two seconds cover the lag
 	// of regexp2's own clock, which a goroutine updates every 100 ms (see
 	// the JavaScript engine's keepRegexpClock).
-	RegexpMatchCap = MaxTimeout + backstopSlack + 2*time.Second
+	RegexpMatchCap = MaxTimeout + BackstopSlack + 2*time.Second
 )
 
 // Budget is what one call may use: cpu of its own thread's running
@@ -56,7 +56,7 @@ type Budget struct {
 // NewBudget is the budget of a call with this time-out: as much of its own
 // thread's time, and the wall backstop past it.
 func NewBudget(timeout time.Duration) Budget {
-	return Budget{cpu: timeout, wall: timeout + backstopSlack}
+	return Budget{cpu: timeout, wall: timeout + BackstopSlack}
 }
 
 // Call states: a call is running until its goroutine finishes it or its
