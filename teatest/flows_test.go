@@ -179,7 +179,7 @@ func TestFlowQuitOnlyWhenNotTyping(t *testing.T) {
 	h.waitScreen("$ q")
 	h.key("esc")
 	h.key("q")
-	h.tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	h.tm.WaitFinished(t, teatest.WithFinalTimeout(patience))
 }
 
 // Answer keys are off, and out of the help bar, when nothing is selected.
@@ -201,7 +201,7 @@ func TestFlowBell(t *testing.T) {
 	h := oneAgent(t, false)
 	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
 	h.waitScreen("1 ask waiting")
-	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool { return rings(b) }, teatest.WithDuration(5*time.Second))
+	teatest.WaitFor(t, h.tm.Output(), func(b []byte) bool { return rings(b) }, teatest.WithDuration(patience))
 
 	q := oneAgent(t, true)
 	q.runAsking("responder-1", "cat /vault/break-glass/failover.md")

@@ -122,7 +122,7 @@ func start(t *testing.T, o harnessOptions) *harness {
 // close quits the console, ends the agents' lines and closes the ledger.
 func (h *harness) close() {
 	h.tm.Quit()
-	h.tm.WaitFinished(h.t, teatest.WithFinalTimeout(5*time.Second))
+	h.tm.WaitFinished(h.t, teatest.WithFinalTimeout(patience))
 	h.cancel()
 	h.stopConsole()
 	done := make(chan struct{})
@@ -132,8 +132,8 @@ func (h *harness) close() {
 		case <-done:
 			waiting = false
 		case <-h.lines: // results nobody reads any more
-		case <-time.After(5 * time.Second):
-			h.t.Error("a line was still running 5s after its context ended")
+		case <-time.After(patience):
+			h.t.Error("a line was still running a minute after its context ended")
 			waiting = false
 		}
 	}
@@ -178,8 +178,8 @@ func (h *harness) result() core.Result {
 	select {
 	case r := <-h.lines:
 		return r
-	case <-time.After(5 * time.Second):
-		h.t.Fatal("no line ended within 5s")
+	case <-time.After(patience):
+		h.t.Fatal("no line ended within a minute")
 		return core.Result{}
 	}
 }
@@ -194,7 +194,7 @@ func (h *harness) pending() []decisions.Record {
 
 func (h *harness) eventually(cond func() bool, what string) {
 	h.t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if cond() {
 			return
 		}
@@ -221,13 +221,27 @@ func (h *harness) key(k string) {
 // a human who reads before answering would.
 func (h *harness) settle() { h.clock.advance(armDelay) }
 
+// patience bounds every wait for the console or the agents: a bound on
+// failure only, generous because on a loaded machine (CI on two cores)
+// lines, explanations and frames come late.
+const patience = time.Minute
+
+// explaining is what a pane shows while the explanation of its line is
+// still being computed; it arrives on its own, a moment later.
+const explaining = "explaining…"
+
 // steady waits until the screen shows every one of want, lets the
 // answering keys wake, and returns the screen then: what a golden pins.
+// A screen still explaining a line is not steady: the table replaces that
+// word whenever the explanation arrives, which under load is after want
+// showed.
 func (h *harness) steady(want ...string) string {
 	h.t.Helper()
 	h.waitScreen(want...)
 	h.settle()
-	return h.waitScreen(want...)
+	return h.waitScreenWhere(fmt.Sprintf("%q and no %q", want, explaining), func(s string) bool {
+		return showsAll(s, want) && !strings.Contains(s, explaining)
+	})
 }
 
 // press settles, then presses an answering key: the human read the ask.
@@ -259,7 +273,7 @@ func (h *harness) screen() string {
 	select {
 	case s := <-reply:
 		return h.stable(plain(s))
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		h.t.Fatal("the console did not answer a screen probe")
 		return ""
 	}
@@ -273,7 +287,7 @@ func (h *harness) rawScreen() string {
 	select {
 	case s := <-reply:
 		return h.stable(s) + "\n"
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience):
 		h.t.Fatal("the console did not answer a screen probe")
 		return ""
 	}
@@ -282,19 +296,31 @@ func (h *harness) rawScreen() string {
 // waitScreen waits until the screen shows every one of want.
 func (h *harness) waitScreen(want ...string) string {
 	h.t.Helper()
+	return h.waitScreenWhere(fmt.Sprintf("%q", want), func(s string) bool { return showsAll(s, want) })
+}
+
+// waitScreenWhere waits until the screen satisfies ok (described by what)
+// and returns it, or fails the test after patience.
+func (h *harness) waitScreenWhere(what string, ok func(screen string) bool) string {
+	h.t.Helper()
 	var s string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		s = h.screen()
-		ok := true
-		for _, w := range want {
-			ok = ok && strings.Contains(s, w)
-		}
-		if ok {
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if s = h.screen(); ok(s) {
 			return s
 		}
 	}
-	h.t.Fatalf("the screen never showed %q; last screen:\n%s", want, s)
+	h.t.Fatalf("the screen never showed %s; last screen:\n%s", what, s)
 	return ""
+}
+
+// showsAll reports whether screen contains every one of want.
+func showsAll(screen string, want []string) bool {
+	for _, w := range want {
+		if !strings.Contains(screen, w) {
+			return false
+		}
+	}
+	return true
 }
 
 var ansiSequence = regexp.MustCompile(`\x1b\[[0-9;:?]*[A-Za-z]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)`)
