@@ -33,6 +33,10 @@ type Backtrack struct {
 	first *[256]bool
 	// exceeded counts searches that hit the step limit.
 	exceeded atomic.Int64
+	// stepLimit is the step limit of this pattern's searches: btStepLimit,
+	// lowered only by tests that prove the limit works under -race,
+	// where ten million steps take seconds.
+	stepLimit int
 }
 
 // CompileBacktrack compiles PCRE syntax; fold makes it case-insensitive.
@@ -41,7 +45,7 @@ func CompileBacktrack(pattern string, fold bool) (*Backtrack, error) {
 	if err != nil {
 		return nil, err
 	}
-	re := &Backtrack{root: root, groups: groups}
+	re := &Backtrack{root: root, groups: groups, stepLimit: btStepLimit}
 	if set, nullable := btFirst(root); !nullable {
 		re.first = set
 	}
@@ -142,6 +146,8 @@ type btState struct {
 	keep  int
 	steps int
 	depth int
+	// stepLimit is the pattern's step limit.
+	stepLimit int
 }
 
 // btStop ends a search that ran out of steps.
@@ -150,7 +156,7 @@ type btStop struct{}
 // find returns the leftmost match starting at or after from, with its
 // groups ([start, end, g1s, g1e, …]; -1 for unset), or nil.
 func (re *Backtrack) find(in []byte, from int) (result []int) {
-	s := &btState{in: in, caps: make([]int, 2*(re.groups+1))}
+	s := &btState{in: in, caps: make([]int, 2*(re.groups+1)), stepLimit: re.stepLimit}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(btStop); !ok {
@@ -185,7 +191,7 @@ func (re *Backtrack) find(in []byte, from int) (result []int) {
 
 func (s *btState) tick() {
 	s.steps++
-	if s.steps > btStepLimit {
+	if s.steps > s.stepLimit {
 		panic(btStop{})
 	}
 }
