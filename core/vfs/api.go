@@ -32,6 +32,7 @@ const (
 	OpRemove   = "remove"
 	OpRename   = "rename"
 	OpSymlink  = "symlink"
+	OpLink     = "link"
 	OpReadlink = "readlink"
 	OpChmod    = "chmod"
 	OpUtimes   = "utimes"
@@ -124,6 +125,9 @@ type FS interface {
 	Remove(name string) error // a file, a symlink or an empty directory
 	Rename(oldname, newname string) error
 	Symlink(target, linkname string) error
+	// Link makes newname a second name of the file oldname (a hard link;
+	// oldname's last component is not followed, as link(2)).
+	Link(oldname, newname string) error
 	Readlink(name string) (string, error)
 	Chmod(name string, mode fs.FileMode) error
 	Chtimes(name string, atime, mtime time.Time) error

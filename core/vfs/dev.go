@@ -87,6 +87,7 @@ func (d *devFS) mkdir(string, fs.FileMode) error { return EROFS }
 func (d *devFS) remove(string) error             { return EROFS }
 func (d *devFS) rename(string, string) error     { return EROFS }
 func (d *devFS) symlink(string, string) error    { return EROFS }
+func (d *devFS) link(string, string) error       { return EROFS }
 func (d *devFS) readlink(string) (string, error) { return "", EINVAL }
 func (d *devFS) chmod(string, fs.FileMode) error { return EPERM }
 func (d *devFS) chtimes(string, time.Time, time.Time) error {

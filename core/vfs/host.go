@@ -276,6 +276,11 @@ func (h *hostFS) symlink(target, rel string) error {
 	})
 }
 
+// link is refused on a host mount: a second host name of a file would
+// need the own-file bookkeeping (host_own.go) to follow it, so a host mount
+// answers as a filesystem without hard links.
+func (h *hostFS) link(string, string) error { return ENOTSUP }
+
 func (h *hostFS) readlink(rel string) (string, error) {
 	fd, err := h.openBeneath(rel, unix.O_PATH, 0)
 	if err != nil {

@@ -19,7 +19,9 @@ var ErrStdio = errors.New("standard stream is served by the shell")
 var (
 	EBUSY = syscall.EBUSY // removing or renaming a mount point
 	EBADF = syscall.EBADF // writing a file opened read-only, or the reverse
-	EPERM = syscall.EPERM // chmod of a device
+	EPERM = syscall.EPERM // chmod of a device, a hard link to a directory
+	// ENOTSUP: a hard link on a mount that keeps no second names (host).
+	ENOTSUP = syscall.ENOTSUP
 	// EAGAIN: a rename whose directory kept changing while it was judged.
 	EAGAIN = syscall.EAGAIN
 )
@@ -49,7 +51,12 @@ type fileInfo struct {
 	size    int64
 	mode    fs.FileMode
 	modTime time.Time
+	nlink   uint32 // names of a regular file or symlink; 0: unknown (1)
 }
+
+// Nlink counts the hard links of a regular file or symlink (at least 1);
+// a directory's count is the caller's to work out, as ls does.
+func (fi *fileInfo) Nlink() uint64 { return uint64(max(fi.nlink, 1)) }
 
 func (fi *fileInfo) Name() string       { return fi.name }
 func (fi *fileInfo) Size() int64        { return fi.size }

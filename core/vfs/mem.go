@@ -45,6 +45,9 @@ type memNode struct {
 	data    []byte              // regular file content
 	target  string              // symlink target, verbatim
 	kids    map[string]*memNode // directory entries
+	// names counts the hard links to a regular file or symlink beyond its
+	// first name (caller holds mu for writing to change it).
+	names uint32
 	// sorted caches kids by name for listings; nil once the directory
 	// changes. Listing 100,000 entries then costs a copy, not a sort.
 	sorted []memKid
@@ -70,7 +73,7 @@ func (n *memNode) isDir() bool  { return n.mode.IsDir() }
 func (n *memNode) isLink() bool { return n.mode&fs.ModeSymlink != 0 }
 
 func (n *memNode) info() fileInfo {
-	fi := fileInfo{mode: n.mode, modTime: n.modTime}
+	fi := fileInfo{mode: n.mode, modTime: n.modTime, nlink: 1 + n.names}
 	switch {
 	case n.isDir():
 		fi.size = dirSize
@@ -348,11 +351,23 @@ func (m *memFS) remove(rel string) error {
 	parent.drop(name, m.clock())
 	m.gen.Add(1)
 	m.journalMark(rel)
-	m.space.grow(-nodeCost(n))
+	m.unname(n)
+	return nil
+}
+
+// unname releases one name of n: the node's content only with its last
+// name, so the other hard links keep it (caller holds mu for writing).
+func (m *memFS) unname(n *memNode) {
 	if n.isLink() {
 		m.countLinks(-1)
 	}
-	return nil
+	if n.names > 0 {
+		n.names--
+		n.changed(n.modTime)
+		m.space.grow(-entryCost)
+		return
+	}
+	m.space.grow(-nodeCost(n))
 }
 
 // rename follows rename(2): a file may replace a file, a directory may
@@ -410,10 +425,7 @@ func (m *memFS) renameLocked(oldRel, newRel string) error {
 	}
 	now := m.clock()
 	if existing := newParent.kids[newName]; existing != nil {
-		m.space.grow(-nodeCost(existing)) // replaced
-		if existing.isLink() {
-			m.countLinks(-1)
-		}
+		m.unname(existing) // replaced
 	}
 	oldParent.drop(oldName, now)
 	newParent.add(newName, n, now)
@@ -445,6 +457,51 @@ func (m *memFS) symlink(target, rel string) error {
 	m.gen.Add(1)
 	m.journalMark(rel)
 	m.countLinks(1)
+	return nil
+}
+
+// link gives the file at oldRel a second name newRel: both names share
+// one node, so a write through one is seen through the other and removing
+// one keeps the other. A durable mount records content by path and could
+// not restore the sharing, so there the new name is a copy of the content
+// made now, as the ledger will hold it (docs/utilities.md says so).
+func (m *memFS) link(oldRel, newRel string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n, err := m.find(oldRel)
+	if err != nil {
+		return err
+	}
+	if n.isDir() {
+		return EPERM
+	}
+	parent, name, err := m.findParent(newRel)
+	if err != nil {
+		return err
+	}
+	if parent.kids[name] != nil {
+		return EEXIST
+	}
+	now := m.clock()
+	if m.journal != nil {
+		if err := m.space.grow(nodeCost(n)); err != nil {
+			return err
+		}
+		dup := &memNode{mode: n.mode, modTime: n.modTime, target: n.target, data: append([]byte(nil), n.data...)}
+		parent.add(name, dup, now)
+	} else {
+		if err := m.space.grow(entryCost); err != nil {
+			return err
+		}
+		n.names++
+		n.changed(n.modTime)
+		parent.add(name, n, now)
+	}
+	m.gen.Add(1)
+	m.journalMark(newRel)
+	if n.isLink() {
+		m.countLinks(1)
+	}
 	return nil
 }
 

@@ -61,6 +61,7 @@ type backend interface {
 	remove(rel string) error
 	rename(oldRel, newRel string) error
 	symlink(target, rel string) error
+	link(oldRel, newRel string) error // a second name of a file
 	readlink(rel string) (string, error)
 	chmod(rel string, mode fs.FileMode) error
 	chtimes(rel string, atime, mtime time.Time) error

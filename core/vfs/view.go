@@ -516,6 +516,50 @@ func (v *view) Symlink(target, linkname string) error {
 	return nil
 }
 
+// Link makes newname a second name of oldname (link(2): oldname's last
+// component is not followed). A second name carries the content as a
+// rename that keeps the old name would (G-6.1a): the door judges oldname
+// as a read and newname as a creation, then the entry as carried to
+// newname, so the new name must protect at least as much as the old one
+// (hidden stays hidden, denied and asked stay so, read-only stays
+// read-only). A directory is EPERM; across mounts it is EXDEV.
+func (v *view) Link(oldname, newname string) error {
+	var from resolved
+	if err := v.lookup(&from, Op{Name: OpLink}, oldname, false); err != nil {
+		return pathErr("link", oldname, err)
+	}
+	var to resolved
+	if err := v.lookup(&to, Op{Name: OpLink, Write: true, Create: true}, newname, false); err != nil {
+		return pathErr("link", newname, err)
+	}
+	fail := func(blame string, err error) error { return pathErr("link", blame, err) }
+	switch {
+	case !from.exists:
+		return fail(oldname, from.missing)
+	case from.info.IsDir():
+		return fail(oldname, EPERM)
+	case to.exists:
+		return fail(newname, EEXIST)
+	case !to.parentOK:
+		return fail(newname, to.missing)
+	case to.m != from.m:
+		return fail(newname, EXDEV)
+	}
+	if err := writable(&to); err != nil {
+		return fail(newname, err)
+	}
+	if err := v.checkCarried(&from, &to); err != nil {
+		return fail(newname, err)
+	}
+	before := to.m.spaceUsed()
+	err := to.m.b.link(from.rel, to.rel)
+	v.settleSpace(to.m, before)
+	if err != nil {
+		return fail(newname, err)
+	}
+	return nil
+}
+
 // Readlink returns a link's target. On a host mount an absolute target
 // inside the host directory reads as the VFS path it leads to, so no host
 // path is shown for a link that works.

@@ -206,7 +206,15 @@ func treeChanges(before, after string) string {
 		f := strings.SplitN(s, " ", 4)
 		return f[len(f)-1] + "\x00" + s[:1]
 	}
-	sort.Slice(changes, func(i, j int) bool { return key(changes[i]) < key(changes[j]) })
+	// Equal keys (two links to one target) fall back to the whole line,
+	// so the order never depends on map iteration.
+	sort.Slice(changes, func(i, j int) bool {
+		ki, kj := key(changes[i]), key(changes[j])
+		if ki != kj {
+			return ki < kj
+		}
+		return changes[i] < changes[j]
+	})
 	return strings.Join(changes, "\n") + "\n"
 }
 

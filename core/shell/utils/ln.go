@@ -3,7 +3,6 @@ package utils
 import (
 	"path"
 	"strings"
-	"syscall"
 )
 
 const lnHelp = `Usage: ln [OPTION]... [-T] TARGET LINK_NAME
@@ -32,8 +31,9 @@ Mandatory arguments to long options are mandatory for short options too.
       --help        display this help and exit
       --version     output version information and exit
 
-Hard links are not supported by gatehouse's filesystems: ln without -s
-fails with "Operation not supported", as on a filesystem without them.
+Hard links work on memory mounts (on a durable one the second name is a
+copy of the content); a host mount keeps no second names, so there ln
+without -s fails with "Operation not supported".
 `
 
 var lnOpts = []optDef{
@@ -237,10 +237,9 @@ func lnOne(t *tool, cfg *lnConfig, target, link string) bool {
 			t.warn(quoteAlways(link) + ": cannot overwrite directory")
 			return false
 		}
-		if !cfg.symbolic {
-			// Removing the destination first would lose it for nothing:
-			// the hard link cannot be made.
-			return lnHardLinkUnsupported(t, target, link)
+		if !cfg.symbolic && lnSameFile(t, target, link) {
+			t.warn(quoteAlways(target) + " and " + quoteAlways(link) + " are the same file")
+			return false
 		}
 		if err := fsys.Remove(linkPath); err != nil {
 			t.warn("cannot remove " + quoteAlways(link) + ": " + errText(err))
@@ -248,7 +247,7 @@ func lnOne(t *tool, cfg *lnConfig, target, link string) bool {
 		}
 	}
 	if !cfg.symbolic {
-		return lnHardLinkUnsupported(t, target, link)
+		return lnHard(t, cfg, target, link)
 	}
 	content := target
 	if cfg.relative {
@@ -264,9 +263,29 @@ func lnOne(t *tool, cfg *lnConfig, target, link string) bool {
 	return true
 }
 
-func lnHardLinkUnsupported(t *tool, target, link string) bool {
-	t.warn("failed to create hard link " + quoteAlways(link) + " => " + quoteAlways(target) + ": " + errText(syscall.ENOTSUP))
-	return false
+// lnHard makes link a second name of target. The VFS judges it as a
+// rename that keeps the old name: the new name must protect the content at
+// least as much as the old one does.
+func lnHard(t *tool, cfg *lnConfig, target, link string) bool {
+	if err := t.env.FS.Link(t.abs(target), t.abs(link)); err != nil {
+		t.warn("failed to create hard link " + quoteAlways(link) + " => " + quoteAlways(target) + ": " + errText(err))
+		return false
+	}
+	if cfg.verbose {
+		t.writeString(quoteAlways(link) + " => " + quoteAlways(target) + "\n")
+	}
+	return true
+}
+
+// lnSameFile reports whether target and link are one name, which ln -f
+// must not remove before linking it to itself.
+func lnSameFile(t *tool, target, link string) bool {
+	a, err := canonicalize(t.env, t.abs(target), canonMissingOK, false)
+	if err != nil {
+		return false
+	}
+	b, err := canonicalize(t.env, t.abs(link), canonMissingOK, false)
+	return err == nil && a == b
 }
 
 // lnRelative rewrites target (relative to the cwd) as a path relative to

@@ -35,9 +35,13 @@ func TestLnMakesLinksThroughTheVFS(t *testing.T) {
 		{name: "relative", args: []string{"ln", "-sr", "f", "d/l"}, files: files, wantFiles: map[string]string{"/w/d/l": "<link>../f"}},
 		{name: "no dereference replaces link to dir", args: []string{"ln", "-sfn", "f", "ld"}, files: files, links: map[string]string{"/w/ld": "d"},
 			wantFiles: map[string]string{"/w/ld": "<link>f", "/w/d/f": "<absent>"}},
-		// The VFS has no hard links: say so as a filesystem without them would.
-		{name: "hard link unsupported", args: []string{"ln", "f", "h"}, files: files,
-			wantErr: "ln: failed to create hard link 'h' => 'f': Operation not supported\n", wantExit: 1, wantFiles: map[string]string{"/w/h": "<absent>"}},
+		// A memory mount keeps a second name of the file.
+		{name: "hard link", args: []string{"ln", "f", "h"}, files: files,
+			wantFiles: map[string]string{"/w/h": files["/w/f"], "/w/f": files["/w/f"]}},
+		{name: "hard link across mounts", args: []string{"ln", "f", "/ro/h"}, files: files,
+			wantErr: "ln: failed to create hard link '/ro/h' => 'f': Invalid cross-device link\n", wantExit: 1},
+		{name: "hard link refused", args: []string{"ln", "f", "secret"}, files: files,
+			wantErr: "ln: failed to create hard link 'secret' => 'f': " + secretReason + "\n", wantExit: 1, wantFiles: map[string]string{"/w/secret": "<absent>"}},
 		{name: "hard link to a directory", args: []string{"ln", "d", "h"}, files: map[string]string{"/w/d/": ""},
 			wantErr: "ln: d: hard link not allowed for directory\n", wantExit: 1},
 		{name: "hard link missing target", args: []string{"ln", "nope", "h"}, files: files,

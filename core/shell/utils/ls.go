@@ -428,7 +428,7 @@ func (l *lister) run(operands []string) {
 
 // entry builds an lsEntry, fetching what the format needs.
 func (l *lister) entry(name, p string, info fs.FileInfo) lsEntry {
-	ent := lsEntry{name: name, path: p, info: info, nlink: 1}
+	ent := lsEntry{name: name, path: p, info: info, nlink: int(fileLinks(info))}
 	fsys := l.t.env.FS
 	if info.Mode()&fs.ModeSymlink != 0 {
 		if l.cfg.format == lsLong {

@@ -302,11 +302,20 @@ func (s *statEntry) directive(c byte, mods string) (string, bool, bool) {
 	return "", false, false
 }
 
-// links counts hard links as a Unix filesystem would: 1 for files, 2 plus
+// fileLinks is the hard link count of a file or symlink: what the VFS
+// reports (a memory file with a second name has 2), else 1.
+func fileLinks(info fs.FileInfo) uint64 {
+	if l, ok := info.(interface{ Nlink() uint64 }); ok {
+		return l.Nlink()
+	}
+	return 1
+}
+
+// links counts hard links as a Unix filesystem would: its names for files, 2 plus
 // the subdirectories for a directory.
 func (s *statEntry) links() int64 {
 	if !s.info.IsDir() {
-		return 1
+		return int64(fileLinks(s.info))
 	}
 	n := int64(2)
 	if entries, err := s.e.FS.ReadDir(s.path); err == nil {
