@@ -9,7 +9,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"gatehouse/core/decisions"
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
 )
@@ -224,5 +226,115 @@ func TestExplainForAgentHiddenIsMissing(t *testing.T) {
 			h.Reason != m.Reason || h.Rule != m.Rule || h.Operand != "" && m.Operand == "" {
 			t.Errorf("%s explains as %+v, %s as %+v", pair[0], h, pair[1], m)
 		}
+	}
+}
+
+// G-6.1a: a hard link is a second name for the same content, so it is
+// judged as a rename that keeps the old name: a file under a hidden, denied,
+// asked, command-scoped or read-only path never gets a name in an open path,
+// a directory is never linked, and a link out of a read-only mount is
+// refused. Links between open names work and share their content.
+func TestHardLinksKeepProtection(t *testing.T) {
+	t.Parallel()
+	mounts := []vfs.MountSpec{
+		{Prefix: "/data", Files: map[string]string{
+			"hid/key": pathsTestKey + "\n", "den/f": "denied\n", "asked/f": "asked\n", "team/readme": "team\n",
+			"vault/ro/f": "read only\n", "open/plain": "plain\n", "only/x.key": pathsTestKey + "\n",
+		}},
+		{Prefix: "/ro", ReadOnly: true, Files: map[string]string{"f": "ro\n"}},
+	}
+	spec := gate.ProfileSpec{
+		Name: "p",
+		Cwd:  "/data",
+		Hide: []gate.PathGroup{{Paths: []string{"/data/hid", "/data/**/*.key", "/data/vault"}}},
+		Show: []gate.ShowEntry{{Path: "/data/vault/ro", Mode: "ro"}},
+		Deny: []gate.Rule{
+			{Reason: "denied here", Paths: []string{"/data/den"}},
+			{Reason: "no reading the team", Commands: []string{"head"}, Paths: []string{"/data/team"}},
+		},
+		Ask: []gate.Rule{{Reason: "asked here", Paths: []string{"/data/asked"}}},
+	}
+	ws, err := NewWorkspace(mounts, WithProfiles(spec), WithAskTimeout(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("agent", Profile("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tests := []struct {
+		line, stderr string // stderr: what it must contain
+	}{
+		{"ln /data/hid/key /data/open/k", "ln: failed to access '/data/hid/key': No such file or directory\n"},
+		{"ln /data/den/f /data/open/k", "denied here"},
+		{"ln /data/asked/f /data/open/k", "asked here"},
+		// head may not read the team: under a new name it could.
+		{"ln /data/team/readme /data/open/k", "Permission denied"},
+		// Read-only where it is, writable under the new name.
+		{"ln /data/vault/ro/f /data/open/k", "Permission denied"},
+		// Hidden by its name's pattern wherever it lives.
+		{"ln /data/only/x.key /data/open/k", "No such file or directory"},
+		{"ln /ro/f /data/open/k", "Invalid cross-device link"},
+		{"ln /ro/f /ro/g", "Read-only file system"},
+		{"ln /data/open /data/o2", "ln: /data/open: hard link not allowed for directory\n"},
+		// A variable the gate only sees at run time meets the op door.
+		{"D=/data/d; ln ${D}en/f /data/open/k", "denied here"},
+	}
+	for _, tt := range tests {
+		res := s.Execute(ctx, tt.line)
+		if res.ExitCode == 0 || !strings.Contains(res.Stderr, tt.stderr) || strings.Contains(res.Stdout+res.Stderr, pathsTestKey) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want a failure saying %q", tt.line, res.ExitCode, res.Stdout, res.Stderr, tt.stderr)
+		}
+		if res := s.Execute(ctx, "ls /data/open /ro"); strings.Contains(res.Stdout, "k\n") || strings.Contains(res.Stdout, "g\n") || strings.Contains(res.Stdout, "o2") {
+			t.Fatalf("after %s: %q", tt.line, res.Stdout)
+		}
+	}
+	// Links that keep or raise the protection, and plain ones, work.
+	res := s.Execute(ctx, "ln /data/open/plain /data/open/p2 && echo more >> /data/open/p2 && cat /data/open/plain && stat -c %h /data/open/plain && rm /data/open/plain && cat /data/open/p2")
+	if res.ExitCode != 0 || res.Stdout != "plain\nmore\n2\nplain\nmore\n" {
+		t.Errorf("a plain hard link: %+v", res)
+	}
+	if res := s.Execute(ctx, "ln /data/open/p2 /data/den/p3"); res.ExitCode == 0 {
+		t.Errorf("linked into a denied directory: %+v", res)
+	}
+}
+
+// G-9.5, G-6.1a: a human who let cat read an asked file has not let its
+// content out from under the ask: ln of it in the same line is asked on
+// its own, and refused when the human says no; a line the human allowed
+// makes its link, as mv's allowed move carries the file.
+func TestHardLinkAfterAnAnsweredAskKeepsTheAsk(t *testing.T) {
+	t.Parallel()
+	mounts := []vfs.MountSpec{{Prefix: "/data", Files: map[string]string{"asked/f": "asked\n", "open/plain": "plain\n"}}}
+	spec := gate.ProfileSpec{Name: "p", Cwd: "/data", Ask: []gate.Rule{{Reason: "asked here", Paths: []string{"/data/asked"}}}}
+	var asked []string
+	onlyCatAndMine := func(_ context.Context, rec decisions.Record) (decisions.Answer, error) {
+		asked = append(asked, rec.Command)
+		if strings.HasPrefix(rec.Command, "cat ") || strings.Contains(rec.Command, "/data/open/allowed") {
+			return decisions.Answer{Outcome: decisions.Allow, Note: "ok"}, nil
+		}
+		return decisions.Answer{Outcome: decisions.Deny, Note: "no"}, nil
+	}
+	ws, err := NewWorkspace(mounts, WithProfiles(spec), OnAsk(onlyCatAndMine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("agent", Profile("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res := s.Execute(ctx, "F=/data/asked/f; cat $F && ln $F /data/open/k")
+	if res.Stdout != "asked\n" || res.ExitCode == 0 || len(asked) != 2 {
+		t.Errorf("ln after an allowed cat: %+v (asked %q)", res, asked)
+	}
+	if res := s.Execute(ctx, "ls /data/open"); res.Stdout != "plain\n" {
+		t.Fatalf("the link was made: %q", res.Stdout)
+	}
+	if res := s.Execute(ctx, "ln /data/asked/f /data/open/allowed && cat /data/open/allowed"); res.ExitCode != 0 || res.Stdout != "asked\n" {
+		t.Errorf("an allowed ln: %+v", res)
 	}
 }
