@@ -51,7 +51,7 @@ func literalWord(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	s, err := expand.Literal(&expand.Config{}, w)
+	s, err := expand.Literal(&expand.Config{}, expand.Unescaped(w))
 	if err != nil {
 		return "", false
 	}

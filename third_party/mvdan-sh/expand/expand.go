@@ -1326,3 +1326,45 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 	}
 	return fields
 }
+
+// Unescaped returns word with the backslashes of its unquoted literal parts
+// removed, as the shell removes them from a word that is not split, globbed
+// or matched: a redirection's target, a here-string, the file of $(<file).
+// `\X` gives X and a backslash-newline nothing. The word is returned as it
+// is when it has no such backslash; otherwise a copy (patch 25).
+func Unescaped(word *syntax.Word) *syntax.Word {
+	if word == nil {
+		return nil
+	}
+	var parts []syntax.WordPart
+	for i, part := range word.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok || !strings.Contains(lit.Value, "\\") {
+			if parts != nil {
+				parts = append(parts, part)
+			}
+			continue
+		}
+		if parts == nil {
+			parts = append(make([]syntax.WordPart, 0, len(word.Parts)), word.Parts[:i]...)
+		}
+		var sb strings.Builder
+		s := lit.Value
+		for j := 0; j < len(s); j++ {
+			if s[j] == '\\' && j+1 < len(s) {
+				j++
+				if s[j] == '\n' {
+					continue
+				}
+			}
+			sb.WriteByte(s[j])
+		}
+		lit2 := *lit
+		lit2.Value = sb.String()
+		parts = append(parts, &lit2)
+	}
+	if parts == nil {
+		return word
+	}
+	return &syntax.Word{Parts: parts}
+}

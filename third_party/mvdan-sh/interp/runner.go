@@ -74,7 +74,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 				if word == nil {
 					break
 				}
-				path := r.literal(word)
+				path := r.literal(expand.Unescaped(word))
 				f, err := r.open(ctx, path, os.O_RDONLY, 0, true)
 				if err != nil {
 					return err
@@ -1317,7 +1317,7 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
 		}
 	}
-	arg := r.literal(rd.Word)
+	arg := r.literal(expand.Unescaped(rd.Word))
 	switch rd.Op {
 	case syntax.WordHdoc:
 		pr, pw, err := newPipe()
