@@ -257,7 +257,7 @@ func dfTable(rows [][]string, printType bool) string {
 // dfBlockSize reads -B's SIZE: a number with an optional unit K M G T
 // (powers of 1024, or of 1000 with a B after them: KB).
 func dfBlockSize(s string) (int64, bool) {
-	digits := strings.TrimRight(s, "KMGTPkmgtpBiB")
+	digits := strings.TrimRight(s, "KMGTPkmgtpBi")
 	unit := s[len(digits):]
 	n := int64(1)
 	if digits != "" {
