@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"gatehouse/internal/nearest"
 )
 
 // flagSet is one command's flags. Parsing is Go's flag package; what it
@@ -118,7 +120,7 @@ func (fs *flagSet) nearest(name string) string {
 func closest(typed string, words []string) string {
 	best, bestDist := "", 0
 	for _, w := range words {
-		d := editDistance(strings.ToLower(typed), w)
+		d := nearest.Distance(strings.ToLower(typed), w)
 		if len(typed) >= 2 && strings.HasPrefix(w, typed) {
 			d = 1
 		}
@@ -127,27 +129,6 @@ func closest(typed string, words []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // writeHelp prints a command's help: its usage line, what it does, one

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"gatehouse/internal/nearest"
 )
 
 // Error is one load error of a workspace document (G-1.1). It names
@@ -170,7 +172,7 @@ func (p *documentParser) entries(n *yaml.Node, key string, known ...string) ([]m
 func unknownKeyMessage(name string, known []string) string {
 	best, bestDistance := "", 3
 	for _, k := range known {
-		if d := keyEditDistance(name, k); d < bestDistance {
+		if d := nearest.Distance(name, k); d < bestDistance {
 			best, bestDistance = k, d
 		}
 	}
@@ -180,26 +182,6 @@ func unknownKeyMessage(name string, known []string) string {
 	sorted := append([]string(nil), known...)
 	sort.Strings(sorted)
 	return fmt.Sprintf("unknown key %q (known keys: %s)", name, strings.Join(sorted, ", "))
-}
-
-func keyEditDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // text reads a scalar as the text it was written as. Any scalar counts: a
