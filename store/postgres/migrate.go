@@ -5,13 +5,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"gatehouse/store"
 )
 
 // migrationFiles are the schema's history, applied in name order. A file is
@@ -21,38 +20,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func loadMigrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	var out []migration
-	seen := map[int]string{}
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		digits, _, ok := strings.Cut(base, "_")
-		version, err := strconv.Atoi(digits)
-		if !ok || err != nil || version <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive version and '_'", base)
-		}
-		if other, dup := seen[version]; dup {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", other, base, version)
-		}
-		seen[version] = base
-		text, err := migrationFiles.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{version: version, name: base, sql: string(text)})
-	}
-	return out, nil
+func loadMigrations() ([]store.Migration, error) {
+	return store.LoadMigrations(migrationFiles, "migrations")
 }
 
 // migrate brings the schema up to date and learns which schema the
@@ -66,7 +35,7 @@ func (l *Ledger) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	latest := migrations[len(migrations)-1].version
+	latest := migrations[len(migrations)-1].Version
 	if v, err := l.SchemaVersion(ctx); err != nil && !isUndefinedTable(err) {
 		return fmt.Errorf("schema version: %w", err)
 	} else if v < latest {
@@ -83,7 +52,7 @@ func (l *Ledger) migrate(ctx context.Context) error {
 
 // applyMigrations applies, inside tx, every migration schema_version does
 // not record.
-func (l *Ledger) applyMigrations(ctx context.Context, tx pgx.Tx, migrations []migration) error {
+func (l *Ledger) applyMigrations(ctx context.Context, tx pgx.Tx, migrations []store.Migration) error {
 	searchPath := l.config.ConnConfig.RuntimeParams["search_path"]
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('gatehouse migrate'), hashtext($1))`, searchPath); err != nil {
 		return fmt.Errorf("lock for migration: %w", err)
@@ -121,14 +90,14 @@ func (l *Ledger) applyMigrations(ctx context.Context, tx pgx.Tx, migrations []mi
 		applied[int(v)] = true
 	}
 	for _, m := range migrations {
-		if applied[m.version] {
+		if applied[m.Version] {
 			continue
 		}
-		if _, err := tx.Exec(ctx, m.sql); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+		if _, err := tx.Exec(ctx, m.SQL); err != nil {
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+		if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
 	}
 	return nil

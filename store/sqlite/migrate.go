@@ -4,10 +4,8 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
+
+	"gatehouse/store"
 )
 
 // migrationFiles are the schema's history, applied in name order. A file is
@@ -17,38 +15,8 @@ import (
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func loadMigrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	var out []migration
-	seen := map[int]string{}
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		digits, _, ok := strings.Cut(base, "_")
-		version, err := strconv.Atoi(digits)
-		if !ok || err != nil || version <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive version and '_'", base)
-		}
-		if other, dup := seen[version]; dup {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", other, base, version)
-		}
-		seen[version] = base
-		text, err := migrationFiles.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{version: version, name: base, sql: string(text)})
-	}
-	return out, nil
+func loadMigrations() ([]store.Migration, error) {
+	return store.LoadMigrations(migrationFiles, "migrations")
 }
 
 // migrate applies each migration not yet recorded in schema_version, each
@@ -69,7 +37,7 @@ func (l *Ledger) migrateTo(ctx context.Context, upTo int) error {
 	// answers one read: no write transaction, so an exec starting while
 	// another process writes does not queue behind it for the lock.
 	if upTo == 0 && len(migrations) > 0 {
-		if v, err := l.SchemaVersion(ctx); err == nil && v >= migrations[len(migrations)-1].version {
+		if v, err := l.SchemaVersion(ctx); err == nil && v >= migrations[len(migrations)-1].Version {
 			return nil
 		}
 	}
@@ -81,34 +49,34 @@ func (l *Ledger) migrateTo(ctx context.Context, upTo int) error {
 		return fmt.Errorf("schema_version: %w", err)
 	}
 	for _, m := range migrations {
-		if upTo > 0 && m.version > upTo {
+		if upTo > 0 && m.Version > upTo {
 			break
 		}
 		if err := l.applyMigration(ctx, m); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
 	}
 	return nil
 }
 
-func (l *Ledger) applyMigration(ctx context.Context, m migration) error {
+func (l *Ledger) applyMigration(ctx context.Context, m store.Migration) error {
 	tx, err := l.begin(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.rollback()
 	var applied int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_version WHERE version = ?`, m.version).Scan(&applied); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_version WHERE version = ?`, m.Version).Scan(&applied); err != nil {
 		return err
 	}
 	if applied > 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+	if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)`,
-		m.version, m.name, formatTime(tx.now)); err != nil {
+		m.Version, m.Name, formatTime(tx.now)); err != nil {
 		return err
 	}
 	return tx.commit()
