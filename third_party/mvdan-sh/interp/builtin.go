@@ -234,26 +234,18 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		}
 	case "echo":
-		newline, doExpand := true, false
-	echoOpts:
-		for len(args) > 0 {
-			switch args[0] {
-			case "-n":
-				newline = false
-			case "-e":
-				doExpand = true
-			case "-E": // default
-			default:
-				break echoOpts
-			}
-			args = args[1:]
-		}
+		args, newline, doExpand := echoOptions(args)
 		for i, arg := range args {
 			if i > 0 {
 				r.out(" ")
 			}
 			if doExpand {
-				arg, _, _ = expand.Format(r.ecfg, arg, nil)
+				var stop bool
+				if arg, stop = echoEscapes(arg); stop {
+					r.out(arg)
+					newline = false
+					break
+				}
 			}
 			r.out(arg)
 		}
