@@ -138,7 +138,9 @@ func TestBypassHugePatterns(t *testing.T) {
 	s := limitsWorkspace(t, Limits{WallTime: 20 * time.Second})
 	long := strings.Repeat("?", 3000000)
 	cases := []struct{ line, want string }{
-		{"shopt -s extglob; [[ x == " + nested("@(a|", "b", ")", 100000) + " ]]; echo $?", "1\n"},
+		// An extended glob's list is parsed as part of its word, so the
+		// parser's nesting bound refuses this one before it runs.
+		{"shopt -s extglob; [[ x == " + nested("@(a|", "b", ")", 100000) + " ]]; echo $?", ""},
 		{"shopt -s extglob; x=abc; echo ${x#" + nested("@(a|", "b", ")", 1500) + "}", "abc\n"},
 		{"x=abc; echo ${x#" + long + "}", "abc\n"},
 		{"x=abc; echo ${x/" + long + "/y}", "abc\n"},

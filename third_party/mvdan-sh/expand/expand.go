@@ -465,7 +465,8 @@ func (cfg *Config) fieldJoin(parts []fieldPart) string {
 func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob bool) {
 	candidate := false
 	for _, part := range parts {
-		if part.quote == quoteNone && strings.ContainsAny(part.val, "*?[") {
+		if part.quote == quoteNone && (strings.ContainsAny(part.val, "*?[") ||
+			cfg.ExtGlob && strings.Contains(part.val, "(")) {
 			candidate = true
 			break
 		}
@@ -484,7 +485,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	// Check the entire escaped word, as a bracket expression could span
 	// multiple unquoted parts, such as `[a$x` where x holds "]".
 	escaped = sb.String()
-	if pattern.HasMeta(escaped, 0) {
+	if pattern.HasMeta(escaped, cfg.globMode()) {
 		return escaped, true
 	}
 	return "", false
@@ -673,12 +674,39 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			// Like how [Config.wordFields] deals with [syntax.ExtGlob],
 			// except that we allow these through even when [Config.ExtGlob]
 			// is false, as it only applies to pathname expansion.
-			field = append(field, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			egField, err := cfg.extGlobField(wp)
+			if err != nil {
+				return nil, err
+			}
+			field = append(field, egField...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
 	}
 	return field, nil
+}
+
+// extGlobField expands an extended glob: its operator and parentheses and
+// the literal text of its pattern list are pattern text, its quoted parts
+// stay quoted (so they match literally) and its expansions are expanded
+// without splitting, as bash expands the word around it.
+func (cfg *Config) extGlobField(eg *syntax.ExtGlob) ([]fieldPart, error) {
+	if eg.Parts == nil { // not the bash dialect: the text as written
+		return []fieldPart{{val: eg.Op.String() + eg.Pattern.Value + ")"}}, nil
+	}
+	field := []fieldPart{{val: eg.Op.String()}}
+	for _, part := range eg.Parts {
+		if lit, ok := part.(*syntax.Lit); ok {
+			field = append(field, fieldPart{val: lit.Value})
+			continue
+		}
+		sub, err := cfg.wordField([]syntax.WordPart{part}, quoteNone)
+		if err != nil {
+			return nil, err
+		}
+		field = append(field, sub...)
+	}
+	return append(field, fieldPart{val: ")"}), nil
 }
 
 func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
@@ -844,7 +872,11 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			// TODO(v4): perhaps the syntax parser should keep extended globbing expressions
 			// as plain literal strings, because a custom node is not particularly helpful.
 			// It's not like other globbing operators like `*` or `**` get their own nodes.
-			curField = append(curField, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			egField, err := cfg.extGlobField(wp)
+			if err != nil {
+				return nil, err
+			}
+			curField = append(curField, egField...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
@@ -1043,7 +1075,7 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 }
 
 func (cfg *Config) findAllIndex(pat, name string, n int) ([][]int, error) {
-	expr, err := pattern.Regexp(pat, 0)
+	expr, err := pattern.Regexp(pat, cfg.globMode())
 	if err != nil {
 		return nil, nil
 	}
@@ -1129,7 +1161,8 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 				matches[i] = pathJoin2(dir, part)
 			}
 			continue
-		case !pattern.HasMeta(part, 0):
+		case !pattern.HasMeta(part, cfg.globMode()):
+			part = unescapeGlob(part)
 			var newMatches []string
 			for _, dir := range matches {
 				match := dir
@@ -1221,6 +1254,30 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 		matches = matches[1:]
 	}
 	return matches, nil
+}
+
+// globMode is the pattern mode of what [Config.HasMeta] looks for.
+func (cfg *Config) globMode() pattern.Mode {
+	if cfg.ExtGlob {
+		return pattern.ExtendedOperators
+	}
+	return 0
+}
+
+// unescapeGlob removes the backslashes of a path element that has no
+// pattern characters left: it names one file.
+func unescapeGlob(part string) string {
+	if !strings.Contains(part, "\\") {
+		return part
+	}
+	var sb strings.Builder
+	for i := 0; i < len(part); i++ {
+		if part[i] == '\\' && i+1 < len(part) {
+			i++
+		}
+		sb.WriteByte(part[i])
+	}
+	return sb.String()
 }
 
 func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir bool, matches []string) ([]string, error) {

@@ -363,7 +363,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 }
 
 func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool) (string, error) {
-	var mode pattern.Mode
+	mode := cfg.globMode()
 	if shortest {
 		mode |= pattern.Shortest
 	}
@@ -491,7 +491,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 // anchors, so searching from an offset finds what a search of the whole
 // string would.
 func (cfg *Config) replaceAllBounded(pat, s, with string, held int64) (string, error) {
-	expr, err := pattern.Regexp(pat, 0)
+	expr, err := pattern.Regexp(pat, cfg.globMode())
 	if err != nil {
 		return s, nil
 	}

@@ -5,9 +5,7 @@ package internal
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
-	"strings"
 
 	"mvdan.cc/sh/v3/pattern"
 )
@@ -41,11 +39,10 @@ func StoppablePatternMatcher(pat string, mode pattern.Mode, stop func() bool) (f
 	if err != nil {
 		// Handle !(pattern-list) negation: when Regexp returns NegExtglobError,
 		// match the inner pattern and negate the result.
-		negErr, ok := errors.AsType[*pattern.NegExtGlobError](err)
-		if !ok {
+		if _, ok := errors.AsType[*pattern.NegExtGlobError](err); !ok {
 			return nil, err
 		}
-		return extNegatedMatcher(pat, negErr.Groups, stop)
+		return negationMatcher(pat, mode, stop)
 	}
 	// A pattern can translate to an expression too large or too deeply
 	// nested for the regexp engine; that is an error, never a panic.
@@ -55,48 +52,4 @@ func StoppablePatternMatcher(pat string, mode pattern.Mode, stop func() bool) (f
 	}
 	m := &Matcher{Rx: rx, Stop: stop}
 	return m.Match, nil
-}
-
-// extNegatedMatcher handles !(pattern-list) extglob negation.
-// Only a single !(...) group with fixed-string prefix and suffix is supported.
-func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup, stop func() bool) (func(string) (bool, bool), error) {
-	if len(groups) != 1 {
-		return nil, fmt.Errorf("multiple extglob !(...) groups are not supported yet")
-	}
-	g := groups[0]
-	prefix := pat[:g.Start]
-	suffix := pat[g.End:]
-
-	if pattern.HasMeta(prefix, 0) || pattern.HasMeta(suffix, 0) {
-		return nil, fmt.Errorf("extglob !(...) is only supported with a fixed prefix and suffix")
-	}
-
-	// Use @(inner) to compile the pattern list, then negate the match.
-	inner := pat[g.Start+len("!(") : g.End-len(")")]
-	expr, err := pattern.Regexp("@("+inner+")", pattern.EntireString|pattern.ExtendedOperators)
-	if err != nil {
-		return nil, err
-	}
-	rx, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, err
-	}
-
-	m := &Matcher{Rx: rx, Stop: stop}
-	return func(name string) (bool, bool) {
-		if !strings.HasPrefix(name, prefix) {
-			return false, false
-		}
-		if !strings.HasSuffix(name, suffix) {
-			return false, false
-		}
-		end := len(name) - len(suffix)
-		if end < len(prefix) {
-			return false, false // prefix and suffix overlap in name
-		}
-		middle := name[len(prefix):end]
-
-		matched, stopped := m.Match(middle)
-		return !matched, stopped
-	}, nil
 }

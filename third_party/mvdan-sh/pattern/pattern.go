@@ -461,6 +461,11 @@ func HasMeta(pat string, mode Mode) bool {
 			i++
 		case '*', '?':
 			return true
+		case '+', '@', '!':
+			// An extended operator opens a group only in extended mode.
+			if mode&ExtendedOperators != 0 && i+1 < len(pat) && pat[i+1] == '(' {
+				return true
+			}
 		case '[':
 			openBracket = true
 		case ']':
@@ -485,7 +490,7 @@ func QuoteMeta(pat string, mode Mode) string {
 loop:
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\':
+		case '*', '?', '[', '\\', '(', ')', '|':
 			needsEscaping = true
 			break loop
 		}
@@ -496,7 +501,9 @@ loop:
 	var sb strings.Builder
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\':
+		// Parentheses and bars are quoted too, so that quoted text
+		// never opens, splits or closes an extended group.
+		case '*', '?', '[', '\\', '(', ')', '|':
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)

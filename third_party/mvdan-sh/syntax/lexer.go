@@ -204,6 +204,8 @@ func (p *Parser) nextKeepSpaces() {
 		p.tok = illegalTok
 	case arithmRaw:
 		p.rawArithmToken(r)
+	case extGlobRaw:
+		p.rawExtGlobToken(r)
 	case dblQuotes:
 		switch r {
 		case '`', '"', '$':
@@ -441,7 +443,8 @@ func (p *Parser) extendedGlob() bool {
 		// followed by a newline does not hang an interactive shell parser until
 		// another byte is input.
 		_, p2 := p.peekTwo()
-		return p2 != ')'
+		// Where no function can be declared, @() is an empty list.
+		return p2 != ')' || p.lang.in(langBashLike) && p.quote&(testExpr|switchCase|extGlobRaw) != 0
 	}
 	return false
 }

@@ -1012,14 +1012,27 @@ func (a *ArrayElem) End() Pos {
 // as the parser runs statically and independently of any interpreter.
 //
 // This node will only appear with [LangBash] and [LangMirBSDKorn].
+//
+// In the bash dialect, Parts holds the pattern list as bash reads it: its
+// quotes and expansions are parsed (and expanded when it runs), and the
+// rest, '|' and nested parentheses included, are literals; Pattern then
+// holds the same text as written, for printing, and Rparen the position of
+// the closing parenthesis.
 type ExtGlob struct {
 	OpPos   Pos
 	Op      GlobOperator
 	Pattern *Lit
+	Parts   []WordPart
+	Rparen  Pos
 }
 
 func (e *ExtGlob) Pos() Pos { return e.OpPos }
-func (e *ExtGlob) End() Pos { return posAddCol(e.Pattern.End(), 1) }
+func (e *ExtGlob) End() Pos {
+	if e.Rparen.IsValid() {
+		return posAddCol(e.Rparen, 1)
+	}
+	return posAddCol(e.Pattern.End(), 1)
+}
 
 // ProcSubst represents a Bash process substitution.
 //

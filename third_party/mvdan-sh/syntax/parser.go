@@ -698,9 +698,13 @@ const (
 	// a word: expansions and double quotes are parsed, the rest is kept as
 	// written, to be expanded and evaluated when it runs, as bash does.
 	arithmRaw
+	// extGlobRaw is the pattern list of a bash extended glob like
+	// @(a|$x|'b c'): quotes and expansions are parsed, the rest (blanks,
+	// '|' and parentheses included) is literal pattern text.
+	extGlobRaw
 
 	allKeepSpaces = runeByRune | paramExpRepl | dblQuotes | hdocBody |
-		hdocBodyTabs | paramExpRepl | paramExpExp | arithmRaw
+		hdocBodyTabs | paramExpRepl | paramExpExp | arithmRaw | extGlobRaw
 	allRegTokens = noState | unquotedWordCont | subCmd | subCmdBckquo | subCmdBraces |
 		hdocWord | switchCase | arrayElems | testExpr
 	allArithmExpr = arithmExpr | arithmExprLet | arithmExprCmd |
@@ -1403,6 +1407,9 @@ func (p *Parser) wordPart() WordPart {
 		return nil
 	case globQuest, globStar, globPlus, globAt, globExcl:
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn, "extended globs")
+		if p.lang.in(langBashLike) {
+			return p.extGlobParts()
+		}
 		eg := &ExtGlob{Op: GlobOperator(p.tok), OpPos: p.pos}
 		lparens := 1
 		r := p.r

@@ -165,6 +165,10 @@ func Walk(node Node, f func(Node) bool) {
 		walkNilable(node.Index, f)
 		walkNilable(node.Value, f)
 	case *ExtGlob:
+		if node.Parts != nil {
+			walkList(node.Parts, f)
+			break
+		}
 		Walk(node.Pattern, f)
 	case *ProcSubst:
 		walkList(node.Stmts, f)
