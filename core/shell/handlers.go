@@ -19,6 +19,7 @@ import (
 	"gatehouse/core/gate"
 	"gatehouse/core/shell/utils"
 	_ "gatehouse/core/shell/utils/awk" // registers awk and gawk
+	_ "gatehouse/core/shell/utils/git" // registers git
 	"gatehouse/core/vfs"
 )
 

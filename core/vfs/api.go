@@ -139,6 +139,13 @@ type FS interface {
 	// meet (the door's word on a write, judged as a utimes; EROFS on a
 	// read-only mount or the synthetic tree), or nil (test -w).
 	CheckWrite(name string) error
+	// CheckRead answers what the door says of reading name, whether or not
+	// it exists, without touching it: nil, ENOENT for a hidden path (or a
+	// link component leading nowhere), or the refusal an open for reading
+	// would meet. Link components that exist are followed as a lookup
+	// follows them. It serves content kept under a name that may be absent
+	// from the tree (git's history judged by its worktree path names).
+	CheckRead(name string) error
 	// Statfs describes the mount holding name (links followed, judged as a
 	// stat), as df shows it.
 	Statfs(name string) (Space, error)

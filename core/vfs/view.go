@@ -615,6 +615,19 @@ func (v *view) CheckWrite(name string) error {
 	return v.change(OpUtimes, "access", name, func(*resolved) error { return nil })
 }
 
+// CheckRead is the judgement of a read with nothing opened; the path need
+// not exist, so no missing name gives way to a refusal here.
+func (v *view) CheckRead(name string) error {
+	var r resolved
+	if err := v.resolve(&r, OpOpen, name, true); err != nil {
+		return pathErr("open", name, err)
+	}
+	if err := v.judge(Op{Name: OpOpen, Path: r.path, Prefix: r.prefix()}); err != nil {
+		return pathErr("open", name, err)
+	}
+	return nil
+}
+
 // change runs a metadata write on an existing, link-resolved path.
 func (v *view) change(opName, word, name string, apply func(*resolved) error) error {
 	var r resolved

@@ -238,11 +238,17 @@ type treeEntry struct {
 
 // treeListing renders a tree one entry a line, sorted by path: kind,
 // permission bits, and a file's size and digest or a link's target. Times
-// and inode numbers are left out; they never match.
+// and inode numbers are left out; they never match. So is what lies inside
+// a .git directory: real git's own files (the index's stat data, hook
+// samples, reflogs) differ by construction, and git cases show their
+// effect through git's output instead.
 func treeListing(entries []treeEntry) string {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
 	var b strings.Builder
 	for _, e := range entries {
+		if strings.HasPrefix(e.path, ".git/") || strings.Contains(e.path, "/.git/") {
+			continue
+		}
 		perm := e.mode.Perm()
 		switch {
 		case e.mode&fs.ModeSymlink != 0:

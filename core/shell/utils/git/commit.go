@@ -1,0 +1,441 @@
+package git
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+const identityHelp = `Author identity unknown
+
+*** Please tell me who you are.
+
+Run
+
+  git config --global user.email "you@example.com"
+  git config --global user.name "Your Name"
+
+to set your account's default identity.
+Omit --global to set the identity only in this repository.
+
+fatal: unable to auto-detect email address (got 'root@gatehouse.(none)')
+`
+
+// commitOptions are git commit's flags.
+type commitOptions struct {
+	messages               []string
+	all, amend, allowEmpty bool
+	quiet, noEdit          bool
+}
+
+func parseCommitArgs(args []string) (commitOptions, error) {
+	var o commitOptions
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--all":
+			o.all = true
+		case a == "--amend":
+			o.amend = true
+		case a == "--allow-empty":
+			o.allowEmpty = true
+		case a == "--quiet":
+			o.quiet = true
+		case a == "--no-edit":
+			o.noEdit = true
+		case strings.HasPrefix(a, "--message="):
+			o.messages = append(o.messages, strings.TrimPrefix(a, "--message="))
+		case a == "--message":
+			if i+1 >= len(args) {
+				return o, usageErr("error: option `message' requires a value\n")
+			}
+			i++
+			o.messages = append(o.messages, args[i])
+		case strings.HasPrefix(a, "--"):
+			return o, unknownOption("commit", a)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// Short options run together: -am MSG, -qm MSG, -mMSG.
+			for j := 1; j < len(a); j++ {
+				switch a[j] {
+				case 'a':
+					o.all = true
+				case 'q':
+					o.quiet = true
+				case 'm':
+					if j+1 < len(a) {
+						o.messages = append(o.messages, a[j+1:])
+					} else if i+1 < len(args) {
+						i++
+						o.messages = append(o.messages, args[i])
+					} else {
+						return o, usageErr("error: switch `m' requires a value\n")
+					}
+					j = len(a)
+				default:
+					return o, unknownOption("commit", "-"+a[j:j+1])
+				}
+			}
+		default:
+			return o, &exitError{msg: "git: 'commit' with paths is not supported here\n", code: 1}
+		}
+	}
+	return o, nil
+}
+
+func runCommit(g *cmd, args []string) error {
+	o, err := parseCommitArgs(args)
+	if err != nil {
+		return err
+	}
+	r, err := g.findRepo()
+	if err != nil {
+		return err
+	}
+	if o.all {
+		if err := r.add(addOptions{update: true}); err != nil {
+			return err
+		}
+	}
+	lock, err := r.lockIndex()
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	idx, err := r.loadIndex()
+	if err != nil {
+		return err
+	}
+	branch, headHash, err := r.head()
+	if err != nil {
+		return err
+	}
+	var parents []plumbing.Hash
+	var old *commit
+	if o.amend {
+		if headHash.IsZero() {
+			return fatalf("You have nothing to amend.")
+		}
+		if old, err = r.readCommit(headHash); err != nil {
+			return err
+		}
+		parents = old.Parents
+	} else if !headHash.IsZero() {
+		parents = []plumbing.Hash{headHash}
+	}
+	msg, err := commitMessage(o, old)
+	if err != nil {
+		return err
+	}
+	tree, err := r.writeTreeFromIndex(idx)
+	if err != nil {
+		return fatalf("%s", errText(err))
+	}
+	parentTree := plumbing.ZeroHash
+	if len(parents) > 0 {
+		pc, err := r.readCommit(parents[0])
+		if err != nil {
+			return err
+		}
+		parentTree = pc.Tree
+	}
+	if tree == parentTree && !o.allowEmpty && !o.amend && len(parents) <= 1 {
+		lock.release()
+		st, _, err := r.collectStatus(false)
+		if err != nil {
+			return err
+		}
+		r.printLong(st, true)
+		return exitStatus(1)
+	}
+	if len(parents) == 0 && tree == emptyTree && !o.allowEmpty {
+		lock.release()
+		st, _, _ := r.collectStatus(false)
+		r.printLong(st, true)
+		return exitStatus(1)
+	}
+	author, committer, err := r.identities()
+	if err != nil {
+		return err
+	}
+	if o.amend && r.g.env.Getenv("GIT_AUTHOR_NAME") == "" && r.g.env.Getenv("GIT_AUTHOR_DATE") == "" {
+		author = old.Author
+	}
+	c := &commit{Tree: tree, Parents: parents, Author: author, Committer: committer, Message: msg}
+	h, err := r.writeObject(plumbing.CommitObject, c.encode())
+	if err != nil {
+		return fatalf("%s", errText(err))
+	}
+	c.Hash = h
+	if err := r.setHead(h); err != nil {
+		return fatalf("cannot lock ref 'HEAD': %s", errText(err))
+	}
+	writeFile(r.g.fsys, r.gitDir+"/COMMIT_EDITMSG", []byte(msg), 0o644)
+	lock.release()
+	if o.quiet {
+		return nil
+	}
+	return r.commitSummary(c, branch, parentTree, headHash.IsZero(), o.amend)
+}
+
+// emptyTree is the id of the tree with no entries.
+var emptyTree = plumbing.ComputeHash(plumbing.TreeObject, nil)
+
+// commitMessage builds the message from -m paragraphs (or the amended
+// commit's with --no-edit) and cleans it as git's "whitespace" mode does.
+func commitMessage(o commitOptions, old *commit) (string, error) {
+	if len(o.messages) == 0 {
+		if old != nil && o.noEdit {
+			return old.Message, nil
+		}
+		if old != nil {
+			return old.Message, nil
+		}
+		return "", &exitError{msg: "Aborting commit due to empty commit message.\n", code: 1}
+	}
+	msg := cleanMessage(strings.Join(o.messages, "\n\n"))
+	if msg == "" {
+		return "", &exitError{msg: "Aborting commit due to empty commit message.\n", code: 1}
+	}
+	return msg, nil
+}
+
+// cleanMessage strips trailing spaces from lines, collapses runs of blank
+// lines, drops leading and trailing blank lines, and ends with "\n".
+func cleanMessage(m string) string {
+	var out []string
+	blank := false
+	for _, ln := range strings.Split(m, "\n") {
+		ln = strings.TrimRight(ln, " \t\r")
+		if ln == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, ln)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
+}
+
+// identities are the author and committer: GIT_AUTHOR_* and
+// GIT_COMMITTER_* first, then user.name and user.email, with dates from
+// GIT_AUTHOR_DATE and GIT_COMMITTER_DATE or the clock.
+func (r *repo) identities() (author, committer signature, err error) {
+	name, _ := r.g.configValue(r.cfg, "user.name")
+	email, _ := r.g.configValue(r.cfg, "user.email")
+	pick := func(envName, envEmail, envDate string) (signature, error) {
+		s := signature{Name: name, Email: email}
+		if v := r.g.env.Getenv(envName); v != "" {
+			s.Name = v
+		}
+		if v := r.g.env.Getenv(envEmail); v != "" {
+			s.Email = v
+		}
+		if s.Email == "" || s.Name == "" {
+			return s, &exitError{msg: identityHelp, code: 128}
+		}
+		s.When = time.Now().UTC().Truncate(time.Second)
+		if v := r.g.env.Getenv(envDate); v != "" {
+			t, ok := parseGitDate(v)
+			if !ok {
+				return s, fatalf("invalid date format: %s", v)
+			}
+			s.When = t
+		}
+		return s, nil
+	}
+	if author, err = pick("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE"); err != nil {
+		return
+	}
+	committer, err = pick("GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE")
+	return
+}
+
+// parseGitDate reads the date forms git accepts most often: "@UNIX [+ZZZZ]",
+// "UNIX +ZZZZ", ISO 8601 and RFC 2822.
+func parseGitDate(v string) (time.Time, bool) {
+	v = strings.TrimSpace(v)
+	fields := strings.Fields(strings.TrimPrefix(v, "@"))
+	if len(fields) >= 1 && len(fields) <= 2 {
+		if sec, err := strconv.ParseInt(fields[0], 10, 64); err == nil && (strings.HasPrefix(v, "@") || len(fields) == 2) {
+			loc := time.UTC
+			if len(fields) == 2 {
+				loc = parseZone(fields[1])
+			}
+			return time.Unix(sec, 0).In(loc), true
+		}
+	}
+	layouts := []string{
+		time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05Z07:00",
+		"2006-01-02 15:04:05", time.RFC1123Z, "Mon, 2 Jan 2006 15:04:05 -0700", "Mon Jan 2 15:04:05 2006 -0700",
+		"2006-01-02",
+	}
+	for _, l := range layouts {
+		if t, err := time.Parse(l, v); err == nil {
+			_, off := t.Zone()
+			return t.In(time.FixedZone("", off)), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// commitSummary prints git's "[branch id] subject" and the diffstat
+// summary with the created and deleted modes.
+func (r *repo) commitSummary(c *commit, branch plumbing.ReferenceName, parentTree plumbing.Hash, root, amend bool) error {
+	where := "detached HEAD"
+	if branch != "" {
+		where = branch.Short()
+	}
+	if root {
+		where += " (root-commit)"
+	}
+	fmt.Fprintf(r.g.out, "[%s %s] %s\n", where, r.abbrev(c.Hash), c.subject())
+	if c.Author.Name != c.Committer.Name || c.Author.Email != c.Committer.Email {
+		fmt.Fprintf(r.g.out, " Author: %s <%s>\n", c.Author.Name, c.Author.Email)
+	}
+	if amend {
+		fmt.Fprintf(r.g.out, " Date: %s\n", gitDate(c.Author.When))
+	}
+	changes, err := r.treeChanges(parentTree, c.Tree)
+	if err != nil {
+		return err
+	}
+	files, added, deleted := 0, 0, 0
+	for _, ch := range changes {
+		files++
+		a, d := ch.counts[0], ch.counts[1]
+		added += a
+		deleted += d
+	}
+	if files > 0 {
+		r.g.out.WriteString(shortStat(files, added, deleted) + "\n")
+	}
+	for _, ch := range changes {
+		switch {
+		case ch.old.Hash.IsZero():
+			fmt.Fprintf(r.g.out, " create mode %o %s\n", uint32(ch.new.Mode), quotePath(ch.path))
+		case ch.new.Hash.IsZero():
+			fmt.Fprintf(r.g.out, " delete mode %o %s\n", uint32(ch.old.Mode), quotePath(ch.path))
+		case ch.old.Mode != ch.new.Mode:
+			fmt.Fprintf(r.g.out, " mode change %o => %o %s\n", uint32(ch.old.Mode), uint32(ch.new.Mode), quotePath(ch.path))
+		}
+	}
+	return nil
+}
+
+// shortStat is git's " N files changed, X insertions(+), Y deletions(-)".
+func shortStat(files, added, deleted int) string {
+	s := fmt.Sprintf(" %d file%s changed", files, plural(files))
+	if added > 0 || deleted == 0 {
+		s += fmt.Sprintf(", %d insertion%s(+)", added, plural(added))
+	}
+	if deleted > 0 || added == 0 {
+		s += fmt.Sprintf(", %d deletion%s(-)", deleted, plural(deleted))
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// fileChange is one path's change between two trees, with its line
+// counts (zero for binary content).
+type fileChange struct {
+	path     string
+	old, new flatEntry // zero Hash where the side has no file
+	binary   bool
+	counts   [2]int // added, deleted
+	// refused is the door's refusal to read the worktree path of this
+	// name (a denied path): its content is neither counted nor shown.
+	refused error
+}
+
+// treeChanges lists what differs between two trees (zero: empty), paths
+// the door hides left out (G-4.5).
+func (r *repo) treeChanges(from, to plumbing.Hash) ([]fileChange, error) {
+	a, err := r.flatten(from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.flatten(to)
+	if err != nil {
+		return nil, err
+	}
+	return r.flatChanges(a, b, nil)
+}
+
+// blobLoader gives a side's content; nil loads blobs from the store.
+type blobLoader func(p string, e flatEntry) ([]byte, error)
+
+// flatChanges compares two flattened sides and counts lines.
+func (r *repo) flatChanges(a, b map[string]flatEntry, loadB blobLoader) ([]fileChange, error) {
+	var paths []string
+	for p, e := range a {
+		if be, ok := b[p]; !ok || be != e {
+			paths = append(paths, p)
+		}
+	}
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	var out []fileChange
+	for _, p := range paths {
+		ch := fileChange{path: p, old: a[p], new: b[p]}
+		if err := r.readablePath(p); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // hidden: not there for git either
+			}
+			ch.refused = err
+			out = append(out, ch)
+			continue
+		}
+		oldData, err := r.blob(ch.old.Hash)
+		if err != nil {
+			return nil, err
+		}
+		var newData []byte
+		if loadB != nil && !ch.new.Hash.IsZero() {
+			newData, err = loadB(p, ch.new)
+		} else {
+			newData, err = r.blob(ch.new.Hash)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if isBinary(oldData) || isBinary(newData) {
+			ch.binary = true
+		} else if ch.old.Mode != filemode.Submodule && ch.new.Mode != filemode.Submodule {
+			ch.counts[0], ch.counts[1] = lineCounts(oldData, newData)
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// blob is a blob's content (nil for the zero id).
+func (r *repo) blob(h plumbing.Hash) ([]byte, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	_, data, err := r.readObject(h)
+	return data, err
+}

@@ -1,0 +1,380 @@
+package git
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// diffOutput is what a diff or a log prints for each change.
+type diffOutput struct {
+	stat, patch, nameOnly, nameStatus, shortstat bool
+}
+
+// printChanges prints a log entry's changes. compact is the one-line
+// formats', which print no blank line before them.
+func (r *repo) printChanges(changes []fileChange, o logOptions, compact bool) error {
+	d := diffOutput{stat: o.stat, patch: o.patch, nameOnly: o.nameOnly, nameStatus: o.nameStat}
+	if !d.stat && !d.patch && !d.nameOnly && !d.nameStatus {
+		return nil
+	}
+	if !compact {
+		r.g.out.WriteString("\n")
+	}
+	return r.printDiff(changes, d, nil)
+}
+
+// printDiff prints changes as git diff does; newSide, when set, reads the
+// new side's content (the worktree) instead of the store.
+func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader) error {
+	out := r.g.out
+	switch {
+	case d.nameOnly:
+		for _, c := range changes {
+			out.WriteString(quotePath(c.path) + "\n")
+		}
+		return nil
+	case d.nameStatus:
+		for _, c := range changes {
+			fmt.Fprintf(out, "%c\t%s\n", changeLetter(c), quotePath(c.path))
+		}
+		return nil
+	}
+	if d.stat || d.shortstat {
+		r.printStat(changes, d.shortstat)
+		if d.patch && len(changes) > 0 {
+			out.WriteString("\n")
+		}
+	}
+	if d.patch {
+		for _, c := range changes {
+			if err := r.printPatch(c, newSide); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func changeLetter(c fileChange) byte {
+	switch {
+	case c.old.Hash.IsZero() && c.old.Mode == 0:
+		return 'A'
+	case c.new.Hash.IsZero() && c.new.Mode == 0:
+		return 'D'
+	case (c.old.Mode == filemode.Symlink) != (c.new.Mode == filemode.Symlink):
+		return 'T'
+	}
+	return 'M'
+}
+
+// statWidth is the columns git's diffstat fills when not on a terminal.
+const statWidth = 80
+
+// printStat prints the diffstat as git lays it out: names, counts and a
+// +/- graph scaled to 80 columns.
+func (r *repo) printStat(changes []fileChange, shortOnly bool) {
+	out := r.g.out
+	maxLen, maxChange, numberWidth, binWidth := 0, 0, 0, 0
+	files, added, deleted := 0, 0, 0
+	for _, c := range changes {
+		name := quotePath(c.path)
+		if len(name) > maxLen {
+			maxLen = len(name)
+		}
+		files++
+		if c.binary {
+			w := 14 + len(strconv.Itoa(int(r.blobSize(c.new)))) + len(strconv.Itoa(int(r.blobSize(c.old))))
+			if w > binWidth {
+				binWidth = w
+			}
+			numberWidth = 3
+			continue
+		}
+		added += c.counts[0]
+		deleted += c.counts[1]
+		if ch := c.counts[0] + c.counts[1]; ch > maxChange {
+			maxChange = ch
+		}
+	}
+	if files == 0 {
+		return
+	}
+	if shortOnly {
+		out.WriteString(shortStat(files, added, deleted) + "\n")
+		return
+	}
+	if w := len(strconv.Itoa(maxChange)); w > numberWidth {
+		numberWidth = w
+	}
+	width := statWidth
+	graphWidth := maxChange
+	if maxChange+4 <= binWidth {
+		graphWidth = binWidth - 4
+	}
+	nameWidth := maxLen
+	if nameWidth+numberWidth+6+graphWidth > width {
+		if graphWidth > width*3/8-numberWidth-6 {
+			graphWidth = width*3/8 - numberWidth - 6
+			if graphWidth < 6 {
+				graphWidth = 6
+			}
+		}
+		if nameWidth > width-numberWidth-6-graphWidth {
+			nameWidth = width - numberWidth - 6 - graphWidth
+		} else {
+			graphWidth = width - numberWidth - 6 - nameWidth
+		}
+	}
+	for _, c := range changes {
+		name, prefix := quotePath(c.path), ""
+		pad := nameWidth
+		if len(name) > nameWidth {
+			prefix = "..."
+			pad = nameWidth - 3
+			if pad < 0 {
+				pad = 0
+			}
+			name = name[len(name)-pad:]
+			if i := strings.IndexByte(name, '/'); i >= 0 {
+				name = name[i:]
+			}
+		}
+		if c.binary {
+			fmt.Fprintf(out, " %s%-*s | %*s", prefix, pad, name, numberWidth, "Bin")
+			oldSize, newSize := r.blobSize(c.old), r.blobSize(c.new)
+			if oldSize == 0 && newSize == 0 {
+				out.WriteString("\n")
+				continue
+			}
+			fmt.Fprintf(out, " %d -> %d bytes\n", oldSize, newSize)
+			continue
+		}
+		add, del := c.counts[0], c.counts[1]
+		if graphWidth <= maxChange {
+			total := scaleLinear(add+del, graphWidth, maxChange)
+			if total < 2 && add > 0 && del > 0 {
+				total = 2
+			}
+			if add < del {
+				add = scaleLinear(add, graphWidth, maxChange)
+				del = total - add
+			} else {
+				del = scaleLinear(del, graphWidth, maxChange)
+				add = total - del
+			}
+		}
+		sep := ""
+		if c.counts[0]+c.counts[1] > 0 {
+			sep = " "
+		}
+		fmt.Fprintf(out, " %s%-*s | %*d%s%s%s\n", prefix, pad, name, numberWidth, c.counts[0]+c.counts[1], sep, strings.Repeat("+", add), strings.Repeat("-", del))
+	}
+	out.WriteString(shortStat(files, added, deleted) + "\n")
+}
+
+func scaleLinear(it, width, maxChange int) int {
+	if it == 0 {
+		return 0
+	}
+	return 1 + it*(width-1)/maxChange
+}
+
+// blobSize is the size of a side's blob (0 for none).
+func (r *repo) blobSize(e flatEntry) int64 {
+	if e.Hash.IsZero() {
+		return 0
+	}
+	n, err := r.st.EncodedObjectSize(e.Hash)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// printPatch prints one file's patch in git's format.
+func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
+	out := r.g.out
+	if c.refused != nil {
+		fmt.Fprintf(r.g.errw, "error: %s: %s\n", quotePath(c.path), errText(c.refused))
+		return nil
+	}
+	a, b := "a/"+c.path, "b/"+c.path
+	fmt.Fprintf(out, "diff --git %s %s\n", quotePath(a), quotePath(b))
+	oldAbbrev, newAbbrev := abbrevOrZero(c.old.Hash), abbrevOrZero(c.new.Hash)
+	switch {
+	case c.old.Mode == 0:
+		fmt.Fprintf(out, "new file mode %o\nindex %s..%s\n", uint32(c.new.Mode), oldAbbrev, newAbbrev)
+	case c.new.Mode == 0:
+		fmt.Fprintf(out, "deleted file mode %o\nindex %s..%s\n", uint32(c.old.Mode), oldAbbrev, newAbbrev)
+	case c.old.Mode != c.new.Mode:
+		fmt.Fprintf(out, "old mode %o\nnew mode %o\n", uint32(c.old.Mode), uint32(c.new.Mode))
+		if c.old.Hash != c.new.Hash {
+			fmt.Fprintf(out, "index %s..%s\n", oldAbbrev, newAbbrev)
+		}
+	default:
+		fmt.Fprintf(out, "index %s..%s %o\n", oldAbbrev, newAbbrev, uint32(c.new.Mode))
+	}
+	if c.old.Hash == c.new.Hash {
+		return nil
+	}
+	oldData, err := r.blob(c.old.Hash)
+	if err != nil {
+		return err
+	}
+	var newData []byte
+	if newSide != nil && c.new.Mode != 0 {
+		newData, err = newSide(c.path, c.new)
+	} else {
+		newData, err = r.blob(c.new.Hash)
+	}
+	if err != nil {
+		return err
+	}
+	fromName, toName := quotePath(a), quotePath(b)
+	if c.old.Mode == 0 {
+		fromName = "/dev/null"
+	}
+	if c.new.Mode == 0 {
+		toName = "/dev/null"
+	}
+	if isBinary(oldData) || isBinary(newData) {
+		fmt.Fprintf(out, "Binary files %s and %s differ\n", fromName, toName)
+		return nil
+	}
+	fmt.Fprintf(out, "--- %s\n+++ %s\n", fromName, toName)
+	writeHunks(out, splitLines(oldData), splitLines(newData))
+	return nil
+}
+
+func abbrevOrZero(h plumbing.Hash) string {
+	if h.IsZero() {
+		return "0000000"
+	}
+	return h.String()[:7]
+}
+
+// hunkContext is git's default number of context lines.
+const hunkContext = 3
+
+type lineWriter interface {
+	WriteString(string) (int, error)
+	Write([]byte) (int, error)
+}
+
+// writeHunks prints the unified hunks of a line diff, merging changes
+// whose contexts touch, with git's function-name line after "@@".
+func writeHunks(out lineWriter, a, b [][]byte) {
+	edits := diffLines(a, b)
+	i := 0
+	for i < len(edits) {
+		for i < len(edits) && edits[i].op == opEqual {
+			i++
+		}
+		if i >= len(edits) {
+			return
+		}
+		start := i - hunkContext
+		if start < 0 {
+			start = 0
+		}
+		end := i
+		for {
+			for end < len(edits) && edits[end].op != opEqual {
+				end++
+			}
+			gap := 0
+			for end+gap < len(edits) && edits[end+gap].op == opEqual {
+				gap++
+			}
+			if end+gap < len(edits) && gap <= 2*hunkContext {
+				end += gap
+				continue
+			}
+			end += min(gap, hunkContext)
+			break
+		}
+		writeHunk(out, a, b, edits[start:end])
+		i = end
+	}
+}
+
+func writeHunk(out lineWriter, a, b [][]byte, h []edit) {
+	oldStart, newStart, oldLen, newLen := -1, -1, 0, 0
+	for _, e := range h {
+		if e.op != opAdd {
+			if oldStart < 0 {
+				oldStart = e.a
+			}
+			oldLen++
+		}
+		if e.op != opDel {
+			if newStart < 0 {
+				newStart = e.b
+			}
+			newLen++
+		}
+	}
+	// A side with no lines in a hunk is an empty file (any other hunk
+	// has context there): git numbers it "0,0".
+	fmt.Fprintf(out, "@@ -%s +%s @@", hunkRange(oldStart, oldLen), hunkRange(newStart, newLen))
+	if fn := funcLine(a, firstOld(h)); fn != "" {
+		out.WriteString(" " + fn)
+	}
+	out.WriteString("\n")
+	for _, e := range h {
+		var line []byte
+		if e.op == opAdd {
+			line = b[e.b]
+		} else {
+			line = a[e.a]
+		}
+		out.WriteString(string(e.op))
+		out.Write(line)
+		if !bytes.HasSuffix(line, []byte("\n")) {
+			out.WriteString("\n\\ No newline at end of file\n")
+		}
+	}
+}
+
+// firstOld is the index of the old line the hunk starts at (or would).
+func firstOld(h []edit) int {
+	for _, e := range h {
+		if e.op != opAdd {
+			return e.a
+		}
+	}
+	return -1
+}
+
+func hunkRange(start, n int) string {
+	if n == 1 {
+		return strconv.Itoa(start + 1)
+	}
+	if n == 0 {
+		return strconv.Itoa(start+1) + ",0"
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
+}
+
+// funcLine is the nearest line above old line i that starts with a
+// letter, "_" or "$" (git's default function-name rule), trimmed.
+func funcLine(a [][]byte, i int) string {
+	for j := i - 1; j >= 0; j-- {
+		ln := a[j]
+		if len(ln) > 0 && (isAlpha(ln[0]) || ln[0] == '_' || ln[0] == '$') {
+			s := strings.TrimRight(string(ln), " \t\r\n\f\v")
+			if len(s) > 80 {
+				s = s[:80]
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

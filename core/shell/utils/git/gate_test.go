@@ -1,0 +1,164 @@
+package git_test
+
+import (
+	"strings"
+	"testing"
+
+	"gatehouse/core/gate"
+)
+
+// The gate cases: whatever the door hides is not there for git, a denied
+// file cannot be staged, a read-only .git refuses every write, and argv
+// rules reach git's subcommands (G-3.4, G-4.5, G-5.2, G-6.1b).
+
+// prepare makes the repository every gate case starts from: .gitconfig
+// and .setup-like exclusions, nothing committed.
+const prepare = "git init -q && printf '.gitconfig\\n' >> .git/info/exclude && "
+
+// TestHiddenIsNotThere compares a world where secret.txt is hidden with its
+// twin where secret.txt was never written: every git output must be the
+// same, so the hidden name never shows (G-4.5).
+func TestHiddenIsNotThere(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"git status",
+		"git status -s --porcelain -b",
+		"git add secret.txt; echo $?",
+		"git add -A && git status -s",
+		"git add . && git commit -q -m one && git log --stat",
+		"git add -A && git commit -q -m one && git log -p",
+		"git add sub && git status -uall -s",
+	}
+	files := map[string]string{"a.txt": "alpha\n", "sub/b.txt": "bravo\n"}
+	withSecret := map[string]string{"a.txt": "alpha\n", "sub/b.txt": "bravo\n", "secret.txt": "s3cr3t\n", "sub/key.pem": "KEY\n"}
+	hide := gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt", "/w/sub/key.pem"}}}}
+	for _, line := range lines {
+		t.Run(line, func(t *testing.T) {
+			t.Parallel()
+			hidden := multiWorld(t, withSecret, hide)["hide"]
+			twin := multiWorld(t, files, gate.ProfileSpec{Name: "plain"})["plain"]
+			gotOut, gotErr, gotCode := hidden.run(prepare + line)
+			wantOut, wantErr, wantCode := twin.run(prepare + line)
+			if gotOut != wantOut || gotErr != wantErr || gotCode != wantCode {
+				t.Errorf("hidden world differs from its twin\nhidden: exit %d\n%s%s\ntwin: exit %d\n%s%s", gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+			}
+			if strings.Contains(line, "secret") {
+				return // the agent typed the name; git may say it back
+			}
+			if strings.Contains(gotOut+gotErr, "secret") || strings.Contains(gotOut+gotErr, "key.pem") || strings.Contains(gotOut+gotErr, "s3cr3t") {
+				t.Errorf("a hidden name or its content leaked:\n%s%s", gotOut, gotErr)
+			}
+		})
+	}
+}
+
+// TestHiddenHistory: a file committed before a hide rule reached the
+// session stays out of status, log and diffs, and commits keep it.
+func TestHiddenHistory(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "alpha\n", "secret.txt": "s3cr3t\n"}
+	ws := multiWorld(t, files,
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	ws["open"].must(prepare + "git add -A && git commit -q -m one")
+	cases := []struct{ line, want string }{
+		{"git status -s", ""},
+		{"git status", "On branch main\nnothing to commit, working tree clean\n"},
+		{"git log --stat --format=%s", "one\n\n a.txt | 1 +\n 1 file changed, 1 insertion(+)\n"},
+		{"git log -p --format=%s", "one\n\ndiff --git a/a.txt b/a.txt\nnew file mode 100644\nindex 0000000..4a58007\n--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+alpha\n"},
+		{"echo more >> a.txt && git commit -q -am two && git log --name-status --format=%s", "two\n\nM\ta.txt\none\n\nA\ta.txt\n"},
+	}
+	for _, c := range cases {
+		got := ws["hide"].must(c.line)
+		if got != c.want {
+			t.Errorf("%s:\ngot:\n%s\nwant:\n%s", c.line, got, c.want)
+		}
+	}
+	// The hidden file's content is still in the latest commit: the open
+	// session sees it unchanged.
+	if got := ws["open"].must("git status -s; git log --name-status --format=%s"); got != "two\n\nM\ta.txt\none\n\nA\ta.txt\nA\tsecret.txt\n" {
+		t.Errorf("the hidden file was dropped from history or the worktree:\n%s", got)
+	}
+}
+
+// TestDeniedCannotBeStaged: a denied file is listed as untracked, and
+// adding it fails with the rule's reason in git's voice; nothing is staged.
+func TestDeniedCannotBeStaged(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "alpha\n", "creds.env": "TOKEN=1\n"}
+	deny := gate.ProfileSpec{Name: "deny", Deny: []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/w/creds.env"}}}}
+	w := multiWorld(t, files, deny)["deny"]
+	if got := w.must(prepare + "git status -s"); got != "?? a.txt\n?? creds.env\n" {
+		t.Errorf("status -s:\n%s", got)
+	}
+	wantErr := "error: open(\"creds.env\"): credentials are never read by hand\nerror: unable to index file 'creds.env'\nfatal: adding files failed\n"
+	for _, line := range []string{"git add creds.env", "git add -A", "git add ."} {
+		out, errOut, code := w.run(line)
+		if code != 128 || errOut != wantErr || out != "" {
+			t.Errorf("%s: exit %d\nstdout: %q\nstderr: %q\nwant stderr %q", line, code, out, errOut, wantErr)
+		}
+	}
+	if got := w.must("git status -s"); got != "?? a.txt\n?? creds.env\n" {
+		t.Errorf("a failed add staged something:\n%s", got)
+	}
+	if got := w.must("git add a.txt && git status -s"); got != "A  a.txt\n?? creds.env\n" {
+		t.Errorf("adding a readable file next to a denied one:\n%s", got)
+	}
+}
+
+// TestReadOnlyGitDir: under a read-only mount every write subcommand
+// fails with EROFS in git's voice, and reading ones still work (G-5.2).
+func TestReadOnlyGitDir(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "alpha\n"}
+	ws := multiWorld(t, files,
+		gate.ProfileSpec{Name: "rw"},
+		gate.ProfileSpec{Name: "ro", Mounts: map[string]gate.MountRules{"/w": {ReadOnly: true}}})
+	ws["rw"].must(prepare + "git add a.txt && git commit -q -m one && echo more >> a.txt")
+	ro := ws["ro"]
+	if got := ro.must("git status -s && git log --oneline"); got != " M a.txt\n1248535 one\n" {
+		t.Errorf("reading subcommands under ro:\n%s", got)
+	}
+	lock := "fatal: Unable to create '/w/.git/index.lock': Read-only file system.\n"
+	cases := []struct{ line, stderr string }{
+		{"git add a.txt", lock},
+		{"git commit -am two", lock},
+		{"git init -q sub", "fatal: cannot mkdir sub: Read-only file system\n"},
+	}
+	for _, c := range cases {
+		out, errOut, code := ro.run(c.line)
+		if code != 128 || errOut != c.stderr || out != "" {
+			t.Errorf("%s: exit %d\nstdout: %q\nstderr: %q\nwant %q", c.line, code, out, errOut, c.stderr)
+		}
+	}
+	if got := ws["rw"].must("git log --oneline && git status -s"); got != "1248535 one\n M a.txt\n" {
+		t.Errorf("the read-only session changed the repository:\n%s", got)
+	}
+}
+
+// TestArgvRules: git is a command like any other: absent unless allowed,
+// refined by allow patterns, and denied by argv prefix (G-3.1, G-3.4).
+func TestArgvRules(t *testing.T) {
+	t.Parallel()
+	ws := multiWorld(t, map[string]string{"a.txt": "alpha\n"},
+		gate.ProfileSpec{Name: "none", Allow: []string{"cat", "printf"}},
+		gate.ProfileSpec{Name: "statusonly", Allow: []string{"git status", "git init"}},
+		gate.ProfileSpec{Name: "nopush", Deny: []gate.Rule{{Reason: "pushing is for humans", Commands: []string{"git push"}}}})
+	cases := []struct {
+		profile, line string
+		code          int
+		stderr        string
+	}{
+		{"none", "git status", 127, "git: command not found\n"},
+		{"statusonly", "git init -q && git status -s", 0, ""},
+		{"statusonly", "git log", 126, "git: Permission denied\n"},
+		{"nopush", "git push origin main", 126, "git: Permission denied\n"},
+		{"nopush", "git init -q && git status -s", 0, ""},
+	}
+	for _, c := range cases {
+		_, errOut, code := ws[c.profile].run(c.line)
+		if code != c.code || !strings.HasSuffix(errOut, c.stderr) {
+			t.Errorf("%s: %s: exit %d, stderr %q; want %d, %q", c.profile, c.line, code, errOut, c.code, c.stderr)
+		}
+	}
+}

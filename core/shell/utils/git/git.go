@@ -1,0 +1,269 @@
+// Package git is the shell's git: a Go implementation of the everyday
+// subcommands over go-git's storage and index plumbing, whose every read
+// and write of a worktree or its .git passes the session's op door
+// through a go-billy adapter (G-6.1). It never runs a host git binary and
+// never names a host path (G-12.1).
+//
+// Paths the door hides are not there for git: not in status, not staged
+// by add -A, not in diffs, and their content in history (blobs reached
+// through a path name) is judged as the worktree path of that name is
+// (G-4.5). A denied file is listed as untracked and refuses to be added
+// with the rule's reason (G-6.1b). Output follows git 2.39's formats with
+// colour off.
+//
+// The package is its own so the utilities package does not link it; it
+// registers git from init, and does no other work until git runs.
+package git
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"gatehouse/core/shell/utils"
+	"gatehouse/core/vfs"
+)
+
+func init() {
+	utils.Register(&utils.Utility{
+		Name:        "git",
+		Run:         run,
+		Operands:    operands,
+		OperandExit: 128,
+		Keeps:       utils.KeepsNothing,
+		Voice: func(arg, msg string) string {
+			return "fatal: " + arg + ": " + msg + "\n"
+		},
+		Help: usageText,
+	})
+}
+
+// version is the git whose formats this package follows.
+const version = "2.39.5"
+
+const usageText = `usage: git [--version] [--help] [-C <path>] [-c <name>=<value>]
+           <command> [<args>]
+
+These are common Git commands used in various situations:
+
+start a working area
+   clone     Clone a repository into a new directory
+   init      Create an empty Git repository or reinitialize an existing one
+
+work on the current change
+   add       Add file contents to the index
+   mv        Move or rename a file, a directory, or a symlink
+   restore   Restore working tree files
+   rm        Remove files from the working tree and from the index
+
+examine the history and state
+   diff      Show changes between commits, commit and working tree, etc
+   log       Show commit logs
+   show      Show various types of objects
+   status    Show the working tree status
+
+grow, mark and tweak your common history
+   branch    List, create, or delete branches
+   commit    Record changes to the repository
+   merge     Join two or more development histories together
+   reset     Reset current HEAD to the specified state
+   switch    Switch branches
+   tag       Create, list, delete or verify a tag object signed with GPG
+
+plumbing and configuration
+   cat-file  Provide content or type and size information for repository objects
+   config    Get and set repository or global options
+   ls-files  Show information about files in the index and the working tree
+   rev-parse Pick out and massage parameters
+   stash     Stash the changes in a dirty working directory away
+`
+
+// cmd is one run of git.
+type cmd struct {
+	env  *utils.Env
+	fsys vfs.FS
+	out  *bufio.Writer
+	errw io.Writer
+	// overrides are -c NAME=VALUE settings, winning over every file.
+	overrides map[string]string
+}
+
+// exitError ends a subcommand with a message on stderr and a status.
+type exitError struct {
+	msg  string // the whole stderr text, newline included ("" prints nothing)
+	code int
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// fatalf is git's die(): "fatal: ..." and status 128.
+func fatalf(format string, a ...any) error {
+	return &exitError{msg: "fatal: " + fmt.Sprintf(format, a...) + "\n", code: 128}
+}
+
+// usageErr is a usage error: git's usage text and status 129.
+func usageErr(text string) error { return &exitError{msg: text, code: 129} }
+
+// exitStatus ends with a status and nothing more to say.
+func exitStatus(code int) error { return &exitError{code: code} }
+
+// subcommand runs one git subcommand with its arguments (after its name).
+type subcommand func(g *cmd, args []string) error
+
+// subcommands maps every subcommand that exists here to its runner.
+var subcommands map[string]subcommand
+
+func init() {
+	subcommands = map[string]subcommand{
+		"init":   runInit,
+		"status": runStatus,
+		"add":    runAdd,
+		"commit": runCommit,
+		"log":    runLog,
+	}
+}
+
+// unsupported are git's own commands that this git does not have: they
+// are named as unsupported rather than unknown.
+var unsupported = map[string]bool{
+	"rebase": true, "cherry-pick": true, "revert": true, "bisect": true, "blame": true,
+	"fetch": true, "pull": true, "push": true, "remote": true, "submodule": true,
+	"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
+	"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,
+	"notes": true, "clean": true, "sparse-checkout": true, "bundle": true, "prune": true,
+	"repack": true, "filter-branch": true, "cherry": true, "range-diff": true, "ls-tree": true,
+	"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
+	"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
+	"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
+	"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
+	"maintenance": true, "rerere": true, "restore": true, "rm": true, "mv": true,
+	"reset": true, "diff": true, "show": true, "branch": true, "checkout": true, "switch": true,
+	"tag": true, "config": true, "rev-parse": true, "ls-files": true, "cat-file": true,
+	"stash": true, "merge": true, "clone": true,
+}
+
+func run(e *utils.Env) (int, error) {
+	g := &cmd{env: e, fsys: e.FS, out: bufio.NewWriterSize(e.Stdout, 32*1024), errw: e.Stderr}
+	err := g.main(e.Args[1:])
+	g.out.Flush()
+	if err == nil {
+		return 0, nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		io.WriteString(g.errw, ee.msg)
+		return ee.code, nil
+	}
+	io.WriteString(g.errw, "fatal: "+errText(err)+"\n")
+	return 128, nil
+}
+
+// main reads git's global options, then runs the subcommand.
+func (g *cmd) main(args []string) error {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch a := args[0]; {
+		case a == "--version":
+			fmt.Fprintf(g.out, "git version %s\n", version)
+			return nil
+		case a == "--help" || a == "-h":
+			g.out.WriteString(usageText)
+			return nil
+		case a == "--no-pager" || a == "-P" || a == "--no-replace-objects" || a == "--literal-pathspecs":
+			args = args[1:]
+		case a == "-C" || a == "-c":
+			if len(args) < 2 {
+				return usageErr("error: no directory given for '" + a + "' option\n\n" + usageText)
+			}
+			if a == "-C" {
+				g.env = withDir(g.env, args[1])
+			} else if err := g.override(args[1]); err != nil {
+				return err
+			}
+			args = args[2:]
+		default:
+			return usageErr("unknown option: " + a + "\n" + usageText)
+		}
+	}
+	if len(args) == 0 {
+		g.out.WriteString(usageText)
+		return exitStatus(1)
+	}
+	name := args[0]
+	if sc, ok := subcommands[name]; ok {
+		return sc(g, args[1:])
+	}
+	if unsupported[name] {
+		return &exitError{msg: "git: '" + name + "' is not supported here\n", code: 1}
+	}
+	return &exitError{msg: "git: '" + name + "' is not a git command. See 'git --help'.\n", code: 1}
+}
+
+// withDir is e with its cwd moved to dir (git -C).
+func withDir(e *utils.Env, dir string) *utils.Env {
+	c := *e
+	c.Dir = e.Abs(dir)
+	return &c
+}
+
+func (g *cmd) override(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok {
+		v = "true"
+	}
+	if !strings.Contains(k, ".") {
+		return fatalf("key does not contain a section: %s", k)
+	}
+	if g.overrides == nil {
+		g.overrides = map[string]string{}
+	}
+	g.overrides[strings.ToLower(k)] = v
+	return nil
+}
+
+// errText is the strerror text or refusal reason of an error.
+func errText(err error) string { return utils.ErrText(err) }
+
+// operands declares git's path operands to the gate (G-4.9): -C's
+// directory, and the pathspecs of the subcommands that name files.
+func operands(argv []string) []utils.OperandRef {
+	var refs []utils.OperandRef
+	i := 1
+	for i < len(argv) && strings.HasPrefix(argv[i], "-") {
+		if (argv[i] == "-C" || argv[i] == "-c") && i+1 < len(argv) {
+			if argv[i] == "-C" {
+				refs = append(refs, utils.OperandRef{Index: i + 1, Kind: utils.Read})
+			}
+			i++
+		}
+		i++
+	}
+	if i >= len(argv) {
+		return refs
+	}
+	kind := utils.Read
+	switch argv[i] {
+	case "add", "rm", "mv", "restore", "checkout", "diff", "log", "status", "ls-files", "reset", "stash", "commit":
+		if argv[i] == "rm" || argv[i] == "mv" || argv[i] == "restore" || argv[i] == "checkout" {
+			kind = utils.Write
+		}
+	default:
+		return refs
+	}
+	sub := argv[i]
+	dashdash := false
+	for j := i + 1; j < len(argv); j++ {
+		a := argv[j]
+		switch {
+		case !dashdash && a == "--":
+			dashdash = true
+		case dashdash:
+			refs = append(refs, utils.OperandRef{Index: j, Kind: kind})
+		case strings.HasPrefix(a, "-"):
+		case sub == "add" || sub == "rm" || sub == "mv":
+			refs = append(refs, utils.OperandRef{Index: j, Kind: kind})
+		}
+	}
+	return refs
+}

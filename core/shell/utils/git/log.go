@@ -1,0 +1,422 @@
+package git
+
+import (
+	"container/heap"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// logOptions are git log's flags.
+type logOptions struct {
+	max       int // -1: no limit
+	format    string
+	oneline   bool
+	stat      bool
+	patch     bool
+	nameOnly  bool
+	nameStat  bool
+	revs      []string
+	paths     []string
+	tformat   bool // format lines end with "\n" (tformat) rather than separate
+	noCommits bool
+}
+
+func parseLogArgs(args []string) (logOptions, error) {
+	o := logOptions{max: -1}
+	dashdash := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case dashdash:
+			o.paths = append(o.paths, a)
+		case a == "--":
+			dashdash = true
+		case a == "--oneline":
+			o.oneline = true
+		case a == "--stat":
+			o.stat = true
+		case a == "-p" || a == "-u" || a == "--patch":
+			o.patch = true
+		case a == "--name-only":
+			o.nameOnly = true
+		case a == "--name-status":
+			o.nameStat = true
+		case a == "--no-decorate" || a == "--no-color" || a == "--no-graph" || a == "--decorate=no" || a == "--color=never":
+		case a == "-n":
+			if i+1 >= len(args) {
+				return o, usageErr("error: switch `n' requires a value\n")
+			}
+			i++
+			n, err := strconv.Atoi(args[i])
+			if err != nil {
+				return o, fatalf("'%s': not an integer", args[i])
+			}
+			o.max = n
+		case strings.HasPrefix(a, "--max-count="):
+			n, err := strconv.Atoi(strings.TrimPrefix(a, "--max-count="))
+			if err != nil {
+				return o, fatalf("'%s': not an integer", a)
+			}
+			o.max = n
+		case len(a) > 1 && a[0] == '-' && isDigits(a[1:]):
+			o.max, _ = strconv.Atoi(a[1:])
+		case strings.HasPrefix(a, "-n") && isDigits(a[2:]):
+			o.max, _ = strconv.Atoi(a[2:])
+		case strings.HasPrefix(a, "--format=") || strings.HasPrefix(a, "--pretty="):
+			f := a[strings.IndexByte(a, '=')+1:]
+			switch {
+			case strings.HasPrefix(f, "format:"):
+				o.format = strings.TrimPrefix(f, "format:")
+			case strings.HasPrefix(f, "tformat:"):
+				o.format, o.tformat = strings.TrimPrefix(f, "tformat:"), true
+			case f == "oneline":
+				o.oneline = true
+			case f == "medium" || f == "":
+			case f == "short" || f == "full" || f == "fuller" || f == "raw" || f == "email" || f == "reference":
+				return o, &exitError{msg: "git: 'log --pretty=" + f + "' is not supported here\n", code: 1}
+			default:
+				if !strings.Contains(f, "%") {
+					return o, fatalf("invalid --pretty format: %s", f)
+				}
+				o.format, o.tformat = f, true
+			}
+		case a == "--graph":
+			return o, &exitError{msg: "git: 'log --graph' is not supported here\n", code: 1}
+		case strings.HasPrefix(a, "-"):
+			return o, unknownOption("log", a)
+		default:
+			o.revs = append(o.revs, a)
+		}
+	}
+	return o, nil
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func runLog(g *cmd, args []string) error {
+	o, err := parseLogArgs(args)
+	if err != nil {
+		return err
+	}
+	r, err := g.findRepo()
+	if err != nil {
+		return err
+	}
+	var starts, excludes []plumbing.Hash
+	if len(o.revs) == 0 {
+		branch, h, err := r.head()
+		if err != nil {
+			return err
+		}
+		if h.IsZero() {
+			return fatalf("your current branch '%s' does not have any commits yet", branch.Short())
+		}
+		starts = []plumbing.Hash{h}
+	}
+	for _, rev := range o.revs {
+		if from, to, ok := strings.Cut(rev, ".."); ok {
+			fh, err := r.resolveCommit(orHead(from))
+			if err != nil {
+				return err
+			}
+			th, err := r.resolveCommit(orHead(to))
+			if err != nil {
+				return err
+			}
+			excludes = append(excludes, fh)
+			starts = append(starts, th)
+			continue
+		}
+		if strings.HasPrefix(rev, "^") {
+			h, err := r.resolveCommit(rev[1:])
+			if err != nil {
+				return err
+			}
+			excludes = append(excludes, h)
+			continue
+		}
+		h, err := r.resolveCommit(rev)
+		if err != nil {
+			return err
+		}
+		starts = append(starts, h)
+	}
+	var specs []pathspec
+	if len(o.paths) > 0 {
+		if specs, err = r.pathspecs(o.paths); err != nil {
+			return err
+		}
+	}
+	return r.walkLog(o, starts, excludes, specs)
+}
+
+func orHead(s string) string {
+	if s == "" {
+		return "HEAD"
+	}
+	return s
+}
+
+// walkLog prints commits newest first (by committer date), as git log's
+// default order does.
+func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []pathspec) error {
+	hidden := map[plumbing.Hash]bool{}
+	for _, h := range excludes {
+		if err := r.markAncestors(h, hidden); err != nil {
+			return err
+		}
+	}
+	q := &commitQueue{}
+	seen := map[plumbing.Hash]bool{}
+	for _, h := range starts {
+		if seen[h] || hidden[h] {
+			continue
+		}
+		c, err := r.readCommit(h)
+		if err != nil {
+			return err
+		}
+		seen[h] = true
+		heap.Push(q, c)
+	}
+	shown := 0
+	for q.Len() > 0 && (o.max < 0 || shown < o.max) {
+		if err := r.g.env.Ctx.Err(); err != nil {
+			return err
+		}
+		c := heap.Pop(q).(*commit)
+		for _, p := range c.Parents {
+			if seen[p] || hidden[p] {
+				continue
+			}
+			seen[p] = true
+			pc, err := r.readCommit(p)
+			if err != nil {
+				return err
+			}
+			heap.Push(q, pc)
+		}
+		var changes []fileChange
+		needChanges := len(specs) > 0 || o.stat || o.patch || o.nameOnly || o.nameStat
+		if needChanges && len(c.Parents) <= 1 {
+			from := plumbing.ZeroHash
+			if len(c.Parents) == 1 {
+				pc, err := r.readCommit(c.Parents[0])
+				if err != nil {
+					return err
+				}
+				from = pc.Tree
+			}
+			var err error
+			if changes, err = r.treeChanges(from, c.Tree); err != nil {
+				return err
+			}
+			if len(specs) > 0 {
+				changes = filterChanges(changes, specs)
+				if len(changes) == 0 {
+					continue
+				}
+			}
+		} else if len(specs) > 0 {
+			continue // merges are left out of a path-limited log
+		}
+		if shown > 0 && o.format == "" && !o.oneline {
+			r.g.out.WriteString("\n")
+		} else if shown > 0 && o.format != "" && !o.tformat {
+			r.g.out.WriteString("\n")
+		}
+		shown++
+		r.printCommit(c, o)
+		if err := r.printChanges(changes, o, o.oneline); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// markAncestors marks h and everything it descends from.
+func (r *repo) markAncestors(h plumbing.Hash, marks map[plumbing.Hash]bool) error {
+	stack := []plumbing.Hash{h}
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if marks[h] {
+			continue
+		}
+		marks[h] = true
+		c, err := r.readCommit(h)
+		if err != nil {
+			return err
+		}
+		stack = append(stack, c.Parents...)
+	}
+	return nil
+}
+
+func filterChanges(cs []fileChange, specs []pathspec) []fileChange {
+	var out []fileChange
+	for _, c := range cs {
+		if matchAny(specs, c.path) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// printCommit prints one commit's header in the chosen format.
+func (r *repo) printCommit(c *commit, o logOptions) {
+	out := r.g.out
+	switch {
+	case o.format != "":
+		out.WriteString(r.expandFormat(o.format, c))
+		if o.tformat {
+			out.WriteString("\n")
+		}
+	case o.oneline:
+		fmt.Fprintf(out, "%s %s\n", r.abbrev(c.Hash), c.subject())
+	default:
+		fmt.Fprintf(out, "commit %s\n", c.Hash)
+		if len(c.Parents) > 1 {
+			var ps []string
+			for _, p := range c.Parents {
+				ps = append(ps, r.abbrev(p))
+			}
+			fmt.Fprintf(out, "Merge: %s\n", strings.Join(ps, " "))
+		}
+		fmt.Fprintf(out, "Author: %s <%s>\nDate:   %s\n\n", c.Author.Name, c.Author.Email, gitDate(c.Author.When))
+		out.WriteString(indentMessage(c.Message))
+	}
+}
+
+// gitDate is git's default date format.
+func gitDate(t time.Time) string { return t.Format("Mon Jan 2 15:04:05 2006 -0700") }
+
+// indentMessage indents a message by four spaces, as the medium format.
+func indentMessage(m string) string {
+	var b strings.Builder
+	for _, ln := range strings.Split(strings.TrimRight(m, "\n"), "\n") {
+		b.WriteString("    " + ln + "\n")
+	}
+	return b.String()
+}
+
+// expandFormat fills a --format string's placeholders.
+func (r *repo) expandFormat(f string, c *commit) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		rest := f[i+1:]
+		val, n := r.placeholder(rest, c)
+		if n == 0 {
+			b.WriteByte('%')
+			continue
+		}
+		b.WriteString(val)
+		i += n
+	}
+	return b.String()
+}
+
+// placeholder expands the placeholder at the start of s (after "%") and
+// says how many bytes it took (0: not a placeholder).
+func (r *repo) placeholder(s string, c *commit) (string, int) {
+	two := func(p string) bool { return strings.HasPrefix(s, p) }
+	parents := func(short bool) string {
+		var ps []string
+		for _, p := range c.Parents {
+			if short {
+				ps = append(ps, r.abbrev(p))
+			} else {
+				ps = append(ps, p.String())
+			}
+		}
+		return strings.Join(ps, " ")
+	}
+	person := func(sig signature, k byte) (string, bool) {
+		switch k {
+		case 'n':
+			return sig.Name, true
+		case 'e':
+			return sig.Email, true
+		case 'd':
+			return gitDate(sig.When), true
+		case 't':
+			return strconv.FormatInt(sig.When.Unix(), 10), true
+		case 'I':
+			return sig.When.Format("2006-01-02T15:04:05-07:00"), true
+		case 'i':
+			return sig.When.Format("2006-01-02 15:04:05 -0700"), true
+		case 's':
+			return sig.When.Format("2006-01-02"), true
+		case 'D':
+			return sig.When.Format("Mon, 2 Jan 2006 15:04:05 -0700"), true
+		}
+		return "", false
+	}
+	switch {
+	case two("H"):
+		return c.Hash.String(), 1
+	case two("h"):
+		return r.abbrev(c.Hash), 1
+	case two("T"):
+		return c.Tree.String(), 1
+	case two("t"):
+		return r.abbrev(c.Tree), 1
+	case two("P"):
+		return parents(false), 1
+	case two("p"):
+		return parents(true), 1
+	case two("s"):
+		return c.subject(), 1
+	case two("b"):
+		return c.body(), 1
+	case two("B"):
+		return c.Message, 1
+	case two("n"):
+		return "\n", 1
+	case two("%"):
+		return "%", 1
+	case two("a") && len(s) > 1:
+		if v, ok := person(c.Author, s[1]); ok {
+			return v, 2
+		}
+	case two("c") && len(s) > 1:
+		if v, ok := person(c.Committer, s[1]); ok {
+			return v, 2
+		}
+	}
+	return "", 0
+}
+
+// commitQueue orders commits newest first by committer date.
+type commitQueue []*commit
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	return q[i].Committer.When.After(q[j].Committer.When)
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)   { *q = append(*q, x.(*commit)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
+}

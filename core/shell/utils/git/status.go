@@ -1,0 +1,377 @@
+package git
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// change is one path's difference between two sides (HEAD and index, or
+// index and worktree).
+type change struct {
+	path string
+	kind byte // 'A' added, 'M' modified, 'D' deleted, 'T' type changed
+}
+
+// status is the state git status reports.
+type status struct {
+	branch   plumbing.ReferenceName // "" when detached
+	head     plumbing.Hash
+	staged   []change
+	unstaged []change
+	scan     *scan
+}
+
+// collectStatus compares HEAD, the index and the worktree.
+func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
+	idx, err := r.loadIndex()
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &status{}
+	if st.branch, st.head, err = r.head(); err != nil {
+		return nil, nil, err
+	}
+	s := newScanner(r, idx)
+	s.allFiles = allUntracked
+	if st.scan, err = s.run(); err != nil {
+		return nil, nil, err
+	}
+	headTree, err := r.headTree()
+	if err != nil {
+		return nil, nil, err
+	}
+	st.staged = r.stagedChanges(headTree, s.entries, st.scan)
+	for _, name := range s.names {
+		switch st.scan.tracked[name] {
+		case wtModified:
+			st.unstaged = append(st.unstaged, change{name, 'M'})
+		case wtDeleted:
+			st.unstaged = append(st.unstaged, change{name, 'D'})
+		case wtTypeChange:
+			st.unstaged = append(st.unstaged, change{name, 'T'})
+		}
+	}
+	return st, idx, nil
+}
+
+// stagedChanges compares HEAD's tree with the index, leaving out paths
+// the door hides.
+func (r *repo) stagedChanges(headTree map[string]flatEntry, entries map[string]*index.Entry, sc *scan) []change {
+	var out []change
+	visible := func(p string) bool {
+		if _, seen := sc.files[p]; seen {
+			return true
+		}
+		if sc.hidden[p] {
+			return false
+		}
+		return !r.hiddenPath(p)
+	}
+	for p, e := range entries {
+		h, ok := headTree[p]
+		switch {
+		case !ok:
+			if visible(p) {
+				out = append(out, change{p, 'A'})
+			}
+		case h.Hash != e.Hash || h.Mode != e.Mode:
+			if !visible(p) {
+				continue
+			}
+			if (h.Mode == 0o120000) != (e.Mode == 0o120000) {
+				out = append(out, change{p, 'T'})
+			} else {
+				out = append(out, change{p, 'M'})
+			}
+		}
+	}
+	for p := range headTree {
+		if _, ok := entries[p]; !ok && visible(p) {
+			out = append(out, change{p, 'D'})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// statusOptions are git status's flags.
+type statusOptions struct {
+	short, porcelain, branch bool
+	untracked                string // "no", "normal", "all"
+	paths                    []string
+}
+
+func runStatus(g *cmd, args []string) error {
+	o := statusOptions{untracked: "normal"}
+	for _, a := range args {
+		switch {
+		case a == "-s" || a == "--short":
+			o.short = true
+		case a == "--porcelain" || a == "--porcelain=v1":
+			o.porcelain = true
+		case a == "-b" || a == "--branch":
+			o.branch = true
+		case a == "-sb" || a == "-bs":
+			o.short, o.branch = true, true
+		case a == "--long":
+			o.short, o.porcelain = false, false
+		case a == "-u" || a == "-uall" || a == "--untracked-files=all" || a == "--untracked-files":
+			o.untracked = "all"
+		case a == "-uno" || a == "--untracked-files=no":
+			o.untracked = "no"
+		case a == "-unormal" || a == "--untracked-files=normal":
+			o.untracked = "normal"
+		case a == "--":
+		case strings.HasPrefix(a, "--porcelain="):
+			return fatalf("unsupported porcelain version '%s'", strings.TrimPrefix(a, "--porcelain="))
+		case strings.HasPrefix(a, "-"):
+			return unknownOption("status", a)
+		default:
+			o.paths = append(o.paths, a)
+		}
+	}
+	r, err := g.findRepo()
+	if err != nil {
+		return err
+	}
+	st, _, err := r.collectStatus(o.untracked == "all")
+	if err != nil {
+		return err
+	}
+	if len(o.paths) > 0 {
+		specs, err := r.pathspecs(o.paths)
+		if err != nil {
+			return err
+		}
+		st.filter(specs)
+	}
+	if o.untracked == "no" {
+		st.scan.untracked = nil
+	}
+	switch {
+	case o.porcelain:
+		r.printShort(st, o.branch, true)
+	case o.short:
+		r.printShort(st, o.branch, false)
+	default:
+		r.printLong(st, false)
+	}
+	return nil
+}
+
+// filter keeps what the pathspecs match.
+func (st *status) filter(specs []pathspec) {
+	keep := func(cs []change) []change {
+		var out []change
+		for _, c := range cs {
+			if matchAny(specs, c.path) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	st.staged, st.unstaged = keep(st.staged), keep(st.unstaged)
+	var u []string
+	for _, p := range st.scan.untracked {
+		if matchAny(specs, strings.TrimSuffix(p, "/")) {
+			u = append(u, p)
+		}
+	}
+	st.scan.untracked = u
+}
+
+// shortPath is a path as status prints it: relative to the cwd, or to the
+// top for porcelain.
+func (r *repo) shortPath(p string, porcelain bool) string {
+	dir := strings.HasSuffix(p, "/")
+	var s string
+	if porcelain {
+		s = p
+	} else {
+		s = r.rel(strings.TrimSuffix(p, "/"))
+		if dir {
+			s += "/"
+		}
+	}
+	return quotePath(s)
+}
+
+func (r *repo) printShort(st *status, branch, porcelain bool) {
+	out := r.g.out
+	if branch {
+		switch {
+		case st.branch == "":
+			out.WriteString("## HEAD (no branch)\n")
+		case st.head.IsZero():
+			fmt.Fprintf(out, "## No commits yet on %s\n", st.branch.Short())
+		default:
+			fmt.Fprintf(out, "## %s\n", st.branch.Short())
+		}
+	}
+	type row struct {
+		x, y byte
+	}
+	rows := map[string]*row{}
+	var names []string
+	get := func(p string) *row {
+		if rw, ok := rows[p]; ok {
+			return rw
+		}
+		rw := &row{' ', ' '}
+		rows[p] = rw
+		names = append(names, p)
+		return rw
+	}
+	for _, c := range st.staged {
+		get(c.path).x = c.kind
+	}
+	for _, c := range st.unstaged {
+		get(c.path).y = c.kind
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		rw := rows[p]
+		fmt.Fprintf(out, "%c%c %s\n", rw.x, rw.y, r.shortPath(p, porcelain))
+	}
+	for _, p := range st.scan.untracked {
+		fmt.Fprintf(out, "?? %s\n", r.shortPath(p, porcelain))
+	}
+}
+
+// statusLabel is the long format's word for a change, padded as git pads.
+func statusLabel(kind byte, staged bool) string {
+	switch kind {
+	case 'A':
+		return "new file:   "
+	case 'D':
+		return "deleted:    "
+	case 'T':
+		return "typechange: "
+	}
+	return "modified:   "
+}
+
+// printLong prints the long format; forCommit is git commit's wording
+// when there is nothing to commit ("Initial commit" before the first).
+func (r *repo) printLong(st *status, forCommit bool) {
+	out := r.g.out
+	if st.branch == "" {
+		fmt.Fprintf(out, "HEAD detached at %s\n", r.abbrev(st.head))
+	} else {
+		fmt.Fprintf(out, "On branch %s\n", st.branch.Short())
+	}
+	if st.head.IsZero() && forCommit {
+		out.WriteString("\nInitial commit\n\n")
+	} else if st.head.IsZero() {
+		out.WriteString("\nNo commits yet\n\n")
+	}
+	if len(st.staged) > 0 {
+		out.WriteString("Changes to be committed:\n")
+		if st.head.IsZero() {
+			out.WriteString("  (use \"git rm --cached <file>...\" to unstage)\n")
+		} else {
+			out.WriteString("  (use \"git restore --staged <file>...\" to unstage)\n")
+		}
+		for _, c := range st.staged {
+			fmt.Fprintf(out, "\t%s%s\n", statusLabel(c.kind, true), quotePath(r.rel(c.path)))
+		}
+		out.WriteString("\n")
+	}
+	if len(st.unstaged) > 0 {
+		out.WriteString("Changes not staged for commit:\n")
+		deleted := false
+		for _, c := range st.unstaged {
+			deleted = deleted || c.kind == 'D'
+		}
+		if deleted {
+			out.WriteString("  (use \"git add/rm <file>...\" to update what will be committed)\n")
+		} else {
+			out.WriteString("  (use \"git add <file>...\" to update what will be committed)\n")
+		}
+		out.WriteString("  (use \"git restore <file>...\" to discard changes in working directory)\n")
+		for _, c := range st.unstaged {
+			fmt.Fprintf(out, "\t%s%s\n", statusLabel(c.kind, false), quotePath(r.rel(c.path)))
+		}
+		out.WriteString("\n")
+	}
+	if len(st.scan.untracked) > 0 {
+		out.WriteString("Untracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n")
+		for _, p := range st.scan.untracked {
+			fmt.Fprintf(out, "\t%s\n", r.shortPath(p, false))
+		}
+		out.WriteString("\n")
+	}
+	switch {
+	case len(st.staged) > 0:
+	case len(st.unstaged) > 0:
+		out.WriteString("no changes added to commit (use \"git add\" and/or \"git commit -a\")\n")
+	case len(st.scan.untracked) > 0:
+		out.WriteString("nothing added to commit but untracked files present (use \"git add\" to track)\n")
+	case st.head.IsZero():
+		out.WriteString("nothing to commit (create/copy files and use \"git add\" to track)\n")
+	default:
+		out.WriteString("nothing to commit, working tree clean\n")
+	}
+}
+
+// abbrev is the short form of an object id (7 hex digits).
+func (r *repo) abbrev(h plumbing.Hash) string { return h.String()[:7] }
+
+// quotePath quotes a path as git's core.quotePath does: a path with a
+// control character, a quote, a backslash or a byte above 0x7f is printed
+// in double quotes with C escapes.
+func quotePath(p string) string {
+	needs := false
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\v':
+			b.WriteString(`\v`)
+		default:
+			if c < 0x20 || c >= 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// unknownOption is git's parse-options answer to an option it lacks.
+func unknownOption(sub, opt string) error {
+	if strings.HasPrefix(opt, "--") {
+		return usageErr(fmt.Sprintf("error: unknown option `%s'\nusage: git %s [<options>]\n", strings.TrimPrefix(opt, "--"), sub))
+	}
+	return usageErr(fmt.Sprintf("error: unknown switch `%s'\nusage: git %s [<options>]\n", strings.TrimPrefix(opt, "-")[:1], sub))
+}

@@ -1,0 +1,394 @@
+package git
+
+import (
+	"errors"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// worktree state of one tracked path, against its index entry.
+type wtState int
+
+const (
+	wtSame wtState = iota
+	wtModified
+	wtDeleted
+	wtTypeChange
+)
+
+// scan is what a walk of the worktree found: the state of each tracked
+// path, the untracked paths (a directory with nothing tracked in it is
+// one entry ending in "/" unless every file was asked for), and the
+// tracked paths the door hides, which git then leaves alone (G-4.5).
+type scan struct {
+	tracked   map[string]wtState
+	files     map[string]fs.FileInfo // worktree files seen, by path
+	untracked []string
+	hidden    map[string]bool
+}
+
+// scanner walks a worktree against an index.
+type scanner struct {
+	r        *repo
+	entries  map[string]*index.Entry
+	names    []string // tracked names, sorted
+	idxMtime int64    // the index file's mtime (ns): entries as new are racy
+	allFiles bool     // list untracked files one by one (-uall, add -A)
+	ignored  bool     // also collect ignored paths instead of skipping them
+	out      *scan
+}
+
+func newScanner(r *repo, idx *index.Index) *scanner {
+	s := &scanner{r: r, entries: make(map[string]*index.Entry, len(idx.Entries))}
+	for _, e := range idx.Entries {
+		if e.Stage == stageMerged {
+			s.entries[e.Name] = e
+			s.names = append(s.names, e.Name)
+		}
+	}
+	sort.Strings(s.names)
+	if info, err := r.g.fsys.Stat(r.gitDir + "/index"); err == nil {
+		s.idxMtime = info.ModTime().UnixNano()
+	}
+	return s
+}
+
+// hasTracked reports whether any tracked name lies under dir ("a/b/").
+func (s *scanner) hasTracked(dir string) bool {
+	i := sort.SearchStrings(s.names, dir)
+	return i < len(s.names) && strings.HasPrefix(s.names[i], dir)
+}
+
+// run walks the whole worktree.
+func (s *scanner) run() (*scan, error) {
+	s.out = &scan{tracked: map[string]wtState{}, files: map[string]fs.FileInfo{}, hidden: map[string]bool{}}
+	base := s.r.excludes()
+	if err := s.walk("", base); err != nil {
+		return nil, err
+	}
+	for _, name := range s.names {
+		if _, seen := s.out.tracked[name]; seen {
+			continue
+		}
+		if s.r.hiddenPath(name) {
+			s.out.hidden[name] = true
+			continue
+		}
+		s.out.tracked[name] = wtDeleted
+	}
+	sort.Strings(s.out.untracked)
+	return s.out, nil
+}
+
+// walk lists one worktree directory (rel is "" or ends without "/").
+func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
+	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
+	if err != nil {
+		if rel == "" {
+			return err
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			// A directory the door lets nobody list (denied): what it
+			// holds cannot be compared, so its tracked files are left
+			// as they are rather than reported deleted.
+			for i := sort.SearchStrings(s.names, rel+"/"); i < len(s.names) && strings.HasPrefix(s.names[i], rel+"/"); i++ {
+				s.out.tracked[s.names[i]] = wtSame
+			}
+		}
+		return nil // gone: its tracked files read as deleted
+	}
+	patterns = s.r.dirIgnores(rel, entries, patterns)
+	matcher := gitignore.NewMatcher(patterns)
+	for _, d := range entries {
+		name := d.Name()
+		if name == ".git" {
+			continue
+		}
+		p := joinRel(rel, name)
+		info, err := d.Info()
+		if err != nil {
+			continue
+		}
+		if info.IsDir() {
+			if s.hasTracked(p + "/") {
+				if err := s.walk(p, patterns); err != nil {
+					return err
+				}
+				continue
+			}
+			if matcher.Match(splitRel(p), true) {
+				continue
+			}
+			if s.allFiles {
+				if err := s.walk(p, patterns); err != nil {
+					return err
+				}
+			} else if s.hasContent(p, patterns) {
+				s.out.untracked = append(s.out.untracked, p+"/")
+			}
+			continue
+		}
+		if e, ok := s.entries[p]; ok {
+			s.out.files[p] = info
+			s.out.tracked[p] = s.compare(p, e, info)
+			continue
+		}
+		if matcher.Match(splitRel(p), false) {
+			continue
+		}
+		s.out.files[p] = info
+		s.out.untracked = append(s.out.untracked, p)
+	}
+	return nil
+}
+
+// hasContent reports whether an untracked directory holds any file that
+// is not ignored (git does not show an empty or all-ignored directory).
+func (s *scanner) hasContent(rel string, patterns []gitignore.Pattern) bool {
+	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
+	if err != nil {
+		return false
+	}
+	patterns = s.r.dirIgnores(rel, entries, patterns)
+	matcher := gitignore.NewMatcher(patterns)
+	for _, d := range entries {
+		p := joinRel(rel, d.Name())
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return true // a nested repository shows as its directory
+			}
+			if !matcher.Match(splitRel(p), true) && s.hasContent(p, patterns) {
+				return true
+			}
+			continue
+		}
+		if !matcher.Match(splitRel(p), false) {
+			return true
+		}
+	}
+	return false
+}
+
+// compare decides a tracked file's state: equal size, mode and mtime
+// mean unchanged (unless the entry is as new as the index, racy as git
+// calls it); otherwise the content is hashed. A file the door refuses to
+// read counts as modified.
+func (s *scanner) compare(p string, e *index.Entry, info fs.FileInfo) wtState {
+	mode := modeOf(info)
+	if mode == filemode.Empty {
+		return wtTypeChange
+	}
+	if (mode == filemode.Symlink) != (e.Mode == filemode.Symlink) {
+		return wtTypeChange
+	}
+	if mode != e.Mode {
+		return wtModified
+	}
+	mt := info.ModTime().UnixNano()
+	if int64(e.Size) == info.Size() && e.ModifiedAt.UnixNano() == mt && mt < s.idxMtime {
+		return wtSame
+	}
+	if uint32(info.Size()) != e.Size {
+		return wtModified
+	}
+	h, err := s.r.hashWorkFile(p, info)
+	if err != nil || h != e.Hash {
+		return wtModified
+	}
+	return wtSame
+}
+
+// modeOf is the git mode of a worktree file (Empty for what git cannot
+// track: a FIFO, a device).
+func modeOf(info fs.FileInfo) filemode.FileMode {
+	switch m := info.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return filemode.Symlink
+	case m.IsRegular() && m&0o111 != 0:
+		return filemode.Executable
+	case m.IsRegular():
+		return filemode.Regular
+	case m.IsDir():
+		return filemode.Dir
+	}
+	return filemode.Empty
+}
+
+// workContent reads what git stores for a worktree file: its bytes, or a
+// symlink's target.
+func (r *repo) workContent(p string, info fs.FileInfo) ([]byte, error) {
+	if info.Mode()&fs.ModeSymlink != 0 {
+		t, err := r.g.fsys.Readlink(r.abs(p))
+		return []byte(t), err
+	}
+	return readFile(r.g.fsys, r.abs(p))
+}
+
+// hashWorkFile is the blob id a worktree file would get.
+func (r *repo) hashWorkFile(p string, info fs.FileInfo) (plumbing.Hash, error) {
+	data, err := r.workContent(p, info)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return plumbing.ComputeHash(plumbing.BlobObject, data), nil
+}
+
+// hiddenPath reports whether the door hides a worktree path: its name is
+// not there for the session, whatever history holds under it (G-4.5).
+func (r *repo) hiddenPath(p string) bool {
+	err := r.g.fsys.CheckRead(r.abs(p))
+	return err != nil && errors.Is(err, fs.ErrNotExist)
+}
+
+// readablePath is nil when a worktree path's content may be shown, else
+// the error a read of that path meets: ENOENT for a hidden one, the rule's
+// refusal for a denied one. History is judged by its path names.
+func (r *repo) readablePath(p string) error {
+	return r.g.fsys.CheckRead(r.abs(p))
+}
+
+// excludes are the patterns of .git/info/exclude.
+func (r *repo) excludes() []gitignore.Pattern {
+	data, err := readFile(r.g.fsys, r.gitDir+"/info/exclude")
+	if err != nil {
+		return nil
+	}
+	return parseIgnore(string(data), nil)
+}
+
+// dirIgnores adds the .gitignore of rel, when its listing has one.
+func (r *repo) dirIgnores(rel string, entries []fs.DirEntry, patterns []gitignore.Pattern) []gitignore.Pattern {
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].Name() >= ".gitignore" })
+	if i == len(entries) || entries[i].Name() != ".gitignore" {
+		return patterns
+	}
+	data, err := readFile(r.g.fsys, r.abs(joinRel(rel, ".gitignore")))
+	if err != nil {
+		return patterns
+	}
+	more := parseIgnore(string(data), splitRel(rel))
+	if len(more) == 0 {
+		return patterns
+	}
+	return append(patterns[:len(patterns):len(patterns)], more...)
+}
+
+func parseIgnore(text string, domain []string) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	for _, ln := range strings.Split(text, "\n") {
+		ln = strings.TrimSuffix(ln, "\r")
+		if strings.TrimSpace(ln) == "" || strings.HasPrefix(ln, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(ln, domain))
+	}
+	return ps
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func splitRel(p string) []string {
+	if p == "" {
+		return nil
+	}
+	return strings.Split(p, "/")
+}
+
+// flatTree is a tree read recursively: path -> entry.
+type flatEntry struct {
+	Hash plumbing.Hash
+	Mode filemode.FileMode
+}
+
+// flatten reads the tree h into paths (nil tree: empty).
+func (r *repo) flatten(h plumbing.Hash) (map[string]flatEntry, error) {
+	out := map[string]flatEntry{}
+	if h.IsZero() {
+		return out, nil
+	}
+	var walk func(h plumbing.Hash, prefix string) error
+	walk = func(h plumbing.Hash, prefix string) error {
+		entries, err := r.readTree(h)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			p := prefix + e.Name
+			if e.Mode == filemode.Dir {
+				if err := walk(e.Hash, p+"/"); err != nil {
+					return err
+				}
+				continue
+			}
+			out[p] = flatEntry{Hash: e.Hash, Mode: e.Mode}
+		}
+		return nil
+	}
+	return out, walk(h, "")
+}
+
+// headTree is HEAD's tree, flattened (empty before the first commit).
+func (r *repo) headTree() (map[string]flatEntry, error) {
+	_, h, err := r.head()
+	if err != nil || h.IsZero() {
+		return map[string]flatEntry{}, nil
+	}
+	c, err := r.readCommit(h)
+	if err != nil {
+		return nil, err
+	}
+	return r.flatten(c.Tree)
+}
+
+// writeTreeFromIndex stores the index's trees and returns the root's id.
+func (r *repo) writeTreeFromIndex(idx *index.Index) (plumbing.Hash, error) {
+	type dir struct {
+		entries []treeEntry
+		subdirs map[string]*dir
+	}
+	root := &dir{subdirs: map[string]*dir{}}
+	for _, e := range idx.Entries {
+		if e.Stage != stageMerged {
+			continue
+		}
+		parts := strings.Split(e.Name, "/")
+		d := root
+		for _, p := range parts[:len(parts)-1] {
+			sub, ok := d.subdirs[p]
+			if !ok {
+				sub = &dir{subdirs: map[string]*dir{}}
+				d.subdirs[p] = sub
+			}
+			d = sub
+		}
+		d.entries = append(d.entries, treeEntry{Name: parts[len(parts)-1], Mode: e.Mode, Hash: e.Hash})
+	}
+	var write func(d *dir) (plumbing.Hash, error)
+	write = func(d *dir) (plumbing.Hash, error) {
+		entries := d.entries
+		for name, sub := range d.subdirs {
+			h, err := write(sub)
+			if err != nil {
+				return h, err
+			}
+			entries = append(entries, treeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+		}
+		return r.writeObject(plumbing.TreeObject, encodeTree(entries))
+	}
+	return write(root)
+}
+
+// stageMerged is an index entry's stage outside a conflict: 0 in the file
+// format (go-git's index.Merged constant says 1, which no entry carries).
+const stageMerged index.Stage = 0
