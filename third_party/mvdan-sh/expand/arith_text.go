@@ -880,8 +880,7 @@ func (e *arithEval) writeVar(v *arithVar, val int64) error {
 		case Indexed:
 			vr.List, vr.Indexes = internal.SetIndexedElem(slices.Clone(vr.List), slices.Clone(vr.Indexes), 0, str)
 		case Associative:
-			vr.Map = cloneMap(vr.Map)
-			vr.Map["0"] = str
+			vr = AssocSet(vr, "0", str)
 		default:
 			vr.Kind, vr.Str = String, str
 		}
@@ -894,8 +893,7 @@ func (e *arithEval) writeVar(v *arithVar, val int64) error {
 		if err != nil {
 			return err
 		}
-		vr.Map = cloneMap(vr.Map)
-		vr.Map[key] = str
+		vr = AssocSet(vr, key, str)
 	default:
 		i, err := e.index(v, vr)
 		if err != nil {
@@ -914,12 +912,4 @@ func (e *arithEval) writeVar(v *arithVar, val int64) error {
 	}
 	vr.Set = true
 	return wenv.Set(name, vr)
-}
-
-func cloneMap(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

@@ -96,12 +96,25 @@ type Variable struct {
 	Exported bool
 	ReadOnly bool
 
+	// Integer, Lower, Upper and Trace are the attributes of declare's
+	// -i, -l, -u and -t: values assigned are evaluated as arithmetic, or
+	// converted to lower or upper case (gatehouse).
+	Integer bool
+	Lower   bool
+	Upper   bool
+	Trace   bool
+
 	// Kind defines which of the value fields below should be used.
 	Kind ValueKind
 
 	Str  string            // Used when Kind is String or NameRef.
 	List []string          // Used when Kind is Indexed.
 	Map  map[string]string // Used when Kind is Associative.
+
+	// Keys records the keys of [Variable.Map] in the order they were
+	// inserted, from which [AssocKeys] rebuilds bash's order. Nil for a
+	// map built elsewhere: its keys are then taken in sorted order.
+	Keys []string
 
 	// Indexes records the index of each [Variable.List] element when an
 	// indexed array is sparse, such as `a=([2]=x [5]=y)`. The indices
@@ -120,11 +133,12 @@ func (v Variable) IsSet() bool {
 // Declared variables may not be set; `export foo` is exported but not set to a value,
 // and `declare -a foo` is an indexed array but not set to a value.
 func (v Variable) Declared() bool {
-	return v.Set || v.Local || v.Exported || v.ReadOnly || v.Kind != Unknown
+	return v.Set || v.Local || v.Exported || v.ReadOnly || v.Kind != Unknown ||
+		v.Integer || v.Lower || v.Upper || v.Trace
 }
 
 // Flags returns the variable's attribute flags in the order used by bash's
-// declare builtin and ${var@a}: type (a/A/n), readonly (r), exported (x).
+// declare builtin and ${var@a}: a, A, i, n, r, t, x, l, u.
 func (v Variable) Flags() string {
 	var flags []byte
 	switch v.Kind {
@@ -132,14 +146,27 @@ func (v Variable) Flags() string {
 		flags = append(flags, 'a')
 	case Associative:
 		flags = append(flags, 'A')
-	case NameRef:
+	}
+	if v.Integer {
+		flags = append(flags, 'i')
+	}
+	if v.Kind == NameRef {
 		flags = append(flags, 'n')
 	}
 	if v.ReadOnly {
 		flags = append(flags, 'r')
 	}
+	if v.Trace {
+		flags = append(flags, 't')
+	}
 	if v.Exported {
 		flags = append(flags, 'x')
+	}
+	if v.Lower {
+		flags = append(flags, 'l')
+	}
+	if v.Upper {
+		flags = append(flags, 'u')
 	}
 	return string(flags)
 }

@@ -5,7 +5,6 @@ package expand
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -201,7 +200,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case pe.Index != nil && vr.Kind == Indexed:
 			strs = vr.indexedKeys()
 		case pe.Index != nil && vr.Kind == Associative:
-			strs = slices.Sorted(maps.Keys(vr.Map))
+			strs = AssocKeys(vr)
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
@@ -651,7 +650,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	case Associative:
 		switch lit := nodeLit(idx); lit {
 		case "@", "*":
-			strs := slices.Sorted(maps.Values(vr.Map))
+			strs := AssocValues(vr)
 			if lit == "*" {
 				return cfg.ifsJoin(strs), vr.IsSet(), nil
 			}
@@ -695,11 +694,7 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 				return err
 			}
 		}
-		vr.Map = maps.Clone(vr.Map)
-		if vr.Map == nil {
-			vr.Map = make(map[string]string, 1)
-		}
-		vr.Map[key] = val
+		vr = AssocSet(vr, key, val)
 	default: // assign a single indexed element
 		i := 0
 		if idx != nil {

@@ -149,7 +149,7 @@ func (hc HandlerContext) Builtin(ctx context.Context, args []string) error {
 }
 
 func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args []string) (exit exitStatus) {
-	if r.varHandler != nil && writesVars(name) {
+	if writesVars(name) {
 		defer r.varWriterScope(name, &exit)()
 	}
 	failf := func(code uint8, format string, args ...any) exitStatus {
@@ -225,9 +225,23 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 
 		for _, arg := range args {
+			name := arg
+			if n, _, ok := cutElemSubscript(arg); vars && ok {
+				name = n
+			}
+			if vr := r.lookupVar(name); vars && vr.ReadOnly {
+				r.errf("bash: unset: %s: cannot unset: readonly variable\n", name)
+				exit.code = 1
+				continue
+			}
 			if name, sub, ok := cutElemSubscript(arg); vars && ok {
 				r.unsetElem(name, sub)
-			} else if vars && r.lookupVar(arg).IsSet() {
+			} else if vars && r.lookupVar(arg).Declared() {
+				if _, v := r.lookupVar(arg).Resolve(r.writeEnv); v.ReadOnly {
+					r.errf("bash: unset: %s: cannot unset: readonly variable\n", arg)
+					exit.code = 1
+					continue
+				}
 				r.delVar(arg)
 			} else if _, ok := r.Funcs[arg]; ok && funcs {
 				delete(r.Funcs, arg)

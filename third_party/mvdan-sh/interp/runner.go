@@ -4,7 +4,6 @@
 package interp
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -616,9 +615,24 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				// TODO: there is likely a better way to do this.
 				prev.Local = false
 
+				if n, v := prev.Resolve(r.writeEnv); n != "" {
+					name, prev = n, v
+				}
+				if prev.ReadOnly {
+					// Assigning a read-only variable aborts the line,
+					// as in bash.
+					r.errf("bash: %s: readonly variable\n", name)
+					r.exit.code = 1
+					r.exit.exiting = true
+					r.exit.discard = true
+					return
+				}
 				refusals := r.varRefusals
-				name, vr := r.assignVal(name, prev, as, "")
-				r.setVarWithIndex(prev, name, as.Index, vr)
+				vr := r.assignNew(name, prev, as)
+				if r.exit.exiting {
+					return
+				}
+				r.setVar(name, vr)
 				if r.varRefusals != refusals {
 					// A refused write ends the statement, as a
 					// read-only one does in bash.
@@ -664,8 +678,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if n, v := prev.Resolve(r.writeEnv); n != "" {
 				name, prev = n, v
 			}
+			if prev.ReadOnly {
+				// bash says so and runs the command all the same.
+				r.errf("bash: %s: readonly variable\n", name)
+				continue
+			}
 
-			name, vr := r.assignVal(name, prev, as, "")
+			vr := r.assignNew(name, prev, as)
 			// Inline command vars are always exported.
 			vr.Exported = true
 
@@ -960,139 +979,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
-		local, global := false, false
-		var modes []string
-		valType := ""
-		declQuery := "" // "-f" or "-p" for query mode
-		switch cm.Variant.Value {
-		case "declare":
-			// When used in a function, "declare" acts as "local"
-			// unless the "-g" option is used.
-			local = r.inFunc
-		case "local":
-			if !r.inFunc {
-				r.errf("local: can only be used in a function\n")
-				r.exit.code = 1
-				return
-			}
-			local = true
-		case "export":
-			modes = append(modes, "-x")
-		case "readonly":
-			modes = append(modes, "-r")
-		case "nameref":
-			valType = "-n"
-		}
-	assignLoop:
-		for as := range r.flattenAssigns(cm.Args) {
-			fp := flagParser{remaining: []string{as.Name.Value}}
-			for fp.more() {
-				switch flag := fp.flag(); flag {
-				case "-x", "-r":
-					modes = append(modes, flag)
-				case "-a", "-A", "-n":
-					valType = flag
-				case "-g":
-					global = true
-				case "-f", "-p":
-					declQuery = flag
-				default:
-					r.errf("declare: invalid option %q\n", flag)
-					r.exit.code = 2
-					return
-				}
-				continue assignLoop
-			}
-			name := as.Name.Value
-			if !syntax.ValidName(name) {
-				r.errf("declare: invalid name %q\n", name)
-				r.exit.code = 1
-				return
-			}
-			if declQuery == "-f" {
-				// declare -f name: print function definition.
-				// Bash silently returns exit 1 for missing functions.
-				if body := r.Funcs[name]; body != nil {
-					r.outf("%s()\n", name)
-					printer := syntax.NewPrinter()
-					var buf bytes.Buffer
-					printer.Print(&buf, body)
-					r.outf("%s\n", buf.String())
-				} else {
-					r.exit.code = 1
-				}
-				continue
-			}
-			if declQuery == "-p" {
-				// declare -p name: print variable with attributes.
-				vr := r.lookupVar(name)
-				if !vr.Declared() {
-					r.errf("bash: declare: %s: not found\n", name)
-					r.exit.code = 1
-					continue
-				}
-				flags := vr.Flags()
-				if flags == "" {
-					flags = "-"
-				}
-				switch vr.Kind {
-				case expand.Indexed:
-					r.outf("declare -%s %s=(", flags, name)
-					for i, v := range vr.List {
-						if i > 0 {
-							r.out(" ")
-						}
-						idx := i
-						if vr.Indexes != nil {
-							idx = vr.Indexes[i]
-						}
-						r.outf("[%d]=%q", idx, v)
-					}
-					r.out(")\n")
-				case expand.Associative:
-					r.outf("declare -%s %s=(", flags, name)
-					first := true
-					for k, v := range vr.Map {
-						if !first {
-							r.out(" ")
-						}
-						r.outf("[%s]=%q", k, v)
-						first = false
-					}
-					r.out(")\n")
-				default:
-					r.outf("declare -%s %s=%q\n", flags, name, vr.Str)
-				}
-				continue
-			}
-			vr := r.lookupVar(name)
-			if as.Naked {
-				if valType == "-A" {
-					vr.Kind = expand.Associative
-				} else {
-					vr.Kind = expand.KeepValue
-				}
-			} else {
-				name, vr = r.assignVal(name, vr, as, valType)
-			}
-			if global {
-				vr.Local = false
-			} else if local {
-				vr.Local = true
-			}
-			for _, mode := range modes {
-				switch mode {
-				case "-x":
-					vr.Exported = true
-				case "-r":
-					vr.ReadOnly = true
-				}
-			}
-			oldWriter := r.varWriter
-			r.varWriter = cm.Variant.Value
-			r.setVar(name, vr)
-			r.varWriter = oldWriter
-		}
+		r.declClause(ctx, cm)
 	case *syntax.TimeClause:
 		start := time.Now()
 		if cm.Stmt != nil {

@@ -293,7 +293,22 @@ func (r *Runner) unTest(ctx context.Context, op syntax.UnTestOperator, x string)
 		}
 		return false
 	case syntax.TsVarSet:
-		return r.lookupVar(x).IsSet()
+		if name, sub, ok := cutElemSubscript(x); ok {
+			return r.elemIsSet(name, sub)
+		}
+		vr := r.lookupVar(x)
+		if _, v := vr.Resolve(r.writeEnv); v.Kind != expand.Unknown {
+			vr = v
+		}
+		switch vr.Kind {
+		case expand.Indexed:
+			_, ok := indexedElem(vr, 0)
+			return ok
+		case expand.Associative:
+			_, ok := vr.Map["0"]
+			return ok
+		}
+		return vr.IsSet()
 	case syntax.TsRefVar:
 		return r.lookupVar(x).Kind == expand.NameRef
 	case syntax.TsNot:

@@ -88,7 +88,7 @@ func (r *Runner) checkVarWrite(name string, vr expand.Variable) error {
 	if vr.Kind == expand.KeepValue {
 		// An attribute change: show the handler the value it keeps.
 		prev := r.writeEnv.Get(name)
-		vr.Kind, vr.Str, vr.List, vr.Indexes, vr.Map = prev.Kind, prev.Str, prev.List, prev.Indexes, prev.Map
+		vr.Kind, vr.Str, vr.List, vr.Indexes, vr.Map, vr.Keys = prev.Kind, prev.Str, prev.List, prev.Indexes, prev.Map, prev.Keys
 		vr.Set = vr.Set || prev.Set
 	}
 	if !vr.Declared() && !r.writeEnv.Get(name).Declared() {

@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	mathrand "math/rand/v2"
 	"os"
 	"runtime"
@@ -84,7 +83,8 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	normalized := o.normalize(name)
 	prev, inOverlay := o.values[normalized]
 	// Manipulation of a global var inside a function.
-	if o.funcScope && !vr.Local && !prev.Local {
+	// A caller's local is the caller's to change (gatehouse).
+	if o.funcScope && !vr.Local && !(inOverlay && prev.Local) {
 		// In a function, the parent environment is ours, so it's always read-write.
 		return o.parent.(expand.WriteEnviron).Set(name, vr)
 	}
@@ -101,6 +101,7 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 		vr.List = prev.List
 		vr.Indexes = prev.Indexes
 		vr.Map = prev.Map
+		vr.Keys = prev.Keys
 	} else if prev.ReadOnly {
 		return errReadOnly
 	}
@@ -264,6 +265,12 @@ func (r *Runner) setVarString(name, value string) {
 
 func (r *Runner) setVar(name string, vr expand.Variable) {
 	if err := r.setVarErr(name, vr); err != nil {
+		if errors.Is(err, errReadOnly) {
+			r.errf("bash: ")
+			// Callers that end what they were doing when a write is
+			// refused end it for a read-only variable too.
+			r.varRefusals++
+		}
 		r.errf("%v\n", err)
 		r.exit.code = 1
 	}
@@ -309,82 +316,21 @@ func (r *Runner) setVarErr(name string, vr expand.Variable) error {
 	return nil
 }
 
+// setVarWithIndex assigns vr's string to name, or to its element index
+// when index is not nil (printf -v 'a[i]').
 func (r *Runner) setVarWithIndex(prev expand.Variable, name string, index syntax.ArithmExpr, vr expand.Variable) {
-	if vr.Kind == expand.String && index == nil {
-		// When assigning a string to an array, fall back to the
-		// zero value for the index.
-		switch prev.Kind {
-		case expand.Indexed:
-			index = &syntax.Word{Parts: []syntax.WordPart{
-				&syntax.Lit{Value: "0"},
-			}}
-		case expand.Associative:
-			index = &syntax.Word{Parts: []syntax.WordPart{
-				&syntax.DblQuoted{},
-			}}
-		}
+	if n, v := prev.Resolve(r.writeEnv); n != "" {
+		name, prev = n, v
 	}
+	prev.Local = false
 	if index == nil {
+		r.setVar(name, r.assignNew(name, prev, &syntax.Assign{Value: &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: vr.Str}}}}))
+		return
+	}
+	vr = r.assignElem(name, prev, index, vr.Str, false)
+	if r.exit.ok() {
 		r.setVar(name, vr)
-		return
 	}
-	if w, ok := index.(*syntax.Word); ok && blankWord(w) {
-		r.errf("bash: %s[%s]: bad array subscript\n", name, w.Lit())
-		r.exit.code = 1
-		return
-	}
-
-	// from the syntax package, we know that value must be a string if index
-	// is non-nil; nested arrays are forbidden.
-	valStr := vr.Str
-
-	var list []string
-	var indexes []int
-	switch prev.Kind {
-	case expand.String:
-		list = append(list, prev.Str)
-	case expand.Indexed:
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		list = slices.Clone(prev.List)
-		indexes = slices.Clone(prev.Indexes)
-	case expand.Associative:
-		// if the existing variable is already an AssocArray, try our
-		// best to convert the key to a string
-		w, ok := index.(*syntax.Word)
-		if !ok {
-			return
-		}
-		k := r.literal(w)
-
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		prev.Map = maps.Clone(prev.Map)
-		if prev.Map == nil {
-			prev.Map = make(map[string]string)
-		}
-		prev.Map[k] = valStr
-		prev.Set = true // a declared array is set by its first element
-		r.setVar(name, prev)
-		return
-	}
-	refusals := r.varRefusals
-	k := r.arithm(index)
-	if r.varRefusals != refusals {
-		return // the subscript's own write was refused
-	}
-	if k < 0 {
-		// Negative indices count from one past the maximum index.
-		if k += internal.IndexedMax(list, indexes) + 1; k < 0 {
-			r.errf("%s: bad array subscript\n", name)
-			r.exit.code = 1
-			return
-		}
-	}
-	list, indexes = internal.SetIndexedElem(list, indexes, k, valStr)
-	prev.Set = true
-	prev.Kind = expand.Indexed
-	prev.List = list
-	prev.Indexes = indexes
-	r.setVar(name, prev)
 }
 
 // blankWord reports whether a word is one literal of blanks or nothing.
@@ -404,6 +350,56 @@ func cutElemSubscript(arg string) (name, sub string, ok bool) {
 		return arg[:i], arg[i+1 : len(arg)-1], true
 	}
 	return "", "", false
+}
+
+// subscriptKey expands an associative array's subscript given as text, as
+// in unset 'A[$k]' or test -v 'A["k"]': expansions and quotes as in a
+// word, no splitting.
+func (r *Runner) subscriptKey(sub string) string {
+	expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
+	if err != nil {
+		return sub
+	}
+	w, ok := expr.(*syntax.Word)
+	if !ok {
+		return sub
+	}
+	return r.literal(w)
+}
+
+// elemIsSet reports whether the element a subscripted name such as a[3]
+// or A[k] names is set, for test -v.
+func (r *Runner) elemIsSet(name, sub string) bool {
+	vr := r.lookupVar(name)
+	if _, v := vr.Resolve(r.writeEnv); v.Kind != expand.Unknown {
+		vr = v
+	}
+	switch vr.Kind {
+	case expand.Associative:
+		if sub == "@" || sub == "*" {
+			return len(vr.Map) > 0
+		}
+		_, ok := vr.Map[r.subscriptKey(sub)]
+		return ok
+	case expand.Indexed, expand.String:
+		if sub == "@" || sub == "*" {
+			return vr.IsSet() && (vr.Kind == expand.String || len(vr.List) > 0)
+		}
+		expr, err := syntax.NewParser().Arithmetic(strings.NewReader(sub))
+		if err != nil || expr == nil {
+			return false
+		}
+		k := r.arithm(expr)
+		if vr.Kind == expand.String {
+			return vr.IsSet() && (k == 0 || k == -1)
+		}
+		if k < 0 {
+			k += internal.IndexedMax(vr.List, vr.Indexes) + 1
+		}
+		_, ok := indexedElem(vr, k)
+		return ok
+	}
+	return false
 }
 
 // unsetElem unsets a single element of an indexed or associative array, like
@@ -447,9 +443,7 @@ func (r *Runner) unsetElem(name, sub string) {
 			r.delVar(name)
 			return
 		}
-		// TODO: only clone when inside a subshell and getting a var from outside for the first time
-		vr.Map = maps.Clone(vr.Map)
-		delete(vr.Map, sub)
+		vr = expand.AssocDelete(vr, r.subscriptKey(sub))
 		r.setVar(name, vr)
 	case expand.String:
 		// A scalar can be unset via subscript zero.
@@ -467,137 +461,4 @@ func (r *Runner) setFunc(name string, body *syntax.Stmt) {
 		r.Funcs = make(map[string]*syntax.Stmt, 4)
 	}
 	r.Funcs[name] = body
-}
-
-func stringIndex(index syntax.ArithmExpr) bool {
-	w, ok := index.(*syntax.Word)
-	if !ok || len(w.Parts) != 1 {
-		return false
-	}
-	switch w.Parts[0].(type) {
-	case *syntax.DblQuoted, *syntax.SglQuoted:
-		return true
-	}
-	return false
-}
-
-// TODO: make assignVal and [setVar] consistent with the [expand.WriteEnviron] interface
-
-func (r *Runner) assignVal(name string, prev expand.Variable, as *syntax.Assign, valType string) (string, expand.Variable) {
-	if n, v := prev.Resolve(r.writeEnv); n != "" {
-		name, prev = n, v
-	}
-	prev.Set = true
-	if as.Value != nil {
-		s := r.literal(as.Value)
-		if !as.Append {
-			prev.Kind = expand.String
-			if valType == "-n" {
-				prev.Kind = expand.NameRef
-			}
-			prev.Str = s
-			return name, prev
-		}
-		switch prev.Kind {
-		case expand.String, expand.Unknown:
-			prev.Kind = expand.String
-			prev.Str += s
-		case expand.Indexed:
-			// Appends to the element at index 0, creating it if unset.
-			if len(prev.List) > 0 && (prev.Indexes == nil || prev.Indexes[0] == 0) {
-				prev.List[0] += s
-			} else {
-				prev.List, prev.Indexes = internal.SetIndexedElem(prev.List, prev.Indexes, 0, s)
-			}
-		case expand.Associative:
-			// TODO
-		}
-		return name, prev
-	}
-	if as.Array == nil {
-		// don't return the zero value, as that's an unset variable
-		prev.Kind = expand.String
-		if valType == "-n" {
-			prev.Kind = expand.NameRef
-		}
-		prev.Str = ""
-		return name, prev
-	}
-	// Array assignment.
-	elems := as.Array.Elems
-	if valType == "" {
-		valType = "-a" // indexed
-		if len(elems) > 0 && stringIndex(elems[0].Index) {
-			valType = "-A" // associative
-		}
-	}
-	if valType == "-A" {
-		amap := make(map[string]string, len(elems))
-		for _, elem := range elems {
-			k := r.literal(elem.Index.(*syntax.Word))
-			amap[k] = r.literal(elem.Value)
-		}
-		if !as.Append {
-			prev.Kind = expand.Associative
-			prev.Map = amap
-			return name, prev
-		}
-		// TODO
-		return name, prev
-	}
-	// The base array which the new elements are set on; empty unless
-	// we are appending to an existing value.
-	var list []string
-	var indexes []int
-	if as.Append {
-		switch prev.Kind {
-		case expand.Unknown:
-		case expand.String:
-			list = []string{prev.Str}
-		case expand.Indexed:
-			// TODO: only clone when inside a subshell and getting a var from outside for the first time
-			list = slices.Clone(prev.List)
-			indexes = slices.Clone(prev.Indexes)
-		case expand.Associative:
-			// TODO
-			return name, prev
-		default:
-			// Should only happen if we forgot a case above.
-			panic(fmt.Sprintf("unexpected conversion of kind %d", prev.Kind))
-		}
-	}
-	// Evaluate values for each array element. An explicit index like
-	// [5]=x resets our index counter, which otherwise advances for every
-	// value, starting after the maximum index of the base array.
-	index := internal.IndexedMax(list, indexes) + 1
-	for _, elem := range elems {
-		if elem.Index != nil {
-			// Index resets our index with a literal value.
-			index = r.arithm(elem.Index)
-			if index < 0 {
-				// Negative indices count from one past the maximum index.
-				if index += internal.IndexedMax(list, indexes) + 1; index < 0 {
-					r.errf("%s: bad array subscript\n", name)
-					r.exit.code = 1
-					break
-				}
-			}
-			list, indexes = internal.SetIndexedElem(list, indexes, index, r.literal(elem.Value))
-			index++
-		} else {
-			// Implicit index, advancing for every word.
-			for _, val := range r.fields(elem.Value) {
-				list, indexes = internal.SetIndexedElem(list, indexes, index, val)
-				index++
-			}
-		}
-	}
-	if list == nil {
-		// An empty array like a=() must still expand to zero fields.
-		list = []string{}
-	}
-	prev.Kind = expand.Indexed
-	prev.List = list
-	prev.Indexes = indexes
-	return name, prev
 }

@@ -360,7 +360,12 @@ skipSpace:
 				p.advanceLitNone(r)
 			}
 		case '?', '*', '+', '@', '!':
-			if p.extendedGlob() {
+			if r == '+' && p.quote == arrayElems && p.tok == rightBrack && !p.spaced && p.peek() == '=' {
+				// [x]+=y in an array literal (gatehouse).
+				p.rune()
+				p.rune()
+				p.tok = addAssgn
+			} else if p.extendedGlob() {
 				switch r {
 				case '?':
 					p.tok = globQuest
