@@ -15,6 +15,7 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
+	"gatehouse/internal/heapfloor"
 	"gatehouse/rest"
 	"gatehouse/store"
 	"gatehouse/store/ledgers"
@@ -96,6 +97,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return fs.usageError(stderr, "exec needs a line after --")
 	}
 	line := strings.Join(pos, " ")
+	heapfloor.Keep(execHeapFloor)
 	ws, err := core.LoadWorkspace(*wsFile, core.WithLedger(dbPath(*db)))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
