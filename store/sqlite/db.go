@@ -18,6 +18,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -26,7 +27,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
 
 	"gatehouse/store"
 )
@@ -102,13 +103,15 @@ func Open(path string, opts ...Option) (*Ledger, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous("+l.sync+")")
+	// The WAL is emptied whenever it restarts and when the last
+	// connection closes, so the -wal file a closed ledger leaves behind
+	// (see persistentWAL) is empty and the next opener has nothing to
+	// recover.
+	q.Add("_pragma", "journal_size_limit(0)")
 	q.Set("_txlock", "immediate")
 	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}).String()
 
-	sqlDB, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: open %s: %w", path, err)
-	}
+	sqlDB := sql.OpenDB(ledgerConnector{dsn: dsn})
 	// Bounded so that a thousand busy sessions cannot open a thousand
 	// SQLite connections, each with its own page cache.
 	sqlDB.SetMaxOpenConns(32)
@@ -121,6 +124,36 @@ func Open(path string, opts ...Option) (*Ledger, error) {
 	}
 	return l, nil
 }
+
+// ledgerDriver opens every ledger connection, each with a persistent WAL:
+// by default the last connection to close deletes the -wal and -shm files
+// and the next one to open creates them again, two file creations and two
+// removals (on a journalled disk, most of an open's cost) for every
+// `gatehouse exec`. Kept, they are reused; the closing connection still
+// checkpoints and empties the WAL.
+var ledgerDriver = func() *sqlite.Driver {
+	d := &sqlite.Driver{}
+	d.RegisterConnectionHook(persistentWAL)
+	return d
+}()
+
+func persistentWAL(c sqlite.ExecQuerierContext, _ string) error {
+	fc, ok := c.(sqlite.FileControl)
+	if !ok {
+		return errors.New("the SQLite driver offers no file control")
+	}
+	_, err := fc.FileControlPersistWAL("main", 1)
+	return err
+}
+
+// ledgerConnector connects to one ledger file through ledgerDriver.
+type ledgerConnector struct{ dsn string }
+
+func (c ledgerConnector) Connect(context.Context) (driver.Conn, error) {
+	return ledgerDriver.Open(c.dsn)
+}
+
+func (c ledgerConnector) Driver() driver.Driver { return ledgerDriver }
 
 // Close releases the connections. Transactions still open are rolled back
 // by SQLite; committed ones are already on disk.

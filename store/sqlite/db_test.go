@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,6 +29,7 @@ func TestOpenSettings(t *testing.T) {
 		{"foreign_keys", "1"},
 		{"busy_timeout", "5000"},
 		{"synchronous", "1"}, // NORMAL
+		{"journal_size_limit", "0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pragma, func(t *testing.T) {
@@ -58,6 +60,43 @@ func TestOpenSettings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A closed ledger leaves its -wal and -shm files in place, the WAL empty:
+// the next process to open it creates no file and recovers nothing, and
+// what was written is in the main file, read by the next handle.
+func TestCloseKeepsAnEmptyWAL(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	for round := range 3 {
+		l, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		var n int
+		if err := l.sql.QueryRowContext(ctx, "SELECT count(*) FROM schema_version WHERE name LIKE 'round-%'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != round {
+			t.Errorf("round %d: the earlier rounds' rows: %d, want %d", round, n, round)
+		}
+		if _, err := l.sql.ExecContext(ctx, "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, '')", 1000+round, fmt.Sprintf("round-%d", round)); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for _, suffix := range []string{"-wal", "-shm"} {
+			fi, err := os.Stat(path + suffix)
+			if err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			if suffix == "-wal" && fi.Size() != 0 {
+				t.Errorf("round %d: the closed ledger's WAL holds %d bytes, want none", round, fi.Size())
+			}
+		}
 	}
 }
 
