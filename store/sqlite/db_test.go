@@ -194,6 +194,51 @@ func TestUpToDateOpenTakesNoWriteLock(t *testing.T) {
 	}
 }
 
+// An exec resuming its session reads it without the write lock: another
+// process's long write does not hold up the start of every exec.
+func TestExistingSessionTakesNoWriteLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	holder, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	want, created, err := holder.EnsureSession(ctx, store.SessionRow{ID: "cli-x", AgentID: "cli", Cwd: "/w"})
+	if err != nil || !created {
+		t.Fatalf("first EnsureSession: created %v, %v", created, err)
+	}
+	tx, err := holder.begin(ctx) // BEGIN IMMEDIATE: the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.rollback()
+	other, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	type result struct {
+		row     store.SessionRow
+		created bool
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		row, created, err := other.EnsureSession(ctx, store.SessionRow{ID: "cli-x", AgentID: "cli", Cwd: "/elsewhere"})
+		done <- result{row, created, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil || r.created || r.row.Cwd != want.Cwd || !r.row.CreatedAt.Equal(want.CreatedAt) {
+			t.Fatalf("EnsureSession of an existing session beside a writer: %+v, created %v, %v; want %+v", r.row, r.created, r.err, want)
+		}
+	case <-time.After(busyTimeout / 2):
+		t.Fatal("resuming an existing session waited for another process's write lock")
+	}
+}
+
 // Two processes opening a fresh file at once must not both migrate it.
 func TestConcurrentFirstOpen(t *testing.T) {
 	t.Parallel()

@@ -37,18 +37,28 @@ func (l *Ledger) CreateSession(ctx context.Context, s store.SessionRow) (store.S
 	return s, wrap("create session "+s.ID, tx.commit())
 }
 
-// EnsureSession implements store.Ledger: the lookup and the insert share
-// one transaction holding the write lock, and the id is the primary key.
+// EnsureSession implements store.Ledger: a session that exists (every
+// exec but a session's first) is one read, without the write lock, so an
+// exec starting while another process writes does not queue behind it;
+// otherwise the lookup and the insert share one transaction holding the
+// write lock, and the id is the primary key.
 func (l *Ledger) EnsureSession(ctx context.Context, s store.SessionRow) (store.SessionRow, bool, error) {
 	if s.ID == "" {
 		return store.SessionRow{}, false, fmt.Errorf("ensure session: %w: an id is required", store.ErrInvalid)
+	}
+	existing, err := readSession(l.sql.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, s.ID))
+	switch {
+	case err == nil:
+		return existing, false, nil
+	case !isNoRows(err):
+		return store.SessionRow{}, false, wrap("ensure session "+s.ID, err)
 	}
 	tx, err := l.begin(ctx)
 	if err != nil {
 		return store.SessionRow{}, false, wrap("ensure session "+s.ID, err)
 	}
 	defer tx.rollback()
-	existing, err := readSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, s.ID))
+	existing, err = readSession(tx.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, s.ID))
 	switch {
 	case err == nil:
 		return existing, false, nil

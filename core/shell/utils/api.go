@@ -202,7 +202,9 @@ type Utility struct {
 	Help string
 }
 
-var registry = map[string]*Utility{}
+// registry holds every utility by name; sized for them all, so the inits
+// that fill it at start-up never regrow it.
+var registry = make(map[string]*Utility, 128)
 
 // Register adds a utility; utilities call it from init.
 func Register(u *Utility) {
