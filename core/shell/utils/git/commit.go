@@ -360,7 +360,8 @@ type fileChange struct {
 	path     string
 	old, new flatEntry // zero Hash where the side has no file
 	binary   bool
-	counts   [2]int // added, deleted
+	counts   [2]int   // added, deleted
+	sizes    [2]int64 // old and new content sizes, for binary stats
 	// refused is the door's refusal to read the worktree path of this
 	// name (a denied path): its content is neither counted nor shown.
 	refused error
@@ -414,13 +415,15 @@ func (r *repo) flatChanges(a, b map[string]flatEntry, loadB blobLoader) ([]fileC
 		}
 		var newData []byte
 		if loadB != nil && !ch.new.Hash.IsZero() {
-			newData, err = loadB(p, ch.new)
-		} else {
-			newData, err = r.blob(ch.new.Hash)
-		}
-		if err != nil {
+			if newData, err = loadB(p, ch.new); err != nil {
+				ch.refused = err
+				out = append(out, ch)
+				continue
+			}
+		} else if newData, err = r.blob(ch.new.Hash); err != nil {
 			return nil, err
 		}
+		ch.sizes = [2]int64{int64(len(oldData)), int64(len(newData))}
 		if isBinary(oldData) || isBinary(newData) {
 			ch.binary = true
 		} else if ch.old.Mode != filemode.Submodule && ch.new.Mode != filemode.Submodule {

@@ -88,7 +88,7 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 		}
 		files++
 		if c.binary {
-			w := 14 + len(strconv.Itoa(int(r.blobSize(c.new)))) + len(strconv.Itoa(int(r.blobSize(c.old))))
+			w := 14 + len(strconv.FormatInt(c.sizes[1], 10)) + len(strconv.FormatInt(c.sizes[0], 10))
 			if w > binWidth {
 				binWidth = w
 			}
@@ -146,7 +146,7 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 		}
 		if c.binary {
 			fmt.Fprintf(out, " %s%-*s | %*s", prefix, pad, name, numberWidth, "Bin")
-			oldSize, newSize := r.blobSize(c.old), r.blobSize(c.new)
+			oldSize, newSize := c.sizes[0], c.sizes[1]
 			if oldSize == 0 && newSize == 0 {
 				out.WriteString("\n")
 				continue
@@ -184,27 +184,17 @@ func scaleLinear(it, width, maxChange int) int {
 	return 1 + it*(width-1)/maxChange
 }
 
-// blobSize is the size of a side's blob (0 for none).
-func (r *repo) blobSize(e flatEntry) int64 {
-	if e.Hash.IsZero() {
-		return 0
-	}
-	n, err := r.st.EncodedObjectSize(e.Hash)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // printPatch prints one file's patch in git's format.
 func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
 	out := r.g.out
+	a, b := "a/"+c.path, "b/"+c.path
+	fmt.Fprintf(out, "diff --git %s %s\n", quotePath(a), quotePath(b))
 	if c.refused != nil {
+		// A denied path: named, its content never shown.
+		r.g.out.Flush()
 		fmt.Fprintf(r.g.errw, "error: %s: %s\n", quotePath(c.path), errText(c.refused))
 		return nil
 	}
-	a, b := "a/"+c.path, "b/"+c.path
-	fmt.Fprintf(out, "diff --git %s %s\n", quotePath(a), quotePath(b))
 	oldAbbrev, newAbbrev := abbrevOrZero(c.old.Hash), abbrevOrZero(c.new.Hash)
 	switch {
 	case c.old.Mode == 0:

@@ -162,3 +162,50 @@ func TestArgvRules(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryByPathAndId: content committed before a rule reached the
+// session is judged by its path name through every way git names an
+// object: REV:PATH, :PATH, a bare id (found in .git/objects), a tree
+// listing, show, diff and checkout (G-4.5, G-6.1b).
+func TestHistoryByPathAndId(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "alpha\n", "secret.txt": "s3cr3t\n", "private/key.pem": "K3Y\n", "creds.env": "T0KEN\n"}
+	ws := multiWorld(t, files,
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "guarded",
+			Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt", "/w/private"}}},
+			Deny: []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/w/creds.env"}}}})
+	ws["open"].must(prepare + "git add -A && git commit -q -m one && echo more >> secret.txt && echo more >> creds.env && git commit -q -am two && git branch other && echo again >> secret.txt && git commit -q -am three")
+	secretID := strings.TrimSpace(ws["open"].must("git rev-parse HEAD:secret.txt"))
+	g := ws["guarded"]
+	refusals := []struct{ line, stderr string }{
+		{"git show HEAD:secret.txt", "fatal: path 'secret.txt' does not exist in 'HEAD'\n"},
+		{"git cat-file -p HEAD:private/key.pem", "fatal: path 'private/key.pem' does not exist in 'HEAD'\n"},
+		{"git cat-file -p :secret.txt", "fatal: path 'secret.txt' does not exist (neither on disk nor in the index)\n"},
+		{"git cat-file -p " + secretID, "fatal: Not a valid object name " + secretID + "\n"},
+		{"git show HEAD:creds.env", "fatal: creds.env: credentials are never read by hand\n"},
+		{"git checkout HEAD~1 -- secret.txt", "error: pathspec 'secret.txt' did not match any file(s) known to git\n"},
+		{"git checkout -q other", "error: this switch would change files hidden from this session\nAborting\n"},
+	}
+	for _, c := range refusals {
+		out, errOut, code := g.run(c.line)
+		if code == 0 || errOut != c.stderr || out != "" {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q\nwant stderr %q", c.line, code, out, errOut, c.stderr)
+		}
+	}
+	// Every object id in .git/objects, printed: nothing hidden or denied.
+	dump := g.must(`for f in .git/objects/??/*; do d=${f%/*}; git cat-file -p ${d##*/}${f##*/} 2>/dev/null; done; git cat-file -p HEAD^{tree}; git ls-files; git show HEAD~1; git log -p 2>/dev/null; git diff HEAD~2 HEAD 2>/dev/null; git show --stat HEAD`)
+	for _, leak := range []string{"s3cr3t", "K3Y", "T0KEN", "secret.txt", "key.pem", "private"} {
+		if strings.Contains(dump, leak) {
+			t.Errorf("%q leaked through git:\n%s", leak, dump)
+		}
+	}
+	// A denied path is named, its content is not, and the refusal says why.
+	out, errOut, _ := g.run("git show HEAD~1 -- creds.env")
+	if !strings.Contains(out, "diff --git a/creds.env b/creds.env") || strings.Contains(out, "T0KEN") {
+		t.Errorf("show of a denied path:\nstdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+	if !strings.Contains(errOut, "error: creds.env: credentials are never read by hand") {
+		t.Errorf("show of a denied path does not say why:\n%s", errOut)
+	}
+}

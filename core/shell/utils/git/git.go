@@ -117,11 +117,20 @@ var subcommands map[string]subcommand
 
 func init() {
 	subcommands = map[string]subcommand{
-		"init":   runInit,
-		"status": runStatus,
-		"add":    runAdd,
-		"commit": runCommit,
-		"log":    runLog,
+		"init":      runInit,
+		"status":    runStatus,
+		"add":       runAdd,
+		"commit":    runCommit,
+		"log":       runLog,
+		"diff":      runDiff,
+		"branch":    runBranch,
+		"checkout":  runCheckout,
+		"switch":    runSwitch,
+		"rev-parse": runRevParse,
+		"config":    runConfig,
+		"ls-files":  runLsFiles,
+		"cat-file":  runCatFile,
+		"show":      runShow,
 	}
 }
 
@@ -139,9 +148,7 @@ var unsupported = map[string]bool{
 	"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
 	"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
 	"maintenance": true, "rerere": true, "restore": true, "rm": true, "mv": true,
-	"reset": true, "diff": true, "show": true, "branch": true, "checkout": true, "switch": true,
-	"tag": true, "config": true, "rev-parse": true, "ls-files": true, "cat-file": true,
-	"stash": true, "merge": true, "clone": true,
+	"reset": true, "tag": true, "stash": true, "merge": true, "clone": true,
 }
 
 func run(e *utils.Env) (int, error) {

@@ -12,17 +12,17 @@ import (
 
 // logOptions are git log's flags.
 type logOptions struct {
-	max       int // -1: no limit
-	format    string
-	oneline   bool
-	stat      bool
-	patch     bool
-	nameOnly  bool
-	nameStat  bool
-	revs      []string
-	paths     []string
-	tformat   bool // format lines end with "\n" (tformat) rather than separate
-	noCommits bool
+	max      int // -1: no limit
+	format   string
+	oneline  bool
+	stat     bool
+	patch    bool
+	nameOnly bool
+	nameStat bool
+	revs     []string
+	paths    []string
+	tformat  bool // format lines end with "\n" (tformat) rather than separate
+	all      bool // every ref, HEAD included, as starting points
 }
 
 func parseLogArgs(args []string) (logOptions, error) {
@@ -84,6 +84,8 @@ func parseLogArgs(args []string) (logOptions, error) {
 				}
 				o.format, o.tformat = f, true
 			}
+		case a == "--all":
+			o.all = true
 		case a == "--graph":
 			return o, &exitError{msg: "git: 'log --graph' is not supported here\n", code: 1}
 		case strings.HasPrefix(a, "-"):
@@ -117,7 +119,23 @@ func runLog(g *cmd, args []string) error {
 		return err
 	}
 	var starts, excludes []plumbing.Hash
-	if len(o.revs) == 0 {
+	if o.all {
+		refs, err := r.refs()
+		if err != nil {
+			return err
+		}
+		for _, ref := range refs {
+			if ref.Name().IsBranch() || ref.Name().IsTag() {
+				if h, err := r.resolveCommit(ref.Hash().String()); err == nil {
+					starts = append(starts, h)
+				}
+			}
+		}
+		if _, h, err := r.head(); err == nil && !h.IsZero() {
+			starts = append(starts, h)
+		}
+	}
+	if len(o.revs) == 0 && !o.all {
 		branch, h, err := r.head()
 		if err != nil {
 			return err

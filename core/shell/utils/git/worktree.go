@@ -40,7 +40,7 @@ type scanner struct {
 	names    []string // tracked names, sorted
 	idxMtime int64    // the index file's mtime (ns): entries as new are racy
 	allFiles bool     // list untracked files one by one (-uall, add -A)
-	ignored  bool     // also collect ignored paths instead of skipping them
+	noIgnore bool     // read no ignore file: every untracked path counts
 	out      *scan
 }
 
@@ -68,7 +68,10 @@ func (s *scanner) hasTracked(dir string) bool {
 // run walks the whole worktree.
 func (s *scanner) run() (*scan, error) {
 	s.out = &scan{tracked: map[string]wtState{}, files: map[string]fs.FileInfo{}, hidden: map[string]bool{}}
-	base := s.r.excludes()
+	var base []gitignore.Pattern
+	if !s.noIgnore {
+		base = s.r.excludes()
+	}
 	if err := s.walk("", base); err != nil {
 		return nil, err
 	}
@@ -103,7 +106,9 @@ func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
 		}
 		return nil // gone: its tracked files read as deleted
 	}
-	patterns = s.r.dirIgnores(rel, entries, patterns)
+	if !s.noIgnore {
+		patterns = s.r.dirIgnores(rel, entries, patterns)
+	}
 	matcher := gitignore.NewMatcher(patterns)
 	for _, d := range entries {
 		name := d.Name()
