@@ -25,6 +25,7 @@ var hostFactLines = []string{
 	`(echo $BASHPID $$); echo $(echo $BASHPID)`,
 	`bash -c 'echo $$ $PPID $BASHPID $HOSTNAME $UID'`,
 	`trap 'echo $$ $PPID ~root' EXIT; exit`,
+	`p=~root:~` + hostUser() + `:/x; echo $p; export Q=a:~root; echo $Q PATH=~root:~` + hostUser() + ` ${u:-~root} ~+ ~-`,
 	`type -a bash sh python3 go; type -p bash; command -v python3 go sh; which python3 go`,
 	`builtin type python3 go bash; builtin command -v python3 go; command type -p go sh; exec type python3`,
 	`builtin hash go; hash python3; builtin command -V go`,
@@ -183,6 +184,7 @@ func TestTildeNeverReadsTheHostsUsers(t *testing.T) {
 		{`echo ~root ~nobody ~root/x`, "~root ~nobody ~root/x\n"},
 		{`HOME=/w; echo ~ ~agent`, "/w /w\n"},
 		{`x=~root; echo $x`, "~root\n"},
+		{`x=~root:~:~agent/b; echo $x PATH=~:~root`, "~root:/w:/w/b PATH=/w:~root\n"},
 	}
 	for _, tc := range cases {
 		if res := s.Execute(context.Background(), tc.line); res.Stdout != tc.want {

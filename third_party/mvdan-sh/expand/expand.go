@@ -109,6 +109,9 @@ type Config struct {
 	LineNo uint
 
 	ifs string
+	// assign is set while an assignment's value is expanded (see
+	// [AssignValue]).
+	assign bool
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.
 	curParam *syntax.ParamExp
@@ -583,6 +586,13 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 type fieldPart struct {
 	val   string
 	quote quoteLevel
+	// split marks the text of an unquoted expansion, which IFS splits.
+	split bool
+	// brk ends a field without text: it sits between the elements of
+	// "$@" (and of unquoted $@ when IFS is empty). Its val is a space,
+	// which joins the elements where a word is not split ("$@" in an
+	// assignment).
+	brk bool
 }
 
 type quoteLevel uint
@@ -600,6 +610,18 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 		switch wp := wp.(type) {
 		case *syntax.Lit:
 			s := wp.Value
+			if ql == quoteNone && cfg.assign {
+				// An assignment's value: tildes after colons, and
+				// quote removal.
+				for _, part := range cfg.assignTildes(nil, s, i == 0, i+1 < len(wps)) {
+					if part.quote == quoteNone {
+						field = unescapedParts(field, part.val)
+					} else {
+						field = append(field, part)
+					}
+				}
+				continue
+			}
 			if i == 0 && ql == quoteNone {
 				if prefix, rest := cfg.expandUser(s, len(wps) > 1); prefix != "" {
 					// TODO: return two separate fieldParts,
@@ -646,11 +668,11 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 				field = append(field, part)
 			}
 		case *syntax.ParamExp:
-			val, err := cfg.paramExp(wp)
+			pparts, err := cfg.paramExpParts(wp, ql, false)
 			if err != nil {
 				return nil, err
 			}
-			field = append(field, fieldPart{val: val})
+			field = append(field, pparts...)
 		case *syntax.CmdSubst:
 			val, err := cfg.cmdSubst(wp)
 			if err != nil {
@@ -708,12 +730,38 @@ func (cfg *Config) extGlobField(eg *syntax.ExtGlob) ([]fieldPart, error) {
 	return append(field, fieldPart{val: ")"}), nil
 }
 
+// escapedParts appends the unquoted literal text s to parts, each
+// backslash-escaped character as a quoted part of its own, so that it is
+// not a metacharacter when globbing; split marks the rest for splitting.
+func escapedParts(parts []fieldPart, s string, split bool) []fieldPart {
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 || i == len(s)-1 {
+			break // a trailing backslash is kept as-is
+		}
+		_, size := utf8.DecodeRuneInString(s[i+1:])
+		if i > 0 {
+			parts = append(parts, fieldPart{val: s[:i], split: split})
+		}
+		parts = append(parts, fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]})
+		s = s[i+1+size:]
+	}
+	if s != "" {
+		parts = append(parts, fieldPart{val: s, split: split})
+	}
+	return parts
+}
+
 func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	if cfg.CmdSubst == nil {
 		return "", UnexpectedCommandError{Node: cs}
 	}
 	sb := cfg.strBuilder()
-	if err := cfg.CmdSubst(sb, cs); err != nil {
+	oldAssign := cfg.assign
+	cfg.assign = false // the commands' words are their own
+	err := cfg.CmdSubst(sb, cs)
+	cfg.assign = oldAssign
+	if err != nil {
 		return "", err
 	}
 	out := sb.String()
@@ -722,144 +770,88 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 }
 
 func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
-	fields := cfg.fieldsAlloc[:0]
-	curField := cfg.fieldAlloc[:0]
-	allowEmpty := false
-	// Splitting a large value makes a field per word before any is
-	// yielded: ask [Config.Alloc] for what they take now and then.
-	var allocErr error
-	flush := func() {
-		if len(curField) == 0 {
-			return
-		}
-		fields = append(fields, curField)
-		curField = nil
-		if cfg.Alloc != nil && len(fields)&0xffff == 0 && allocErr == nil {
-			allocErr = cfg.Alloc(int64(len(fields)) * 64)
-		}
+	parts, err := cfg.wordParts(cfg.fieldAlloc[:0], wps, false)
+	if err != nil {
+		return nil, err
 	}
-	splitAdd := func(val string) {
-		fieldStart := -1
-		for i, r := range val {
-			if cfg.ifsRune(r) {
-				if fieldStart >= 0 { // ending a field
-					curField = append(curField, fieldPart{val: val[fieldStart:i]})
-					fieldStart = -1
-				}
-				flush()
-			} else {
-				if fieldStart < 0 { // starting a new field
-					fieldStart = i
-				}
-			}
-		}
-		if fieldStart >= 0 { // ending a field without IFS
-			curField = append(curField, fieldPart{val: val[fieldStart:]})
-		}
-	}
+	return cfg.splitFields(parts)
+}
+
+// wordParts appends the expanded parts of a word that is split into fields
+// (a command's argument, a for loop's word) to parts. Text of unquoted
+// expansions is marked for splitting; so is unquoted literal text when
+// inOp is set: the word of an unquoted ${x:-word} is itself an expansion's
+// result.
+func (cfg *Config) wordParts(parts []fieldPart, wps []syntax.WordPart, inOp bool) ([]fieldPart, error) {
 	for i, wp := range wps {
-		if allocErr != nil {
-			return nil, allocErr
-		}
 		switch wp := wp.(type) {
 		case *syntax.Lit:
 			s := wp.Value
 			if i == 0 {
+				if n := assignLikeName(s); n > 0 && !inOp {
+					// An argument that looks like an assignment
+					// has its tildes expanded as one.
+					parts = append(parts, fieldPart{val: s[:n]})
+					for _, part := range cfg.assignTildes(nil, s[n:], true, len(wps) > 1) {
+						if part.quote == quoteNone {
+							parts = escapedParts(parts, part.val, false)
+						} else {
+							parts = append(parts, part)
+						}
+					}
+					continue
+				}
 				prefix, rest := cfg.expandUser(s, len(wps) > 1)
-				curField = append(curField, fieldPart{
-					quote: quoteSingle,
-					val:   prefix,
-				})
+				if prefix != "" || rest != s {
+					parts = append(parts, fieldPart{quote: quoteSingle, val: prefix})
+				}
 				s = rest
 			}
-			// Escaped characters are quoted, so that they aren't
-			// treated as metacharacters when globbing.
-			for {
-				i := strings.IndexByte(s, '\\')
-				if i < 0 || i == len(s)-1 {
-					break // a trailing backslash is kept as-is
-				}
-				_, size := utf8.DecodeRuneInString(s[i+1:])
-				curField = append(curField,
-					fieldPart{val: s[:i]},
-					fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
-				)
-				s = s[i+1+size:]
-			}
-			curField = append(curField, fieldPart{val: s})
+			parts = escapedParts(parts, s, inOp)
 		case *syntax.SglQuoted:
-			allowEmpty = true
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
 				fp.val, _, _ = Format(cfg, fp.val, nil)
 				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
 			}
-			curField = append(curField, fp)
+			parts = append(parts, fp)
 		case *syntax.DblQuoted:
-			if len(wp.Parts) == 1 {
-				pe, _ := wp.Parts[0].(*syntax.ParamExp)
-				elems, err := cfg.quotedElemFields(pe)
-				if err != nil {
-					return nil, err
-				}
-				if elems != nil {
-					for i, elem := range elems {
-						if i > 0 {
-							flush()
-						}
-						curField = append(curField, fieldPart{
-							quote: quoteDouble,
-							val:   elem,
-						})
-					}
-					continue
-				}
-			}
-			allowEmpty = true
 			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
 			if err != nil {
 				return nil, err
 			}
+			if len(wp.Parts) == 0 {
+				// "" is an empty field of its own.
+				parts = append(parts, fieldPart{quote: quoteDouble})
+			}
 			for _, part := range wfield {
 				part.quote = quoteDouble
-				curField = append(curField, part)
+				parts = append(parts, part)
 			}
 		case *syntax.ParamExp:
-			if elems, ok := cfg.unquotedElemFields(wp); ok {
-				// Unquoted "*" or "@" expansions produce one field per
-				// element; joining and re-splitting them would lose
-				// fields when IFS is empty.
-				for j, elem := range elems {
-					if j > 0 {
-						flush()
-					}
-					splitAdd(elem)
-				}
-				continue
-			}
-			val, err := cfg.paramExp(wp)
+			pparts, err := cfg.paramExpParts(wp, quoteNone, true)
 			if err != nil {
 				return nil, err
 			}
-			splitAdd(val)
+			parts = append(parts, pparts...)
 		case *syntax.CmdSubst:
 			val, err := cfg.cmdSubst(wp)
 			if err != nil {
 				return nil, err
 			}
-			splitAdd(val)
+			parts = append(parts, fieldPart{val: val, split: true})
 		case *syntax.ArithmExp:
 			n, err := Arithm(cfg, wp.X)
 			if err != nil {
 				return nil, err
 			}
-			curField = append(curField, fieldPart{val: strconv.Itoa(n)})
+			parts = append(parts, fieldPart{val: strconv.Itoa(n), split: true})
 		case *syntax.ProcSubst:
 			path, err := cfg.ProcSubst(wp)
 			if err != nil {
 				return nil, err
 			}
-			splitAdd(path)
+			parts = append(parts, fieldPart{val: path, split: true})
 		case *syntax.ExtGlob:
 			if !cfg.ExtGlob {
 				return nil, fmt.Errorf("extended globbing operator used without the \"extglob\" option set")
@@ -875,96 +867,12 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			if err != nil {
 				return nil, err
 			}
-			curField = append(curField, egField...)
+			parts = append(parts, egField...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
 	}
-	flush()
-	if allocErr != nil {
-		return nil, allocErr
-	}
-	if allowEmpty && len(fields) == 0 {
-		fields = append(fields, curField)
-	}
-	return fields, nil
-}
-
-// listElems returns the elements of a "*" or "@" expansion of a list, like
-// $@ or ${arr[*]}, with star set for the "*" forms which join into a single
-// field when quoted. ok is false for any other parameter expansion.
-func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool) {
-	if pe.Param == nil { // e.g. zsh's ${}; paramExp rejects it
-		return nil, false, false
-	}
-	switch name := pe.Param.Value; name {
-	case "*", "@":
-		return cfg.sliceElems(pe, cfg.Env.Get(name).List, nil, true), name == "*", true
-	}
-	switch lit := nodeLit(pe.Index); lit {
-	case "@", "*":
-		switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
-		case Indexed:
-			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
-		case Associative:
-			return AssocValues(vr), lit == "*", true
-		}
-	}
-	return nil, false, false
-}
-
-// unquotedElemFields returns the elements of an unquoted "*" or "@" list
-// expansion like $* or ${foo[@]}; ok is false for any other expansion.
-func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
-	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
-		return nil, false
-	}
-	elems, _, ok := cfg.listElems(pe)
-	return elems, ok
-}
-
-// quotedElemFields returns the list of elements resulting from a quoted
-// parameter expansion that should be treated especially, like "${foo[@]}".
-// The result is nil for any other parameter expansion.
-func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
-	if pe == nil || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
-		return nil, nil
-	}
-	name := pe.Param.Value
-	if pe.Excl {
-		switch pe.Names {
-		case syntax.NamesPrefixWords: // "${!prefix@}"
-			return cfg.namesByPrefix(pe.Param.Value), nil
-		case syntax.NamesPrefix: // "${!prefix*}"
-			return nil, nil
-		}
-		switch nodeLit(pe.Index) {
-		case "@": // "${!name[@]}"
-			switch vr := cfg.Env.Get(name); vr.Kind {
-			case Indexed:
-				return vr.indexedKeys(), nil
-			case Associative:
-				return AssocKeys(vr), nil
-			}
-		}
-		return nil, nil
-	}
-	if elems, star, ok := cfg.listElems(pe); ok {
-		// Operators like "${foo[@]#prefix}" apply to each element.
-		elems, err := cfg.perElemOps(pe, elems)
-		if err != nil {
-			return nil, err
-		}
-		if star {
-			return []string{cfg.ifsJoin(elems)}, nil
-		}
-		return elems, nil
-	}
-	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() {
-		// An unset "${name[@]}" produces zero fields, like an empty array.
-		return []string{}, nil
-	}
-	return nil, nil
+	return parts, nil
 }
 
 // sliceElems applies ${var:offset:length} slicing to a list of elements.
@@ -1068,6 +976,17 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	if vr := cfg.Env.Get("USER"); vr.IsSet() && vr.String() == name {
 		if home := cfg.Env.Get("HOME"); home.IsSet() {
 			return home.String(), rest
+		}
+	}
+	switch name {
+	case "+", "-":
+		// ~+ is the working directory, ~- the previous one.
+		dir := "PWD"
+		if name == "-" {
+			dir = "OLDPWD"
+		}
+		if vr := cfg.Env.Get(dir); vr.IsSet() {
+			return vr.String(), rest
 		}
 	}
 	return "", field

@@ -78,17 +78,46 @@ func overridingUnset(pe *syntax.ParamExp) bool {
 }
 
 func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
+	parts, err := cfg.paramExpParts(pe, quoteNone, false)
+	if err != nil {
+		return "", err
+	}
+	return cfg.fieldJoin(parts), nil
+}
+
+// paramExpParts expands a parameter expansion into parts: where it is
+// split (fields, and not quoted), its value is marked for splitting, the
+// elements of a list are separated as bash separates them, and the word of
+// ${x-word} keeps its quoted parts whole (patch 26).
+func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool) ([]fieldPart, error) {
 	oldParam := cfg.curParam
 	cfg.curParam = pe
 	defer func() { cfg.curParam = oldParam }()
 
+	if parts, ok, err := cfg.listParts(pe, ql, fields); ok || err != nil {
+		return parts, err
+	}
+	str, useWord, err := cfg.paramValue(pe, ql)
+	if err != nil {
+		return nil, err
+	}
+	if useWord {
+		return cfg.opWordParts(pe, ql, fields)
+	}
+	return []fieldPart{{val: str, split: fields && ql == quoteNone}}, nil
+}
+
+// paramValue expands a parameter expansion that is not a list into its
+// value; useWord is set when the word of ${x-word} or ${x+word} is the
+// result instead.
+func (cfg *Config) paramValue(pe *syntax.ParamExp, ql quoteLevel) (str string, useWord bool, err error) {
 	if pe.Param == nil { // e.g. zsh's ${}
-		return "", fmt.Errorf("unsupported")
+		return "", false, fmt.Errorf("unsupported")
 	}
 	name := pe.Param.Value
 	index := pe.Index
 	if index != nil && blankIndex(index) {
-		return "", BadSubstitutionError{Node: pe}
+		return "", false, BadSubstitutionError{Node: pe}
 	}
 	switch name {
 	case "@", "*":
@@ -122,7 +151,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		name, vr = n, v
 	}
 	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
-		return "", UnsetParameterError{
+		return "", false, UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",
 		}
@@ -134,19 +163,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if pe.Slice.Offset != nil {
 			sliceOffset, err = Arithm(cfg, pe.Slice.Offset)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 		}
 		if pe.Slice.Length != nil {
 			sliceLen, err = Arithm(cfg, pe.Slice.Length)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 		}
 	}
 
 	var (
-		str   string
 		elems []string
 
 		indexAllElements bool // true if var has been accessed with * or @ index
@@ -171,7 +199,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 	}
 	if !indexAllElements {
@@ -202,18 +230,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case pe.Index != nil && vr.Kind == Associative:
 			strs = AssocKeys(vr)
 		case !vr.IsSet():
-			return "", fmt.Errorf("invalid indirect expansion")
+			return "", false, fmt.Errorf("invalid indirect expansion")
 		case str == "":
-			return "", nil
+			return "", false, nil
 		default:
 			vr = cfg.Env.Get(str)
 			strs = append(strs, vr.String())
 		}
 		str = join(strs)
 	case pe.Width:
-		return "", fmt.Errorf("unsupported")
+		return "", false, fmt.Errorf("unsupported")
 	case pe.IsSet:
-		return "", fmt.Errorf("unsupported")
+		return "", false, fmt.Errorf("unsupported")
 	case pe.Slice != nil:
 		if callVarInd {
 			// The offset and length are in characters, not bytes.
@@ -240,125 +268,38 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	case pe.Repl != nil:
 		elems, err := cfg.replaceElems(pe.Repl, elems)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		str = join(elems)
+	case pe.Exp != nil && wordOp(pe.Exp.Op):
+		use, err := cfg.testOp(pe, set, str == "")
+		if err != nil || !use {
+			return str, false, err
+		}
+		switch pe.Exp.Op {
+		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			arg, err := cfg.opWordString(pe, ql)
+			if err != nil {
+				return "", false, err
+			}
+			if err := cfg.assignElem(name, vr, index, arg); err != nil {
+				return "", false, err
+			}
+			str = arg
+		default:
+			return "", true, nil
+		}
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
+		if pe.Exp.Op == syntax.OtherParamOps && !set {
+			return "", false, nil
+		}
+		converted, err := cfg.elemOps(pe, elems, orig)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
-		switch op := pe.Exp.Op; op {
-		case syntax.AlternateUnsetOrNull:
-			if str == "" {
-				break
-			}
-			fallthrough
-		case syntax.AlternateUnset:
-			if set {
-				str = arg
-			}
-		case syntax.DefaultUnset:
-			if set {
-				break
-			}
-			fallthrough
-		case syntax.DefaultUnsetOrNull:
-			if str == "" {
-				str = arg
-			}
-		case syntax.ErrorUnset:
-			if set {
-				break
-			}
-			fallthrough
-		case syntax.ErrorUnsetOrNull:
-			if str == "" {
-				return "", UnsetParameterError{
-					Node:    pe,
-					Message: arg,
-				}
-			}
-		case syntax.AssignUnset:
-			if set {
-				break
-			}
-			fallthrough
-		case syntax.AssignUnsetOrNull:
-			if str == "" {
-				if err := cfg.assignElem(name, vr, index, arg); err != nil {
-					return "", err
-				}
-				str = arg
-			}
-		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
-			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			removed, err := cfg.removePatternElems(op, arg, elems)
-			if err != nil {
-				return "", err
-			}
-			str = join(removed)
-		case syntax.UpperFirst, syntax.UpperAll,
-			syntax.LowerFirst, syntax.LowerAll:
-			converted, err := cfg.caseConvElems(op, arg, elems)
-			if err != nil {
-				return "", err
-			}
-			str = join(converted)
-		case syntax.OtherParamOps:
-			switch arg {
-			case "Q":
-				str, err = syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					// Is this even possible? If a user runs into this panic,
-					// it's most likely a bug we need to fix.
-					panic(err)
-				}
-			case "E":
-				tail := str
-				var rns []rune
-				for tail != "" {
-					var rn rune
-					rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
-					rns = append(rns, rn)
-				}
-				str = string(rns)
-			case "a":
-				// ${var@a} returns variable attribute flags.
-				// We use orig (before nameref resolve) for the attributes.
-				str = orig.Flags()
-			case "A":
-				// ${var@A} returns a declare statement that recreates the variable.
-				flags := orig.Flags()
-				quoted, err := syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					return "", err
-				}
-				if flags == "" {
-					str = fmt.Sprintf("%s=%s", name, quoted)
-				} else {
-					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
-				}
-			case "P":
-				// TODO: implement prompt expansion (\u, \h, \w, etc.).
-			case "U":
-				str = strings.ToUpper(str)
-			case "u":
-				rs := []rune(str)
-				if len(rs) > 0 {
-					rs[0] = unicode.ToUpper(rs[0])
-					str = string(rs)
-				}
-			case "L":
-				str = strings.ToLower(str)
-			case "K", "k":
-				// TODO: implement, like @A but listing keys for assoc arrays.
-			default:
-				panic(fmt.Sprintf("unexpected @%s param expansion", arg))
-			}
-		}
+		str = join(converted)
 	}
-	return str, nil
+	return str, false, nil
 }
 
 func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool) (string, error) {
@@ -401,25 +342,49 @@ func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool) (strin
 // The helpers below never modify elems in place, as it may alias a
 // variable's list of elements.
 
-// perElemOps applies pattern removal, replacement, or case conversion to
-// each element, leaving them unchanged for any whole-expansion operator.
+// perElemOps applies pattern removal, replacement, case conversion or an
+// @ operator to each element of a list expansion.
 func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, error) {
 	switch {
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil:
+		return cfg.elemOps(pe, elems, cfg.Env.Get(pe.Param.Value))
+	}
+	return elems, nil
+}
+
+// elemOps applies an operator that takes a pattern or names a
+// transformation (${x#pat}, ${x^^pat}, ${x@Q}) to each element; vr is
+// the variable expanded, before any name reference is followed.
+func (cfg *Config) elemOps(pe *syntax.ParamExp, elems []string, vr Variable) ([]string, error) {
+	switch op := pe.Exp.Op; op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix,
+		syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		pat, err := Pattern(cfg, pe.Exp.Word)
+		if err != nil {
+			return nil, err
+		}
+		return cfg.removePatternElems(op, pat, elems)
+	case syntax.UpperFirst, syntax.UpperAll,
+		syntax.LowerFirst, syntax.LowerAll:
+		pat, err := Pattern(cfg, pe.Exp.Word)
+		if err != nil {
+			return nil, err
+		}
+		return cfg.caseConvElems(op, pat, elems)
+	case syntax.OtherParamOps:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
 			return nil, err
 		}
-		switch op := pe.Exp.Op; op {
-		case syntax.RemSmallPrefix, syntax.RemLargePrefix,
-			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
-			return cfg.removePatternElems(op, arg, elems)
-		case syntax.UpperFirst, syntax.UpperAll,
-			syntax.LowerFirst, syntax.LowerAll:
-			return cfg.caseConvElems(op, arg, elems)
+		out := make([]string, len(elems))
+		for i, elem := range elems {
+			if out[i], err = cfg.transform(pe, arg, elem, vr); err != nil {
+				return nil, err
+			}
 		}
+		return out, nil
 	}
 	return elems, nil
 }

@@ -24,13 +24,13 @@ func (r *Runner) assignNew(name string, vr expand.Variable, as *syntax.Assign) e
 	case as.Index != nil:
 		val := ""
 		if as.Value != nil {
-			val = r.literal(as.Value)
+			val = r.assignLiteral(as.Value)
 		}
 		return r.assignElem(name, vr, as.Index, val, as.Append)
 	}
 	val := ""
 	if as.Value != nil {
-		val = r.literal(as.Value)
+		val = r.assignLiteral(as.Value)
 	}
 	switch vr.Kind {
 	case expand.Indexed:
@@ -133,7 +133,7 @@ func (r *Runner) arrayLiteral(name string, vr expand.Variable, elems []*syntax.A
 		if elem.Index != nil {
 			val := ""
 			if elem.Value != nil {
-				val = r.literal(elem.Value)
+				val = r.assignLiteral(elem.Value)
 			}
 			le.vals = []string{val}
 		} else {
@@ -224,7 +224,7 @@ func (r *Runner) assocLiteral(name string, vr expand.Variable, elems []*syntax.A
 			if elem.Index != nil {
 				text := "[" + r.literal(elem.Index.(*syntax.Word)) + "]="
 				if elem.Value != nil {
-					text += r.literal(elem.Value)
+					text += r.assignLiteral(elem.Value)
 				}
 				words = append(words, text)
 				continue
@@ -248,7 +248,7 @@ func (r *Runner) assocLiteral(name string, vr expand.Variable, elems []*syntax.A
 			}
 			val := ""
 			if elem.Value != nil {
-				val = r.literal(elem.Value)
+				val = r.assignLiteral(elem.Value)
 			}
 			keys = append(keys, r.literal(elem.Index.(*syntax.Word)))
 			vals, apps = append(vals, val), append(apps, elem.Append)

@@ -415,7 +415,7 @@ func (r *Runner) declOne(o declOpts, as *syntax.Assign) {
 	}
 	if !as.Naked {
 		if vr.Kind == expand.NameRef && as.Array == nil {
-			vr.Set, vr.Str = true, r.literal(as.Value)
+			vr.Set, vr.Str = true, r.assignLiteral(as.Value)
 		} else {
 			vr = r.assignNew(name, vr, as)
 			if r.exit.exiting {

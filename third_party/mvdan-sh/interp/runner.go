@@ -371,6 +371,14 @@ func (r *Runner) literal(word *syntax.Word) string {
 	return str
 }
 
+// assignLiteral expands the value of an assignment (see
+// [expand.AssignValue]).
+func (r *Runner) assignLiteral(word *syntax.Word) string {
+	str, err := expand.AssignValue(r.ecfg, word)
+	r.expandErr(err)
+	return str
+}
+
 func (r *Runner) document(word *syntax.Word) string {
 	str, err := expand.Document(r.ecfg, word)
 	r.expandErr(err)
@@ -1022,8 +1030,10 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 				if !ok {
 					as.Naked = true
 				} else {
+					// The value is expanded text already: quoted,
+					// so that it is not expanded again.
 					as.Value = &syntax.Word{Parts: []syntax.WordPart{
-						&syntax.Lit{Value: val},
+						&syntax.SglQuoted{Value: val},
 					}}
 				}
 				if !yield(as) {

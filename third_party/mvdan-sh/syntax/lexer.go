@@ -231,7 +231,13 @@ func (p *Parser) nextKeepSpaces() {
 		switch r {
 		case '}':
 			p.tok = p.paramToken(r)
-		case '`', '"', '$', '\'':
+		case '\'':
+			if p.sqText {
+				p.advanceLitOther(r)
+				break
+			}
+			p.tok = p.regToken(r)
+		case '`', '"', '$':
 			p.tok = p.regToken(r)
 		default:
 			p.advanceLitOther(r)
@@ -1050,7 +1056,13 @@ loop:
 		switch r {
 		case '\\': // escaped byte follows
 			p.rune()
-		case '\'', '"', '`', '$':
+		case '\'':
+			if p.sqText && p.quote == paramExpExp {
+				break // text in ${x:-'word'} within double quotes
+			}
+			tok = _Lit
+			break loop
+		case '"', '`', '$':
 			tok = _Lit
 			break loop
 		case '}':

@@ -502,6 +502,10 @@ type Parser struct {
 	quote   quoteState // current lexer state
 	eqlOffs int        // position of '=' in [Parser.val] when [Parser.tok].isLit is true
 
+	// sqText is set while lexing the word of ${x:-word} within double
+	// quotes, where a single quote is text rather than a quote.
+	sqText bool
+
 	keepComments bool
 	lang         LangVariant
 
@@ -716,16 +720,17 @@ type saveState struct {
 	quote       quoteState
 	buriedHdocs int
 	raw         rawArithm
+	sqText      bool
 }
 
 func (p *Parser) preNested(quote quoteState) (s saveState) {
-	s.quote, s.buriedHdocs, s.raw = p.quote, p.buriedHdocs, p.raw
-	p.buriedHdocs, p.quote, p.raw = len(p.heredocs), quote, rawArithm{}
+	s.quote, s.buriedHdocs, s.raw, s.sqText = p.quote, p.buriedHdocs, p.raw, p.sqText
+	p.buriedHdocs, p.quote, p.raw, p.sqText = len(p.heredocs), quote, rawArithm{}, false
 	return s
 }
 
 func (p *Parser) postNested(s saveState) {
-	p.quote, p.buriedHdocs, p.raw = s.quote, s.buriedHdocs, s.raw
+	p.quote, p.buriedHdocs, p.raw, p.sqText = s.quote, s.buriedHdocs, s.raw, s.sqText
 }
 
 func (p *Parser) unquotedWordBytes(w *Word) ([]byte, bool) {
@@ -1682,9 +1687,21 @@ zshPrefixLoop:
 		default:
 			pe.Exp = p.paramExpExp()
 		}
-	case plus, colPlus, minus, colMinus, quest, colQuest, assgn, colAssgn,
-		perc, dblPerc, hash, dblHash, colHash, colPipe, colStar:
+	case plus, colPlus, minus, colMinus, quest, colQuest, assgn, colAssgn:
+		// Within double quotes or a here-document, single quotes in
+		// the word of these operators are text, as in bash.
+		sqText := p.sqText
+		switch old {
+		case dblQuotes, hdocBody, hdocBodyTabs:
+			p.sqText = true
+		}
 		pe.Exp = p.paramExpExp()
+		p.sqText = sqText
+	case perc, dblPerc, hash, dblHash, colHash, colPipe, colStar:
+		sqText := p.sqText
+		p.sqText = false
+		pe.Exp = p.paramExpExp()
+		p.sqText = sqText
 	case _EOF:
 	default:
 		if paramNameRune(tokRune) {
