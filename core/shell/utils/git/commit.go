@@ -187,6 +187,9 @@ func runCommit(g *cmd, args []string) error {
 // emptyTree is the id of the tree with no entries.
 var emptyTree = plumbing.ComputeHash(plumbing.TreeObject, nil)
 
+// emptyBlob is the id of the empty file, which git never pairs as a rename.
+var emptyBlob = plumbing.ComputeHash(plumbing.BlobObject, nil)
+
 // commitMessage builds the message from -m paragraphs (or the amended
 // commit's with --no-edit) and cleans it as git's "whitespace" mode does.
 func commitMessage(o commitOptions, old *commit) (string, error) {
@@ -324,6 +327,11 @@ func (r *repo) commitSummary(c *commit, branch plumbing.ReferenceName, parentTre
 	}
 	for _, ch := range changes {
 		switch {
+		case ch.from != "":
+			fmt.Fprintf(r.g.out, " rename %s (100%%)\n", renameName(ch.from, ch.path))
+			if ch.old.Mode != ch.new.Mode {
+				fmt.Fprintf(r.g.out, " mode change %o => %o %s\n", uint32(ch.old.Mode), uint32(ch.new.Mode), quotePath(ch.path))
+			}
 		case ch.old.Hash.IsZero():
 			fmt.Fprintf(r.g.out, " create mode %o %s\n", uint32(ch.new.Mode), quotePath(ch.path))
 		case ch.new.Hash.IsZero():
@@ -358,6 +366,7 @@ func plural(n int) string {
 // counts (zero for binary content).
 type fileChange struct {
 	path     string
+	from     string // the old path of a rename ("" otherwise)
 	old, new flatEntry // zero Hash where the side has no file
 	binary   bool
 	counts   [2]int   // added, deleted
@@ -431,7 +440,7 @@ func (r *repo) flatChanges(a, b map[string]flatEntry, loadB blobLoader) ([]fileC
 		}
 		out = append(out, ch)
 	}
-	return out, nil
+	return pairRenames(out), nil
 }
 
 // blob is a blob's content (nil for the zero id).

@@ -40,6 +40,10 @@ func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader)
 		return nil
 	case d.nameStatus:
 		for _, c := range changes {
+			if c.from != "" {
+				fmt.Fprintf(out, "R100\t%s\t%s\n", quotePath(c.from), quotePath(c.path))
+				continue
+			}
 			fmt.Fprintf(out, "%c\t%s\n", changeLetter(c), quotePath(c.path))
 		}
 		return nil
@@ -82,7 +86,7 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 	maxLen, maxChange, numberWidth, binWidth := 0, 0, 0, 0
 	files, added, deleted := 0, 0, 0
 	for _, c := range changes {
-		name := quotePath(c.path)
+		name := statName(c)
 		if len(name) > maxLen {
 			maxLen = len(name)
 		}
@@ -131,7 +135,7 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 		}
 	}
 	for _, c := range changes {
-		name, prefix := quotePath(c.path), ""
+		name, prefix := statName(c), ""
 		pad := nameWidth
 		if len(name) > nameWidth {
 			prefix = "..."
@@ -177,6 +181,14 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 	out.WriteString(shortStat(files, added, deleted) + "\n")
 }
 
+// statName is a change's name in a diffstat.
+func statName(c fileChange) string {
+	if c.from != "" {
+		return renameName(c.from, c.path)
+	}
+	return quotePath(c.path)
+}
+
 func scaleLinear(it, width, maxChange int) int {
 	if it == 0 {
 		return 0
@@ -188,6 +200,9 @@ func scaleLinear(it, width, maxChange int) int {
 func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
 	out := r.g.out
 	a, b := "a/"+c.path, "b/"+c.path
+	if c.from != "" {
+		a = "a/" + c.from
+	}
 	fmt.Fprintf(out, "diff --git %s %s\n", quotePath(a), quotePath(b))
 	if c.refused != nil {
 		// A denied path: named, its content never shown.
@@ -197,6 +212,12 @@ func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
 	}
 	oldAbbrev, newAbbrev := abbrevOrZero(c.old.Hash), abbrevOrZero(c.new.Hash)
 	switch {
+	case c.from != "":
+		if c.old.Mode != c.new.Mode {
+			fmt.Fprintf(out, "old mode %o\nnew mode %o\n", uint32(c.old.Mode), uint32(c.new.Mode))
+		}
+		fmt.Fprintf(out, "similarity index 100%%\nrename from %s\nrename to %s\n", quotePath(c.from), quotePath(c.path))
+		return nil
 	case c.old.Mode == 0:
 		fmt.Fprintf(out, "new file mode %o\nindex %s..%s\n", uint32(c.new.Mode), oldAbbrev, newAbbrev)
 	case c.new.Mode == 0:

@@ -131,6 +131,11 @@ func init() {
 		"ls-files":  runLsFiles,
 		"cat-file":  runCatFile,
 		"show":      runShow,
+		"rm":        runRm,
+		"mv":        runMv,
+		"restore":   runRestore,
+		"reset":     runReset,
+		"tag":       runTag,
 	}
 }
 
@@ -147,8 +152,7 @@ var unsupported = map[string]bool{
 	"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
 	"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
 	"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
-	"maintenance": true, "rerere": true, "restore": true, "rm": true, "mv": true,
-	"reset": true, "tag": true, "stash": true, "merge": true, "clone": true,
+	"maintenance": true, "rerere": true, "stash": true, "merge": true, "clone": true,
 }
 
 func run(e *utils.Env) (int, error) {

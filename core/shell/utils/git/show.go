@@ -75,7 +75,7 @@ func (r *repo) showOne(name string, o logOptions) error {
 		}
 	case plumbing.TagObject:
 		t := decodeTag(obj.data)
-		fmt.Fprintf(r.g.out, "tag %s\nTagger: %s <%s>\nDate:   %s\n\n%s\n", t.Name, t.Tagger.Name, t.Tagger.Email, gitDate(t.Tagger.When), strings.TrimRight(t.Message, "\n"))
+		fmt.Fprintf(r.g.out, "tag %s\nTagger: %s <%s>\nDate:   %s\n\n%s\n\n", t.Name, t.Tagger.Name, t.Tagger.Email, gitDate(t.Tagger.When), strings.TrimRight(t.Message, "\n"))
 		return r.showOne(t.Object.String(), o)
 	case plumbing.CommitObject:
 		c, err := decodeCommit(obj.hash, obj.data)

@@ -13,7 +13,8 @@ import (
 // index and worktree).
 type change struct {
 	path string
-	kind byte // 'A' added, 'M' modified, 'D' deleted, 'T' type changed
+	kind byte   // 'A' added, 'M' modified, 'D' deleted, 'T' type changed, 'R' renamed
+	from string // a rename's old path
 }
 
 // status is the state git status reports.
@@ -48,11 +49,11 @@ func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
 	for _, name := range s.names {
 		switch st.scan.tracked[name] {
 		case wtModified:
-			st.unstaged = append(st.unstaged, change{name, 'M'})
+			st.unstaged = append(st.unstaged, change{path: name, kind: 'M'})
 		case wtDeleted:
-			st.unstaged = append(st.unstaged, change{name, 'D'})
+			st.unstaged = append(st.unstaged, change{path: name, kind: 'D'})
 		case wtTypeChange:
-			st.unstaged = append(st.unstaged, change{name, 'T'})
+			st.unstaged = append(st.unstaged, change{path: name, kind: 'T'})
 		}
 	}
 	return st, idx, nil
@@ -76,25 +77,59 @@ func (r *repo) stagedChanges(headTree map[string]flatEntry, entries map[string]*
 		switch {
 		case !ok:
 			if visible(p) {
-				out = append(out, change{p, 'A'})
+				out = append(out, change{path: p, kind: 'A'})
 			}
 		case h.Hash != e.Hash || h.Mode != e.Mode:
 			if !visible(p) {
 				continue
 			}
 			if (h.Mode == 0o120000) != (e.Mode == 0o120000) {
-				out = append(out, change{p, 'T'})
+				out = append(out, change{path: p, kind: 'T'})
 			} else {
-				out = append(out, change{p, 'M'})
+				out = append(out, change{path: p, kind: 'M'})
 			}
 		}
 	}
 	for p := range headTree {
 		if _, ok := entries[p]; !ok && visible(p) {
-			out = append(out, change{p, 'D'})
+			out = append(out, change{path: p, kind: 'D'})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return stagedRenames(out, headTree, entries)
+}
+
+// stagedRenames pairs a staged deletion with a staged addition of the same
+// content into a rename, as git status does.
+func stagedRenames(cs []change, headTree map[string]flatEntry, entries map[string]*index.Entry) []change {
+	added := map[plumbing.Hash][]int{}
+	for i, c := range cs {
+		if c.kind == 'A' && entries[c.path].Hash != emptyBlob {
+			added[entries[c.path].Hash] = append(added[entries[c.path].Hash], i)
+		}
+	}
+	if len(added) == 0 {
+		return cs
+	}
+	drop := map[int]bool{}
+	for i, c := range cs {
+		if c.kind != 'D' {
+			continue
+		}
+		h := headTree[c.path].Hash
+		if cands := added[h]; len(cands) > 0 {
+			j := cands[0]
+			added[h] = cands[1:]
+			cs[j] = change{path: cs[j].path, kind: 'R', from: c.path}
+			drop[i] = true
+		}
+	}
+	out := cs[:0]
+	for i, c := range cs {
+		if !drop[i] {
+			out = append(out, c)
+		}
+	}
 	return out
 }
 
@@ -214,6 +249,7 @@ func (r *repo) printShort(st *status, branch, porcelain bool) {
 	}
 	type row struct {
 		x, y byte
+		from string
 	}
 	rows := map[string]*row{}
 	var names []string
@@ -221,13 +257,14 @@ func (r *repo) printShort(st *status, branch, porcelain bool) {
 		if rw, ok := rows[p]; ok {
 			return rw
 		}
-		rw := &row{' ', ' '}
+		rw := &row{x: ' ', y: ' '}
 		rows[p] = rw
 		names = append(names, p)
 		return rw
 	}
 	for _, c := range st.staged {
-		get(c.path).x = c.kind
+		rw := get(c.path)
+		rw.x, rw.from = c.kind, c.from
 	}
 	for _, c := range st.unstaged {
 		get(c.path).y = c.kind
@@ -235,6 +272,10 @@ func (r *repo) printShort(st *status, branch, porcelain bool) {
 	sort.Strings(names)
 	for _, p := range names {
 		rw := rows[p]
+		if rw.from != "" {
+			fmt.Fprintf(out, "%c%c %s -> %s\n", rw.x, rw.y, r.shortPath(rw.from, porcelain), r.shortPath(p, porcelain))
+			continue
+		}
 		fmt.Fprintf(out, "%c%c %s\n", rw.x, rw.y, r.shortPath(p, porcelain))
 	}
 	for _, p := range st.scan.untracked {
@@ -251,6 +292,8 @@ func statusLabel(kind byte, staged bool) string {
 		return "deleted:    "
 	case 'T':
 		return "typechange: "
+	case 'R':
+		return "renamed:    "
 	}
 	return "modified:   "
 }
@@ -277,7 +320,11 @@ func (r *repo) printLong(st *status, forCommit bool) {
 			out.WriteString("  (use \"git restore --staged <file>...\" to unstage)\n")
 		}
 		for _, c := range st.staged {
-			fmt.Fprintf(out, "\t%s%s\n", statusLabel(c.kind, true), quotePath(r.rel(c.path)))
+			name := quotePath(r.rel(c.path))
+			if c.from != "" {
+				name = quotePath(r.rel(c.from)) + " -> " + name
+			}
+			fmt.Fprintf(out, "\t%s%s\n", statusLabel(c.kind, true), name)
 		}
 		out.WriteString("\n")
 	}
