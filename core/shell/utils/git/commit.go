@@ -366,7 +366,7 @@ func plural(n int) string {
 // counts (zero for binary content).
 type fileChange struct {
 	path     string
-	from     string // the old path of a rename ("" otherwise)
+	from     string    // the old path of a rename ("" otherwise)
 	old, new flatEntry // zero Hash where the side has no file
 	binary   bool
 	counts   [2]int   // added, deleted
