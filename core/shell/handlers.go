@@ -98,6 +98,11 @@ func (s *Shell) callHandler(ctx context.Context, args []string) ([]string, error
 			// bash never had (G-3.2).
 			return s.refuseCall(ls, &Refused{Code: 1, Stderr: "bash: builtin: " + inner[0] + ": not a shell builtin\n"})
 		}
+		if name == "exec" && len(inner) > 0 && isShellBuiltin(inner[0]) && utils.Lookup(inner[0]) == nil {
+			// exec runs a program, never a builtin: `exec eval ...` is
+			// not found, as the exec handler says, and ends the line.
+			return args, nil
+		}
 		if len(inner) > 0 && isShellBuiltin(inner[0]) {
 			if a := s.admit(ctx, ls, place, inner, hc.Dir, nil); !a.run {
 				return s.refusedCall(ctx, a)
@@ -263,6 +268,11 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 			return interp.ExitStatus(uint8(code))
 		}
 		return nil
+	}
+	if isShellBuiltin(args[0]) && utils.Lookup(args[0]) == nil {
+		// Only exec hands a builtin's name to the exec handler.
+		io.WriteString(hc.Stderr, "bash: exec: "+args[0]+": not found\n")
+		return interp.ExitStatus(127)
 	}
 	if args[0] == s.refuseName() {
 		if r := ls.takeRefused(args[1]); r != nil {

@@ -421,12 +421,14 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 			break
 		}
 	}
-	// The line is a whole bash -c program: its end runs the EXIT trap.
+	// The line is a whole bash -c program: its end runs the EXIT trap and
+	// closes the files exec left open on descriptors.
 	if ctx.Err() == nil {
 		if exited, trapErr := r.RunExitTrap(ctx); exited {
 			err = trapErr
 		}
 	}
+	r.CloseFds()
 	return err
 }
 

@@ -124,6 +124,19 @@ type Runner struct {
 	stdout io.Writer
 	stderr io.Writer
 
+	// The descriptor table (patch 71): the files on descriptors 3 and up,
+	// the files behind the standard streams when a redirection put them
+	// there (stdSet is the stream each installed, to tell when it was
+	// replaced by other means), and what the running statement's
+	// redirections replaced.
+	fds    map[int]*fdFile
+	stdFds [3]*fdFile
+	stdSet [3]any
+	fdUndo *[]fdUndo
+	// traceErr is where set -x traces the running simple command: standard
+	// error as it was before the command's own redirections.
+	traceErr io.Writer
+
 	ecfg *expand.Config
 	ectx context.Context // just so that Runner.Subshell can use it again
 
@@ -746,6 +759,7 @@ func StdIO(in io.Reader, out, err io.Writer) RunnerOption {
 		if _err != nil {
 			return _err
 		}
+		r.releaseFds()
 		r.stdin = stdin
 		if out == nil {
 			out = io.Discard
@@ -826,6 +840,7 @@ var posixOptsTable = [...]posixOpt{
 	{' ', "pipefail"},
 	{'E', "errtrace"},
 	{'T', "functrace"},
+	{'C', "noclobber"},
 }
 
 var bashOptsTable = [...]bashOpt{
@@ -957,6 +972,7 @@ const (
 	optPipeFail
 	optErrTrace
 	optFuncTrace
+	optNoClobber
 
 	// These correspond to indexes (offset by the above seven items) of
 	// supported options in [bashOptsTable]
@@ -1276,6 +1292,7 @@ func (r *Runner) subshell(background bool) *Runner {
 
 		origStdout: r.origStdout, // used for process substitutions
 	}
+	r2.inheritFds(r)
 	r2.inSubshell = true
 	r2.parentTraps = r.shownTraps()
 	if action, ok := r.traps[trapErr]; ok && r.opts[optErrTrace] {

@@ -30,6 +30,7 @@ type readOptions struct {
 	exact   bool // -N: the delimiter is an ordinary character
 	timeout time.Duration
 	hasTime bool
+	fd      int // -u
 }
 
 const readUsage = "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n"
@@ -107,9 +108,10 @@ func (r *Runner) parseReadOptions(args []string) (readOptions, []string, exitSta
 				if err != nil || fd < 0 {
 					return fail(1, "%s: invalid file descriptor specification\n", val)
 				}
-				if fd != 0 {
-					return fail(1, "%d: invalid file descriptor: Bad file descriptor\n", fd)
+				if f, ok := r.getFd(fd); !ok || fd >= maxFds || f.rd == nil && fd > 2 {
+					return fail(1, "%s: invalid file descriptor: Bad file descriptor\n", val)
 				}
+				opts.fd = fd
 			}
 			break
 		}
@@ -128,6 +130,19 @@ func (r *Runner) readBuiltin(ctx context.Context, args []string) exitStatus {
 	opts, names, exit := r.parseReadOptions(args)
 	if exit.code != 0 {
 		return exit
+	}
+	if opts.fd != 0 {
+		// read -u N reads the file on N as its standard input (patch 71).
+		f, _ := r.getFd(opts.fd)
+		in, err := f.stdin(ctx, r)
+		if err != nil {
+			r.errf("bash: read: %v\n", err)
+			exit.code = 1
+			return exit
+		}
+		oldIn := r.stdin
+		r.stdin = in
+		defer func() { r.stdin = oldIn }()
 	}
 	if opts.prompt != "" {
 		if fd, terminal := stdinTerminal(r.stdin); terminal && fd >= 0 {

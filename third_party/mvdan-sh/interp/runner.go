@@ -87,6 +87,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTrap(ctx)
 			r2.releaseMem()
+			r2.releaseFds()
 			r2.exit.leaveSubshell() // subshells don't exit the parent shell
 			r.lastExpandExit = r2.exit
 			if r2.exit.fatalExit {
@@ -143,6 +144,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 				defer func() {
 					r2.recoverGo(ctx, recover())
 					r2.releaseMem()
+					r2.releaseFds()
 					*bg.exit = r2.exit
 					close(bg.done)
 				}()
@@ -497,6 +499,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 			defer func() {
 				r2.recoverGo(ctx, recover())
 				r2.releaseMem()
+				r2.releaseFds()
 				r2.exit.leaveSubshell() // subshells don't exit the parent shell
 				*bg.exit = r2.exit
 				if sig := bg.job.signal.Load(); sig != 0 {
@@ -514,11 +517,17 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 }
 
 func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
-	oldIn, oldOut, oldErr := r.stdin, r.stdout, r.stderr
-	var closers []io.Closer
+	var undo []fdUndo
+	oldUndo, oldTraceErr := r.fdUndo, r.traceErr
+	r.traceErr = nil
+	if len(st.Redirs) > 0 {
+		r.fdUndo = &undo
+		if _, ok := st.Cmd.(*syntax.CallExpr); ok {
+			r.traceErr = r.stderr // bash traces a command before its redirections
+		}
+	}
 	for _, rd := range st.Redirs {
-		cls, err := r.redir(ctx, rd)
-		if err != nil {
+		if err := r.redir(ctx, rd); err != nil {
 			if !r.exit.fatalExit {
 				// A fatal error from a handler is reported by [Runner.Run].
 				r.errf("%v\n", err)
@@ -526,10 +535,8 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.exit.code = 1
 			break
 		}
-		if cls != nil {
-			closers = append(closers, cls)
-		}
 	}
+	r.fdUndo = oldUndo
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 	}
@@ -557,12 +564,11 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		// The exec builtin made this statement's redirections apply to the
 		// shell itself, so don't undo them and keep their files open.
 		r.keepRedirs = false
+		keepFds(undo)
 	} else if len(st.Redirs) > 0 {
-		r.stdin, r.stdout, r.stderr = oldIn, oldOut, oldErr
-		for _, cls := range closers {
-			cls.Close()
-		}
+		r.undoFds(undo)
 	}
+	r.traceErr = oldTraceErr
 }
 
 func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
@@ -590,6 +596,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2.stmts(ctx, cm.Stmts)
 		r2.exitTrap(ctx)
 		r2.releaseMem()
+		r2.releaseFds()
 		r2.exit.leaveSubshell() // subshells don't exit the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
@@ -755,6 +762,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				defer func() {
 					r2.recoverGo(ctx, recover())
 					r2.releaseMem()
+					r2.releaseFds()
 					r2.exit.leaveSubshell() // subshells don't exit the parent shell
 					pw.Close()
 				}()
@@ -1189,39 +1197,90 @@ func (r *Runner) hdocString(rd *syntax.Redirect) string {
 	return buf.String()
 }
 
-func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, error) {
-	// Note that Hdoc is nil for an empty here-document.
-	if rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc {
+// redir applies one redirection to the descriptor table (patch 71): the
+// descriptor it names (the operator's default, a number, or a {name}
+// the shell picks a free one for), and the file it opens, duplicates or
+// closes there.
+func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) error {
+	fd := 1
+	switch rd.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn,
+		syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		fd = 0
+	}
+	varName := ""
+	if rd.N != nil {
+		if v := rd.N.Value; v[0] == '{' {
+			varName = v[1 : len(v)-1]
+		} else {
+			n, err := strconv.Atoi(v)
+			if err != nil || n >= maxFds {
+				return fmt.Errorf("bash: %s: Bad file descriptor", v)
+			}
+			fd = n
+		}
+	}
+	closing := (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
+	if varName != "" {
+		if closing {
+			// {name}>&- closes the descriptor the variable holds.
+			n, err := strconv.Atoi(r.envGet(varName))
+			if err != nil || n < 0 || n >= maxFds {
+				return fmt.Errorf("bash: %s: ambiguous redirect", varName)
+			}
+			return r.setFd(ctx, n, nil)
+		}
+		n, ok := r.freeFd()
+		if !ok {
+			return fmt.Errorf("bash: {%s}: Too many open files", varName)
+		}
+		fd = n
+	}
+	f, err := r.redirFile(ctx, rd, &fd)
+	if err != nil || f == nil {
+		return err
+	}
+	if varName != "" {
+		// bash leaves a {name} descriptor open after its command: the
+		// statement does not put it back.
+		saved := r.fdUndo
+		r.fdUndo = nil
+		defer func() { r.fdUndo = saved }()
+		if err := r.setVarErr(varName, expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(fd)}); err != nil {
+			f.acquire().release()
+			return err
+		}
+	}
+	f.acquire()
+	defer f.release()
+	if rd.Op == syntax.RdrAll || rd.Op == syntax.AppAll || fd < 0 {
+		if err := r.setFd(ctx, 1, f); err != nil {
+			return err
+		}
+		return r.setFd(ctx, 2, f)
+	}
+	return r.setFd(ctx, fd, f)
+}
+
+// redirFile is the file a redirection puts on its descriptor; nil when the
+// redirection was done already (a close or a move). A >&word whose word
+// is not a descriptor sends both stdout and stderr to the file: *fd
+// becomes -1.
+func (r *Runner) redirFile(ctx context.Context, rd *syntax.Redirect, fd *int) (*fdFile, error) {
+	switch rd.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		// Note that Hdoc is nil for an empty here-document.
 		pr, err := r.hdocReader(rd)
 		if err != nil {
 			return nil, err
 		}
-		r.stdin = pr
-		return pr, nil
-	}
-
-	orig := &r.stdout
-	if rd.N != nil {
-		switch rd.N.Value {
-		case "0":
-			// Note that the input redirects below always use stdin (0)
-			// because we don't support anything else right now.
-		case "1":
-			// The default for the output redirects below.
-		case "2":
-			orig = &r.stderr
-		default:
-			return nil, fmt.Errorf("unsupported redirect fd: %v", rd.N.Value)
-		}
-	}
-	arg := r.literal(expand.Unescaped(rd.Word))
-	switch rd.Op {
+		return newFdFile(pr, nil, pr), nil
 	case syntax.WordHdoc:
+		arg := r.literal(expand.Unescaped(rd.Word))
 		pr, pw, err := newPipe()
 		if err != nil {
 			return nil, err
 		}
-		r.stdin = pr
 		// We write to the pipe in a new goroutine,
 		// as pipe writes may block once the buffer gets full.
 		go func() {
@@ -1229,66 +1288,81 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) (io.Closer, err
 			io.WriteString(pw, "\n")
 			pw.Close()
 		}()
-		return pr, nil
-	case syntax.DplOut:
-		switch arg {
-		case "1":
-			*orig = r.stdout
-		case "2":
-			*orig = r.stderr
-		case "-":
-			*orig = io.Discard // closing the output writer
-		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+		return newFdFile(pr, nil, pr), nil
+	case syntax.DplIn, syntax.DplOut:
+		arg := r.literal(expand.Unescaped(rd.Word))
+		if arg == "-" {
+			return nil, r.setFd(ctx, *fd, nil)
 		}
-		return nil, nil
-	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut,
-		syntax.RdrAll, syntax.AppAll:
-		// done further below
-	case syntax.DplIn:
-		switch arg {
-		case "-":
-			r.stdin = nil // closing the input file
-		default:
-			return nil, fmt.Errorf("unhandled %v arg: %q", rd.Op, arg)
+		src, move := strings.CutSuffix(arg, "-")
+		n, err := strconv.Atoi(src)
+		if err != nil || src == "" || src[0] < '0' || src[0] > '9' {
+			if rd.Op == syntax.DplOut && (rd.N == nil || *fd == 1) {
+				*fd = -1 // >&file is &>file
+				return r.openRedir(ctx, rd, syntax.RdrAll)
+			}
+			return nil, fmt.Errorf("bash: %s: ambiguous redirect", arg)
 		}
-		return nil, nil
-	default:
-		return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
+		f, ok := r.getFd(n)
+		if !ok || n >= maxFds {
+			return nil, fmt.Errorf("bash: %s: Bad file descriptor", src)
+		}
+		if move && n != *fd {
+			f.acquire()
+			defer f.release()
+			if err := r.setFd(ctx, *fd, f); err != nil {
+				return nil, err
+			}
+			return nil, r.setFd(ctx, n, nil)
+		}
+		return f, nil
+	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.RdrInOut,
+		syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
+		return r.openRedir(ctx, rd, rd.Op)
 	}
+	return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
+}
+
+// openRedir opens a redirection's file through the open handler. Its word
+// expands as an argument would, and must give one field.
+func (r *Runner) openRedir(ctx context.Context, rd *syntax.Redirect, op syntax.RedirOperator) (*fdFile, error) {
+	fields, err := expand.Fields(r.ecfg, rd.Word)
+	if err != nil {
+		r.expandErr(err)
+		return nil, err
+	}
+	if len(fields) != 1 {
+		var sb strings.Builder
+		syntax.NewPrinter().Print(&sb, rd.Word)
+		return nil, fmt.Errorf("bash: %s: ambiguous redirect", sb.String())
+	}
+	path := fields[0]
 	mode := os.O_RDONLY
-	switch rd.Op {
+	switch op {
 	case syntax.AppOut, syntax.AppAll:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	case syntax.RdrOut, syntax.RdrAll:
+	case syntax.RdrOut, syntax.RdrAll, syntax.RdrClob:
 		mode = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if op != syntax.RdrClob && r.opts[optNoClobber] {
+			// noclobber refuses an existing regular file only.
+			if info, err := r.stat(ctx, path); err == nil && info.Mode().IsRegular() {
+				return nil, fmt.Errorf("bash: %s: cannot overwrite existing file", path)
+			}
+		}
+	case syntax.RdrInOut:
+		mode = os.O_RDWR | os.O_CREATE
 	}
-	f, err := r.open(ctx, arg, mode, 0o644, false)
+	f, err := r.open(ctx, path, mode, 0o644, false)
 	if err != nil {
 		return nil, err
 	}
-	switch rd.Op {
+	switch op {
 	case syntax.RdrIn:
-		stdin, err := newStdinFile(f)
-		if err != nil {
-			return nil, err
-		}
-		r.stdin = stdin
-		if any(stdin) != any(f) {
-			// A reader other than an *os.File is copied into a pipe by a
-			// goroutine, which must not outlive the statement blocked on
-			// a pipe nobody reads.
-			return multiCloser{stdin, f}, nil
-		}
-	case syntax.RdrOut, syntax.AppOut:
-		*orig = f
-	case syntax.RdrAll, syntax.AppAll:
-		r.stdout = f
-		r.stderr = f
-	default:
-		return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
+		return newFdFile(f, nil, f), nil
+	case syntax.RdrInOut:
+		return newFdFile(f, f, f), nil
 	}
-	return f, nil
+	return newFdFile(nil, f, f), nil
 }
 
 // multiCloser closes each of its closers, in order.

@@ -23,9 +23,13 @@ func (r *Runner) tracer() *tracer {
 		return nil
 	}
 
+	output := r.stderr
+	if r.traceErr != nil {
+		output = r.traceErr
+	}
 	return &tracer{
 		printer:   syntax.NewPrinter(),
-		output:    r.stderr,
+		output:    output,
 		needsPlus: true,
 	}
 }
