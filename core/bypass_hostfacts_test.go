@@ -200,7 +200,7 @@ func TestDispatchedLookupsNeverSearchTheHost(t *testing.T) {
 	t.Parallel()
 	s := limitsWorkspace(t, Limits{})
 	for _, line := range []string{
-		`type python3`, `builtin type python3`, `command type python3`, `exec type python3`,
+		`type python3`, `builtin type python3`, `command type python3`,
 		`builtin builtin type python3`, `command type -p python3`, `builtin type -P python3`,
 		`command -v python3`, `builtin command -v python3`, `command command -V python3`,
 		`hash python3`, `builtin hash python3`,
@@ -209,6 +209,10 @@ func TestDispatchedLookupsNeverSearchTheHost(t *testing.T) {
 		if res.ExitCode != 1 || res.Stdout != "" || strings.Contains(res.Stderr, "/") {
 			t.Errorf("%s: %+v, want not found", line, res)
 		}
+	}
+	// exec runs programs only: bash's `exec type` is not found at all.
+	if res := s.Execute(context.Background(), `exec type python3`); res.ExitCode != 127 || res.Stderr != "bash: exec: type: not found\n" {
+		t.Errorf("exec type python3: %+v, want bash's not found", res)
 	}
 	for _, line := range []string{`builtin pwd -P`, `command pwd -P`, `builtin command pwd -P`} {
 		if res := s.Execute(context.Background(), "cd /w/d; "+line); res.Stdout != "/w/d\n" || res.ExitCode != 0 {
