@@ -9,13 +9,12 @@ import (
 
 // diffOptions are git diff's flags.
 type diffOptions struct {
-	out       diffOutput
-	cached    bool
-	exitCode  bool
-	quiet     bool
-	revs      []string
-	paths     []string
-	noPatches bool // --stat and friends without -p
+	out      diffOutput
+	cached   bool
+	exitCode bool
+	quiet    bool
+	revs     []string
+	paths    []string
 }
 
 func parseDiffArgs(r *repo, args []string) (diffOptions, error) {
@@ -170,7 +169,7 @@ func (r *repo) diffChanges(o diffOptions) ([]fileChange, blobLoader, error) {
 		return nil, nil, err
 	}
 	if o.cached {
-		base := map[string]flatEntry{}
+		var base map[string]flatEntry
 		if len(revs) == 1 {
 			t, err := r.commitTree(revs[0])
 			if err != nil {

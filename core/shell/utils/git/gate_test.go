@@ -209,3 +209,45 @@ func TestHistoryByPathAndId(t *testing.T) {
 		t.Errorf("show of a denied path does not say why:\n%s", errOut)
 	}
 }
+
+// TestStagedTwoWays: status reads HEAD's trees only where the index's
+// would differ; git diff --cached compares every path. Both must name the
+// same staged changes after each of these steps.
+func TestStagedTwoWays(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "a\n", "d/b.txt": "b\n", "d/e/c.txt": "c\n", "d/e/f/g.txt": "g\n", "x/y.txt": "y\n"}
+	w := multiWorld(t, files, gate.ProfileSpec{Name: "p"})["p"]
+	w.must(prepare + "git add -A && git commit -q -m one")
+	steps := []string{
+		"true",
+		"echo more >> d/e/c.txt && git add d/e/c.txt",
+		"mkdir -p n/m/o && echo n > n/m/o/new.txt && git add n",
+		"git rm -q -r d/e/f",
+		"git rm -q -r x",
+		"git commit -q -m two",
+		"mkdir -p x/deep && echo y > x/deep/y.txt && git add -A",
+		"git reset -q --soft HEAD~1",
+		"git reset -q",
+		"git add -A && git commit -q -m three && git rm -q -r --cached d",
+	}
+	for _, step := range steps {
+		w.must(step)
+		status := w.must("git status --porcelain --untracked-files=no")
+		diff := w.must("git diff --cached --name-status")
+		var fromStatus, fromDiff []string
+		for _, ln := range strings.Split(strings.TrimRight(status, "\n"), "\n") {
+			if len(ln) > 3 && ln[0] != ' ' {
+				fromStatus = append(fromStatus, ln[:1]+" "+ln[3:])
+			}
+		}
+		for _, ln := range strings.Split(strings.TrimSpace(diff), "\n") {
+			if ln != "" {
+				f := strings.Split(ln, "\t")
+				fromDiff = append(fromDiff, f[0][:1]+" "+strings.Join(f[1:], " -> "))
+			}
+		}
+		if strings.Join(fromStatus, "\n") != strings.Join(fromDiff, "\n") {
+			t.Errorf("after %q:\nstatus says:\n%s\ndiff --cached says:\n%s", step, status, diff)
+		}
+	}
+}

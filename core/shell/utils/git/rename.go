@@ -22,21 +22,26 @@ func pairRenames(changes []fileChange) []fileChange {
 	if len(added) == 0 {
 		return changes
 	}
+	pairOf := map[int]int{} // deletion -> addition
 	used := map[int]bool{}
+	for i, c := range changes {
+		if c.new.Mode == 0 && c.refused == nil {
+			if cands := added[c.old.Hash.String()]; len(cands) > 0 {
+				added[c.old.Hash.String()] = cands[1:]
+				pairOf[i] = cands[0]
+				used[cands[0]] = true
+			}
+		}
+	}
 	var out []fileChange
 	for i, c := range changes {
 		if used[i] {
 			continue
 		}
-		if c.new.Mode == 0 && c.refused == nil {
-			if cands := added[c.old.Hash.String()]; len(cands) > 0 {
-				j := cands[0]
-				added[c.old.Hash.String()] = cands[1:]
-				used[j] = true
-				n := changes[j]
-				out = append(out, fileChange{path: n.path, from: c.path, old: c.old, new: n.new, sizes: [2]int64{c.sizes[0], n.sizes[1]}, binary: n.binary})
-				continue
-			}
+		if j, ok := pairOf[i]; ok {
+			n := changes[j]
+			out = append(out, fileChange{path: n.path, from: c.path, old: c.old, new: n.new, sizes: [2]int64{c.sizes[0], n.sizes[1]}, binary: n.binary})
+			continue
 		}
 		out = append(out, c)
 	}

@@ -206,8 +206,11 @@ func (r *repo) setHead(h plumbing.Hash) error {
 
 // loadIndex reads .git/index (an empty index when there is none).
 func (r *repo) loadIndex() (*index.Index, error) {
-	idx, err := r.st.Index()
+	idx, err := r.readIndex()
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+			return nil, fatalf("could not read the index: %s", errText(err))
+		}
 		return nil, fatalf("index file corrupt")
 	}
 	return idx, nil

@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -41,11 +42,11 @@ func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
 	if st.scan, err = s.run(); err != nil {
 		return nil, nil, err
 	}
-	headTree, err := r.headTree()
+	headTree, dirs, err := r.headAgainstIndex(idx)
 	if err != nil {
 		return nil, nil, err
 	}
-	st.staged = r.stagedChanges(headTree, s.entries, st.scan)
+	st.staged = r.stagedChanges(headTree, dirs, s.entries, st.scan)
 	for _, name := range s.names {
 		switch st.scan.tracked[name] {
 		case wtModified:
@@ -61,7 +62,7 @@ func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
 
 // stagedChanges compares HEAD's tree with the index, leaving out paths
 // the door hides.
-func (r *repo) stagedChanges(headTree map[string]flatEntry, entries map[string]*index.Entry, sc *scan) []change {
+func (r *repo) stagedChanges(headTree map[string]flatEntry, dirs map[string]bool, entries map[string]*index.Entry, sc *scan) []change {
 	var out []change
 	visible := func(p string) bool {
 		if _, seen := sc.files[p]; seen {
@@ -73,6 +74,9 @@ func (r *repo) stagedChanges(headTree map[string]flatEntry, entries map[string]*
 		return !r.hiddenPath(p)
 	}
 	for p, e := range entries {
+		if !dirs[path.Dir("/" + p)[1:]] {
+			continue // a directory whose tree is HEAD's
+		}
 		h, ok := headTree[p]
 		switch {
 		case !ok:

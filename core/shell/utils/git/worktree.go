@@ -3,6 +3,7 @@ package git
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 
@@ -52,7 +53,9 @@ func newScanner(r *repo, idx *index.Index) *scanner {
 			s.names = append(s.names, e.Name)
 		}
 	}
-	sort.Strings(s.names)
+	if !sort.StringsAreSorted(s.names) {
+		sort.Strings(s.names)
+	}
 	if info, err := r.g.fsys.Stat(r.gitDir + "/index"); err == nil {
 		s.idxMtime = info.ModTime().UnixNano()
 	}
@@ -67,7 +70,8 @@ func (s *scanner) hasTracked(dir string) bool {
 
 // run walks the whole worktree.
 func (s *scanner) run() (*scan, error) {
-	s.out = &scan{tracked: map[string]wtState{}, files: map[string]fs.FileInfo{}, hidden: map[string]bool{}}
+	n := len(s.names)
+	s.out = &scan{tracked: make(map[string]wtState, n), files: make(map[string]fs.FileInfo, n), hidden: map[string]bool{}}
 	var base []gitignore.Pattern
 	if !s.noIgnore {
 		base = s.r.excludes()
@@ -358,6 +362,15 @@ func (r *repo) headTree() (map[string]flatEntry, error) {
 
 // writeTreeFromIndex stores the index's trees and returns the root's id.
 func (r *repo) writeTreeFromIndex(idx *index.Index) (plumbing.Hash, error) {
+	ids, err := indexTrees(idx, func(data []byte) (plumbing.Hash, error) {
+		return r.writeObject(plumbing.TreeObject, data)
+	})
+	return ids[""], err
+}
+
+// indexTrees builds the trees the index describes, bottom up, handing
+// each to store, and returns every directory's tree id ("" is the root).
+func indexTrees(idx *index.Index, store func([]byte) (plumbing.Hash, error)) (map[string]plumbing.Hash, error) {
 	type dir struct {
 		entries []treeEntry
 		subdirs map[string]*dir
@@ -379,19 +392,103 @@ func (r *repo) writeTreeFromIndex(idx *index.Index) (plumbing.Hash, error) {
 		}
 		d.entries = append(d.entries, treeEntry{Name: parts[len(parts)-1], Mode: e.Mode, Hash: e.Hash})
 	}
-	var write func(d *dir) (plumbing.Hash, error)
-	write = func(d *dir) (plumbing.Hash, error) {
+	ids := map[string]plumbing.Hash{}
+	var write func(d *dir, p string) (plumbing.Hash, error)
+	write = func(d *dir, p string) (plumbing.Hash, error) {
 		entries := d.entries
 		for name, sub := range d.subdirs {
-			h, err := write(sub)
+			h, err := write(sub, joinRel(p, name))
 			if err != nil {
 				return h, err
 			}
 			entries = append(entries, treeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 		}
-		return r.writeObject(plumbing.TreeObject, encodeTree(entries))
+		h, err := store(encodeTree(entries))
+		ids[p] = h
+		return h, err
 	}
-	return write(root)
+	_, err := write(root, "")
+	return ids, err
+}
+
+// headAgainstIndex is HEAD's tree read only where it differs from the
+// index: the flattened entries of every directory whose tree id differs
+// from the one the index would write, and the set of those directories.
+// Paths in any other directory are the same in HEAD and in the index, so
+// a status of a clean index reads one tree object, not every one (git
+// keeps its cached trees for the same purpose).
+func (r *repo) headAgainstIndex(idx *index.Index) (map[string]flatEntry, map[string]bool, error) {
+	flat, dirs := map[string]flatEntry{}, map[string]bool{}
+	_, head, err := r.head()
+	if err != nil || head.IsZero() {
+		dirs[""] = true
+		for _, e := range idx.Entries {
+			dirs[path.Dir("/" + e.Name)[1:]] = true
+		}
+		return flat, dirs, nil
+	}
+	root, err := r.commitTree(head)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, err := indexTrees(idx, func(data []byte) (plumbing.Hash, error) {
+		return plumbing.ComputeHash(plumbing.TreeObject, data), nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	var walk func(tree plumbing.Hash, dir string) error
+	walk = func(tree plumbing.Hash, dir string) error {
+		seen[dir] = true
+		if ids[dir] == tree {
+			return nil
+		}
+		dirs[dir] = true
+		entries, err := r.readTree(tree)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			p := joinRel(dir, e.Name)
+			if e.Mode != filemode.Dir {
+				flat[p] = flatEntry{Hash: e.Hash, Mode: e.Mode}
+				continue
+			}
+			if _, inIndex := ids[p]; !inIndex {
+				sub, err := r.flatten(e.Hash)
+				if err != nil {
+					return err
+				}
+				for q, fe := range sub {
+					flat[p+"/"+q] = fe
+					dirs[path.Dir("/" + p + "/" + q)[1:]] = true
+				}
+				continue
+			}
+			if err := walk(e.Hash, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root, ""); err != nil {
+		return nil, nil, err
+	}
+	// A directory only the index has (never walked, its parent
+	// differing) differs too, and so does all below it: parents sort
+	// before their children, so one pass settles every level.
+	names := make([]string, 0, len(ids))
+	for d := range ids {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	for _, d := range names {
+		if d != "" && !seen[d] && dirs[path.Dir("/" + d)[1:]] {
+			dirs[d] = true
+		}
+	}
+	return flat, dirs, nil
 }
 
 // stageMerged is an index entry's stage outside a conflict: 0 in the file
