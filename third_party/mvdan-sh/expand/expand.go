@@ -112,6 +112,9 @@ type Config struct {
 	// assign is set while an assignment's value is expanded (see
 	// [AssignValue]).
 	assign bool
+	// dqOpWord is set while the word of ${x:-word} within double
+	// quotes is expanded, where \} is an escaped brace.
+	dqOpWord bool
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.
 	curParam *syntax.ParamExp
@@ -635,6 +638,12 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 					b := s[i]
 					if b == '\\' && i+1 < len(s) {
 						switch s[i+1] {
+						case '}':
+							if !cfg.dqOpWord {
+								break
+							}
+							i++
+							b = s[i] // \} in "${x:-\}}"
 						case '"':
 							if ql != quoteDouble {
 								break
@@ -757,10 +766,10 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 		return "", UnexpectedCommandError{Node: cs}
 	}
 	sb := cfg.strBuilder()
-	oldAssign := cfg.assign
-	cfg.assign = false // the commands' words are their own
+	oldAssign, oldDqOpWord := cfg.assign, cfg.dqOpWord
+	cfg.assign, cfg.dqOpWord = false, false // the commands' words are their own
 	err := cfg.CmdSubst(sb, cs)
-	cfg.assign = oldAssign
+	cfg.assign, cfg.dqOpWord = oldAssign, oldDqOpWord
 	if err != nil {
 		return "", err
 	}

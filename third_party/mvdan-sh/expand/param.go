@@ -94,6 +94,12 @@ func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool
 	cfg.curParam = pe
 	defer func() { cfg.curParam = oldParam }()
 
+	if npe := cfg.indirectParam(pe); npe != nil {
+		return cfg.paramExpParts(npe, ql, fields)
+	}
+	if pe.Slice != nil && pe.Slice.Length == nil && emptyArithm(pe.Slice.Offset) {
+		return nil, BadSubstitutionError{Node: pe} // ${x:}
+	}
 	if parts, ok, err := cfg.listParts(pe, ql, fields); ok || err != nil {
 		return parts, err
 	}
@@ -105,6 +111,71 @@ func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool
 		return cfg.opWordParts(pe, ql, fields)
 	}
 	return []fieldPart{{val: str, split: fields && ql == quoteNone}}, nil
+}
+
+// indirectParam returns the expansion ${!ref...} stands for: the same
+// operators applied to the parameter that ref's value names, which may
+// have a subscript (ref='a[1]', ref='a[@]'). It is nil for any other
+// expansion, and when the value names no parameter.
+func (cfg *Config) indirectParam(pe *syntax.ParamExp) *syntax.ParamExp {
+	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Length || pe.Param == nil {
+		return nil
+	}
+	vr := cfg.Env.Get(pe.Param.Value)
+	if vr.Kind == NameRef || !vr.IsSet() {
+		return nil
+	}
+	target := vr.String()
+	var index syntax.ArithmExpr
+	if i := strings.IndexByte(target, '['); i > 0 && strings.HasSuffix(target, "]") {
+		index = &syntax.Word{Parts: []syntax.WordPart{
+			&syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: target[i+1 : len(target)-1]},
+		}}
+		target = target[:i]
+	}
+	if !syntax.ValidName(target) && !(index == nil && validSpecialParam(target)) {
+		return nil
+	}
+	npe := *pe
+	npe.Excl = false
+	npe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: target}
+	npe.Index = index
+	return &npe
+}
+
+// emptyArithm reports whether x is missing or has no text at all.
+func emptyArithm(x syntax.ArithmExpr) bool {
+	if x == nil {
+		return true
+	}
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	for _, part := range w.Parts {
+		if lit, ok := part.(*syntax.Lit); !ok || lit.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// validSpecialParam reports whether name is a positional or special
+// parameter: $1, $10, $@, $#.
+func validSpecialParam(name string) bool {
+	switch name {
+	case "@", "*", "#", "?", "-", "$", "!":
+		return true
+	}
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // paramValue expands a parameter expansion that is not a list into its
@@ -290,7 +361,7 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp, ql quoteLevel) (str string, u
 			return "", true, nil
 		}
 	case pe.Exp != nil:
-		if pe.Exp.Op == syntax.OtherParamOps && !set {
+		if pe.Exp.Op == syntax.OtherParamOps && !set && nodeLit(pe.Exp.Word) != "a" {
 			return "", false, nil
 		}
 		converted, err := cfg.elemOps(pe, elems, orig)
@@ -349,7 +420,15 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil:
-		return cfg.elemOps(pe, elems, cfg.Env.Get(pe.Param.Value))
+		var vr Variable // names, keys and $@ have no attributes
+		if !pe.Excl {
+			switch pe.Param.Value {
+			case "@", "*":
+			default:
+				vr = cfg.Env.Get(pe.Param.Value)
+			}
+		}
+		return cfg.elemOps(pe, elems, vr)
 	}
 	return elems, nil
 }
@@ -390,20 +469,24 @@ func (cfg *Config) elemOps(pe *syntax.ParamExp, elems []string, vr Variable) ([]
 }
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.
+// A pattern beginning with an unquoted # or % must match at the start or
+// the end of the element (an empty one then inserts the replacement
+// there: ${a[@]/#/x}).
 func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string, error) {
-	orig, err := Pattern(cfg, repl.Orig)
+	origWord, anchor := replAnchor(repl.Orig)
+	orig, err := Pattern(cfg, origWord)
 	if err != nil {
 		return nil, err
 	}
-	if orig == "" {
+	if orig == "" && anchor == 0 {
 		return elems, nil // nothing to replace
 	}
-	with, err := Literal(cfg, repl.With)
+	with, err := cfg.replacement(repl.With)
 	if err != nil {
 		return nil, err
 	}
 	n := 1
-	if repl.All {
+	if repl.All && anchor == 0 {
 		n = -1
 	}
 	out := make([]string, len(elems))
@@ -425,13 +508,22 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			out[i] = s
 			continue
 		}
-		locs, err := cfg.findAllIndex(orig, elem, n)
+		var locs [][]int
+		if anchor != 0 {
+			locs, err = cfg.anchoredIndex(orig, elem, anchor)
+		} else {
+			locs, err = cfg.findAllIndex(orig, elem, n)
+		}
 		if err != nil {
 			return nil, err
 		}
 		if cfg.Alloc != nil {
 			// Replacing every match can multiply the value's size.
-			if err := cfg.Alloc(held + int64(len(elem)) + int64(len(locs))*int64(len(with))); err != nil {
+			size := held + int64(len(elem))
+			for _, loc := range locs {
+				size += int64(with.size(loc[1] - loc[0]))
+			}
+			if err := cfg.Alloc(size); err != nil {
 				return nil, err
 			}
 		}
@@ -439,7 +531,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		last := 0
 		for _, loc := range locs {
 			sb.WriteString(elem[last:loc[0]])
-			sb.WriteString(with)
+			with.write(sb, elem[loc[0]:loc[1]])
 			last = loc[1]
 		}
 		sb.WriteString(elem[last:])
@@ -448,13 +540,124 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	return out, nil
 }
 
+// replAnchor returns the pattern word of ${x/pattern/repl} without a
+// leading unquoted # or %, and which it was: 1 for #, 2 for %.
+func replAnchor(word *syntax.Word) (*syntax.Word, int) {
+	if word == nil || len(word.Parts) == 0 {
+		return word, 0
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok || lit.Value == "" {
+		return word, 0
+	}
+	anchor := 0
+	switch lit.Value[0] {
+	case '#':
+		anchor = 1
+	case '%':
+		anchor = 2
+	default:
+		return word, 0
+	}
+	lit2 := *lit
+	lit2.Value = lit.Value[1:]
+	parts := append([]syntax.WordPart{&lit2}, word.Parts[1:]...)
+	return &syntax.Word{Parts: parts}, anchor
+}
+
+// anchoredIndex finds the longest match of pat at the start (anchor 1)
+// or at the end (anchor 2) of s.
+func (cfg *Config) anchoredIndex(pat, s string, anchor int) ([][]int, error) {
+	expr, err := pattern.Regexp(pat, cfg.globMode())
+	if err != nil {
+		return nil, nil
+	}
+	if anchor == 1 {
+		expr = "^(?:" + expr + ")"
+	} else {
+		expr = "(?:" + expr + ")$"
+	}
+	rx, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, nil
+	}
+	m := internal.Matcher{Rx: rx, Stop: cfg.Stop}
+	loc, stopped := m.Index(s)
+	if stopped {
+		return nil, errStopped
+	}
+	if loc == nil {
+		return nil, nil
+	}
+	return [][]int{loc}, nil
+}
+
+// replText is the replacement of ${x/pattern/repl}: text, in which (as in
+// bash 5.2, patsub_replacement) each unquoted & stands for the matched
+// text; texts holds the pieces between them.
+type replText struct {
+	texts []string
+}
+
+func (t replText) write(sb *strings.Builder, match string) {
+	for i, text := range t.texts {
+		if i > 0 {
+			sb.WriteString(match)
+		}
+		sb.WriteString(text)
+	}
+}
+
+// size is the length of the replacement of a match n bytes long.
+func (t replText) size(n int) int {
+	size := (len(t.texts) - 1) * n
+	for _, text := range t.texts {
+		size += len(text)
+	}
+	return size
+}
+
+// replacement expands the replacement word of ${x/pattern/repl}: quotes
+// are removed, an unquoted & stands for the match and \& is a plain &.
+func (cfg *Config) replacement(word *syntax.Word) (replText, error) {
+	if word == nil {
+		return replText{texts: []string{""}}, nil
+	}
+	parts, err := cfg.wordParts(nil, word.Parts, false)
+	if err != nil {
+		return replText{}, err
+	}
+	var texts []string
+	var sb strings.Builder
+	for _, part := range parts {
+		if part.quote > quoteNone || !strings.Contains(part.val, "&") {
+			sb.WriteString(part.val)
+			continue
+		}
+		s := part.val
+		for i := 0; i < len(s); i++ {
+			switch {
+			case s[i] == '\\' && i+1 < len(s) && s[i+1] == '&':
+				sb.WriteByte('&')
+				i++
+			case s[i] == '&':
+				texts = append(texts, sb.String())
+				sb.Reset()
+			default:
+				sb.WriteByte(s[i])
+			}
+		}
+	}
+	return replText{texts: append(texts, sb.String())}, nil
+}
+
 // replaceAllBounded replaces every match of the pattern pat in s by with,
 // one match at a time, asking [Config.Alloc] for the result as it grows
 // (on top of held, what the caller already holds). Matches are found as [regexp.Regexp.FindAllStringIndex] finds them (an
 // empty match right after a match is skipped); the patterns carry no
 // anchors, so searching from an offset finds what a search of the whole
 // string would.
-func (cfg *Config) replaceAllBounded(pat, s, with string, held int64) (string, error) {
+func (cfg *Config) replaceAllBounded(pat, s string, with replText, held int64) (string, error) {
 	expr, err := pattern.Regexp(pat, cfg.globMode())
 	if err != nil {
 		return s, nil
@@ -500,11 +703,11 @@ func (cfg *Config) replaceAllBounded(pat, s, with string, held int64) (string, e
 		if !accept {
 			continue
 		}
-		if err := reserve(start - last + len(with)); err != nil {
+		if err := reserve(start - last + with.size(end-start)); err != nil {
 			return "", err
 		}
 		sb.WriteString(s[last:start])
-		sb.WriteString(with)
+		with.write(&sb, s[start:end])
 		last = end
 		if matches++; matches&0xffff == 0 && cfg.Stop != nil && cfg.Stop() {
 			return "", errStopped

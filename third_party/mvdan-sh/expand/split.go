@@ -214,8 +214,10 @@ func (cfg *Config) listParts(pe *syntax.ParamExp, ql quoteLevel, fields bool) (p
 		}
 	}
 	if pe.Exp != nil && wordOp(pe.Exp.Op) {
+		// bash tests an unquoted * list joined by spaces, whatever
+		// IFS is.
 		sep := " "
-		if star {
+		if star && (ql != quoteNone || !fields) {
 			sep = cfg.ifsSep()
 		}
 		set := len(elems) > 0
@@ -329,6 +331,9 @@ func (cfg *Config) opWordParts(pe *syntax.ParamExp, ql quoteLevel, fields bool) 
 		}
 		return parts, nil
 	}
+	old := cfg.dqOpWord
+	cfg.dqOpWord = ql == quoteDouble
+	defer func() { cfg.dqOpWord = old }()
 	return cfg.wordField(pe.Exp.Word.Parts, ql)
 }
 

@@ -490,7 +490,7 @@ func QuoteMeta(pat string, mode Mode) string {
 loop:
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\', '(', ')', '|':
+		case '*', '?', '[', ']', '-', '\\', '(', ')', '|':
 			needsEscaping = true
 			break loop
 		}
@@ -502,8 +502,10 @@ loop:
 	for _, r := range pat {
 		switch r {
 		// Parentheses and bars are quoted too, so that quoted text
-		// never opens, splits or closes an extended group.
-		case '*', '?', '[', '\\', '(', ')', '|':
+		// never opens, splits or closes an extended group; closing
+		// brackets and hyphens, so that quoted text within a bracket
+		// expression neither closes it nor makes a range.
+		case '*', '?', '[', ']', '-', '\\', '(', ')', '|':
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)

@@ -230,6 +230,10 @@ func (p *Parser) nextKeepSpaces() {
 	case paramExpExp:
 		switch r {
 		case '}':
+			if p.sqOpen {
+				p.advanceLitOther(r)
+				break
+			}
 			p.tok = p.paramToken(r)
 		case '\'':
 			if p.sqText {
@@ -1058,7 +1062,10 @@ loop:
 			p.rune()
 		case '\'':
 			if p.sqText && p.quote == paramExpExp {
-				break // text in ${x:-'word'} within double quotes
+				// Text in ${x:-'word'} within double quotes; a
+				// brace between such quotes is text too.
+				p.sqOpen = !p.sqOpen
+				break
 			}
 			tok = _Lit
 			break loop
@@ -1066,7 +1073,7 @@ loop:
 			tok = _Lit
 			break loop
 		case '}':
-			if p.quote&allParamExp != 0 {
+			if p.quote&allParamExp != 0 && !(p.sqOpen && p.quote == paramExpExp) {
 				break loop
 			}
 		case '/':

@@ -505,6 +505,7 @@ type Parser struct {
 	// sqText is set while lexing the word of ${x:-word} within double
 	// quotes, where a single quote is text rather than a quote.
 	sqText bool
+	sqOpen bool // within such single quotes
 
 	keepComments bool
 	lang         LangVariant
@@ -721,16 +722,17 @@ type saveState struct {
 	buriedHdocs int
 	raw         rawArithm
 	sqText      bool
+	sqOpen      bool
 }
 
 func (p *Parser) preNested(quote quoteState) (s saveState) {
-	s.quote, s.buriedHdocs, s.raw, s.sqText = p.quote, p.buriedHdocs, p.raw, p.sqText
-	p.buriedHdocs, p.quote, p.raw, p.sqText = len(p.heredocs), quote, rawArithm{}, false
+	s.quote, s.buriedHdocs, s.raw, s.sqText, s.sqOpen = p.quote, p.buriedHdocs, p.raw, p.sqText, p.sqOpen
+	p.buriedHdocs, p.quote, p.raw, p.sqText, p.sqOpen = len(p.heredocs), quote, rawArithm{}, false, false
 	return s
 }
 
 func (p *Parser) postNested(s saveState) {
-	p.quote, p.buriedHdocs, p.raw, p.sqText = s.quote, s.buriedHdocs, s.raw, s.sqText
+	p.quote, p.buriedHdocs, p.raw, p.sqText, p.sqOpen = s.quote, s.buriedHdocs, s.raw, s.sqText, s.sqOpen
 }
 
 func (p *Parser) unquotedWordBytes(w *Word) ([]byte, bool) {
@@ -1617,8 +1619,18 @@ zshPrefixLoop:
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "search and replace")
 		pe.Repl = &Replace{All: p.tok == dblSlash}
 		p.quote = paramExpRepl
+		// A slash right after the operator begins the pattern, as in
+		// bash: ${x////c} replaces each slash.
+		slashPos := p.nextPos()
+		leadingSlash := p.r == '/'
+		if leadingSlash {
+			p.rune()
+		}
 		p.next()
 		pe.Repl.Orig = p.getWord()
+		if leadingSlash {
+			pe.Repl.Orig = prependSlash(pe.Repl.Orig, slashPos)
+		}
 		p.quote = paramExpExp
 		if p.got(slash) {
 			pe.Repl.With = p.getWord()
@@ -1690,18 +1702,19 @@ zshPrefixLoop:
 	case plus, colPlus, minus, colMinus, quest, colQuest, assgn, colAssgn:
 		// Within double quotes or a here-document, single quotes in
 		// the word of these operators are text, as in bash.
-		sqText := p.sqText
+		sqText, sqOpen := p.sqText, p.sqOpen
 		switch old {
 		case dblQuotes, hdocBody, hdocBodyTabs:
 			p.sqText = true
 		}
+		p.sqOpen = false
 		pe.Exp = p.paramExpExp()
-		p.sqText = sqText
+		p.sqText, p.sqOpen = sqText, sqOpen
 	case perc, dblPerc, hash, dblHash, colHash, colPipe, colStar:
-		sqText := p.sqText
-		p.sqText = false
+		sqText, sqOpen := p.sqText, p.sqOpen
+		p.sqText, p.sqOpen = false, false
 		pe.Exp = p.paramExpExp()
-		p.sqText = sqText
+		p.sqText, p.sqOpen = sqText, sqOpen
 	case _EOF:
 	default:
 		if paramNameRune(tokRune) {
@@ -1844,6 +1857,20 @@ func (p *Parser) paramExpParameter(pe *ParamExp) *ParamExp {
 		pe.Param = p.lit(pos, p.val)
 	}
 	return pe
+}
+
+// prependSlash returns w with a literal slash before it.
+func prependSlash(w *Word, pos Pos) *Word {
+	if w == nil {
+		return &Word{Parts: []WordPart{&Lit{ValuePos: pos, ValueEnd: pos, Value: "/"}}}
+	}
+	if lit, ok := w.Parts[0].(*Lit); ok {
+		lit.Value = "/" + lit.Value
+		lit.ValuePos = pos
+		return w
+	}
+	w.Parts = append([]WordPart{&Lit{ValuePos: pos, ValueEnd: pos, Value: "/"}}, w.Parts...)
+	return w
 }
 
 func (p *Parser) paramExpExp() *Expansion {
