@@ -97,13 +97,13 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return fs.usageError(stderr, "exec needs a line after --")
 	}
 	line := strings.Join(pos, " ")
-	heapfloor.Keep(execHeapFloor)
 	ws, err := core.LoadWorkspace(*wsFile, core.WithLedger(dbPath(*db)))
 	if err != nil {
 		fmt.Fprintf(stderr, "gatehouse: %v\n", err)
 		return 2
 	}
 	holdMemoryNearBudget(ws)
+	heapfloor.Keep(execHeapFloor) // after the limit: it lowers it for a while
 	defer ws.Close()
 	id := *session
 	if id == "" {

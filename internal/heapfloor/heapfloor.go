@@ -6,6 +6,14 @@
 // measure counts. Keep raises that floor while leaving the collector's
 // behaviour for larger heaps as it was: the goal is the larger of the floor
 // and what GOGC=100 would give, and the soft memory limit still bounds it.
+//
+// The percentage is set after each cycle, once its garbage is swept, so a
+// heap that outgrows the floor within one cycle would be given its next
+// goal at the raised percentage (five times the heap for a 16 MiB floor).
+// While the percentage is raised, Keep therefore also holds the soft
+// memory limit at capFactor times the floor (or lower, if it was lower):
+// a heap growing fast past the floor is collected there, and the limit
+// goes back to what it was as soon as the percentage is back at 100.
 package heapfloor
 
 import (
@@ -23,10 +31,16 @@ const defaultMinimum = 4 << 20
 // maxPercent bounds the percentage Keep sets, whatever the floor.
 const maxPercent = 10_000
 
+// capFactor times the floor is the soft memory limit while the percentage
+// is raised: room for the floor's goal, its stacks and the runtime's own
+// memory, and far under the five times a fast-growing heap would get.
+const capFactor = 4
+
 var (
 	once    sync.Once
 	floor   uint64
-	current int // the percentage last set
+	current int   // the percentage last set
+	limit   int64 // the soft memory limit Keep found, restored at 100 %
 	samples = []metrics.Sample{
 		{Name: "/gc/heap/live:bytes"},
 		{Name: "/gc/scan/stack:bytes"},
@@ -35,21 +49,37 @@ var (
 )
 
 // Keep holds the collector's heap goal at floor bytes or more for the rest
-// of the process, unless the operator chose a policy through GOGC. It is
-// meant for a process that runs one line and exits (gatehouse exec); the
-// first call wins.
+// of the process, unless the operator chose a policy through GOGC or
+// GOMEMLIMIT. It is meant for a process that runs one line and exits
+// (gatehouse exec), called after any soft memory limit it sets, which
+// Keep lowers only for a while (see the package comment); the first call
+// wins.
 func Keep(bytes uint64) {
-	if _, set := os.LookupEnv("GOGC"); set || bytes <= defaultMinimum {
+	_, gogc := os.LookupEnv("GOGC")
+	_, memlimit := os.LookupEnv("GOMEMLIMIT")
+	if gogc || memlimit || bytes <= defaultMinimum {
 		return
 	}
 	once.Do(func() {
 		floor = bytes
+		limit = debug.SetMemoryLimit(-1)
 		// Until the first cycle the runtime's goal is its minimum, which
 		// scales with the percentage.
-		current = clampPercent(floor * 100 / defaultMinimum)
-		debug.SetGCPercent(current)
+		set(clampPercent(floor * 100 / defaultMinimum))
 		arm()
 	})
+}
+
+// set applies a percentage, and the memory limit that goes with it.
+func set(pct int) {
+	current = pct
+	if pct > 100 {
+		debug.SetMemoryLimit(min(limit, int64(capFactor*floor)))
+	}
+	debug.SetGCPercent(pct)
+	if pct <= 100 {
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // arm registers a cleanup on a fresh object: it runs once a collection has
@@ -73,8 +103,7 @@ func adjust() {
 		roots += s.Value.Uint64()
 	}
 	if pct := PercentFor(floor, live, roots); pct != current {
-		current = pct
-		debug.SetGCPercent(pct)
+		set(pct)
 	}
 }
 

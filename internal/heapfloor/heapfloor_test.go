@@ -3,8 +3,10 @@ package heapfloor
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
+	"time"
 )
 
 func TestPercentFor(t *testing.T) {
@@ -47,19 +49,27 @@ func heapGoal() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// TestKeep checks the mechanism in this process: with a 32 MiB floor a
+// TestKeep checks the mechanism in this process: with a 32 MiB floor the
+// soft memory limit is capped at four times the floor while it holds, a
 // small live heap churning 256 MiB of garbage is collected 6–11 times (at
 // GOGC=100's 4 MiB goal, ~40), and once the live heap is large the goal is
-// again about twice of it, not the floor's percentage times it. (The goal
+// again about twice of it, not the floor's percentage times it, and the
+// memory limit is what it was. (The goal
 // of a small heap is not checked: what a cycle counts as live includes what
 // was allocated while it marked, which a loop doing nothing but allocate
 // makes large.)
 func TestKeep(t *testing.T) {
-	if _, set := os.LookupEnv("GOGC"); set {
-		t.Skip("GOGC is set: Keep leaves the operator's choice alone")
+	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
+		if _, set := os.LookupEnv(v); set {
+			t.Skip(v + " is set: Keep leaves the operator's choice alone")
+		}
 	}
 	const mib = 1 << 20
+	debug.SetMemoryLimit(1 << 30)
 	Keep(32 * mib)
+	if got := debug.SetMemoryLimit(-1); got != capFactor*32*mib {
+		t.Errorf("memory limit %d MiB while the floor holds, want %d MiB", got/mib, capFactor*32)
+	}
 	runtime.GC()
 	before := gcCycles()
 	for range 256 * 2048 {
@@ -84,6 +94,12 @@ func TestKeep(t *testing.T) {
 	runtime.Gosched()
 	if g := heapGoal(); g > 320*mib {
 		t.Errorf("heap goal %d MiB with 128 MiB live, want about twice the live heap", g/mib)
+	}
+	// The cleanup that lowered the percentage gives the limit back.
+	for deadline := time.Now().Add(10 * time.Second); debug.SetMemoryLimit(-1) != 1<<30; runtime.GC() {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory limit %d MiB with 128 MiB live, want the 1024 MiB it was", debug.SetMemoryLimit(-1)/mib)
+		}
 	}
 	runtime.KeepAlive(big)
 }

@@ -202,9 +202,7 @@ type Utility struct {
 	Help string
 }
 
-// registry holds every utility by name; sized for them all, so the inits
-// that fill it at start-up never regrow it.
-var registry = make(map[string]*Utility, 128)
+var registry = map[string]*Utility{}
 
 // Register adds a utility; utilities call it from init.
 func Register(u *Utility) {
