@@ -115,19 +115,36 @@ func (o *ownFiles) load() *ownTable {
 func (v *VFS) Conceal(paths ...string) error {
 	t := &ownTable{}
 	seenAncestor := map[devIno]bool{}
+	// The paths share their directories (the ledger and its -wal, -shm,
+	// token), so each directory is stat'ed once in this call: at start-up
+	// this was 40 stats of the same few directories for every exec.
+	dirs := map[string]*devIno{}
+	statDir := func(dir string) (devIno, bool) {
+		if id, seen := dirs[dir]; seen {
+			return *id, id != nil
+		}
+		var st unix.Stat_t
+		if unix.Stat(dir, &st) != nil {
+			dirs[dir] = nil
+			return devIno{}, false
+		}
+		id := identity(&st)
+		dirs[dir] = &id
+		return id, true
+	}
 	for _, p := range paths {
 		if !filepath.IsAbs(p) {
 			return fmt.Errorf("vfs: conceal %q: not an absolute host path", p)
 		}
 		p = filepath.Clean(p)
 		dir, base := filepath.Split(p)
-		var dirSt unix.Stat_t
-		if err := unix.Stat(dir, &dirSt); err != nil {
+		dirID, ok := statDir(filepath.Clean(dir))
+		if !ok {
 			continue // nothing can be there until the directory exists
 		}
-		d := t.dir(identity(&dirSt))
+		d := t.dir(dirID)
 		if d == nil {
-			t.dirs = append(t.dirs, ownDir{id: identity(&dirSt)})
+			t.dirs = append(t.dirs, ownDir{id: dirID})
 			d = &t.dirs[len(t.dirs)-1]
 		}
 		if prefix, ok := strings.CutSuffix(base, "*"); ok {
@@ -143,10 +160,9 @@ func (v *VFS) Conceal(paths ...string) error {
 			}
 		}
 		for a := filepath.Clean(dir); ; a = filepath.Dir(a) {
-			var st unix.Stat_t
-			if unix.Stat(a, &st) == nil && !seenAncestor[identity(&st)] {
-				seenAncestor[identity(&st)] = true
-				t.ancestors = append(t.ancestors, identity(&st))
+			if id, ok := statDir(a); ok && !seenAncestor[id] {
+				seenAncestor[id] = true
+				t.ancestors = append(t.ancestors, id)
 			}
 			if a == filepath.Dir(a) {
 				break
