@@ -68,7 +68,7 @@ func runBranch(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	var mode string
+	var mode, remotes string
 	verbose, force := false, false
 	var names []string
 	for _, a := range args {
@@ -87,9 +87,11 @@ func runBranch(g *cmd, args []string) error {
 			mode = "current"
 		case "-v", "-vv", "--verbose":
 			verbose = true
-		case "--list", "-l", "-a", "--all", "--no-color":
+		case "--list", "-l", "--no-color":
+		case "-a", "--all":
+			remotes = "all"
 		case "-r", "--remotes":
-			return nil // no remotes here
+			remotes = "only"
 		default:
 			if strings.HasPrefix(a, "-") {
 				return unknownOption("branch", a)
@@ -120,10 +122,12 @@ func runBranch(g *cmd, args []string) error {
 		}
 		return r.createBranch(names, force)
 	}
-	return r.listBranches(verbose)
+	return r.listBranches(verbose, remotes)
 }
 
-func (r *repo) listBranches(verbose bool) error {
+// listBranches prints the branches; remotes is "" (local ones), "all"
+// (then the remote-tracking ones) or "only".
+func (r *repo) listBranches(verbose bool, remotes string) error {
 	branch, head, err := r.head()
 	if err != nil {
 		return err
@@ -152,6 +156,25 @@ func (r *repo) listBranches(verbose bool) error {
 	for _, rw := range rows {
 		if len(rw.label) > width {
 			width = len(rw.label)
+		}
+	}
+	if remotes == "only" {
+		rows = nil
+	}
+	if remotes != "" {
+		refs, err := r.remoteRefs()
+		if err != nil {
+			return err
+		}
+		for _, ref := range refs {
+			label := strings.TrimPrefix(string(ref.Name()), "refs/")
+			if remotes == "only" {
+				label = strings.TrimPrefix(label, "remotes/")
+			}
+			if ref.Type() == plumbing.SymbolicReference {
+				label += " -> " + strings.TrimPrefix(string(ref.Target()), "refs/remotes/")
+			}
+			rows = append(rows, row{label: label, hash: ref.Hash()})
 		}
 	}
 	for _, rw := range rows {
@@ -295,4 +318,21 @@ func (r *repo) isAncestor(a, h plumbing.Hash) (bool, error) {
 		return false, err
 	}
 	return marks[a], nil
+}
+
+// remoteRefs lists refs/remotes/*, symbolic ones included, sorted.
+func (r *repo) remoteRefs() ([]*plumbing.Reference, error) {
+	iter, err := r.st.IterReferences()
+	if err != nil {
+		return nil, err
+	}
+	var out []*plumbing.Reference
+	err = iter.ForEach(func(ref *plumbing.Reference) error {
+		if ref.Name().IsRemote() {
+			out = append(out, ref)
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, err
 }

@@ -47,7 +47,32 @@ type switchRequest struct {
 	advise bool
 }
 
+// splitShort spreads short options run together ("-qb" is "-q -b"),
+// before "--"; a letter of valued that is not the last keeps the rest of
+// the word as its value ("-bname").
+func splitShort(args []string, valued string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' {
+			out = append(out, a)
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			out = append(out, "-"+a[j:j+1])
+			if strings.IndexByte(valued, a[j]) >= 0 && j+1 < len(a) {
+				out = append(out, a[j+1:])
+				break
+			}
+		}
+	}
+	return out
+}
+
 func runCheckout(g *cmd, args []string) error {
+	args = splitShort(args, "bB")
 	r, err := g.findRepo()
 	if err != nil {
 		return err
@@ -114,6 +139,7 @@ func runCheckout(g *cmd, args []string) error {
 }
 
 func runSwitch(g *cmd, args []string) error {
+	args = splitShort(args, "cC")
 	r, err := g.findRepo()
 	if err != nil {
 		return err

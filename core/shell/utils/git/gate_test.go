@@ -251,3 +251,35 @@ func TestStagedTwoWays(t *testing.T) {
 		}
 	}
 }
+
+// TestCloneKeepsHiddenHistory: a clone would put history under new path
+// names no rule covers, so a repository whose history holds a path the
+// session may not read is not cloned; one without such paths is.
+func TestCloneKeepsHiddenHistory(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"r/a.txt": "alpha\n", "r/secret.txt": "s3cr3t\n", "clean/a.txt": "alpha\n"}
+	ws := multiWorld(t, files,
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "guarded", Hide: []gate.PathGroup{{Paths: []string{"/w/r/secret.txt"}}}})
+	ws["open"].must("cd r && git init -q && git add -A && git commit -q -m one && git rm -q secret.txt && git commit -q -m gone && cd ../clean && git init -q && git add -A && git commit -q -m one")
+	g := ws["guarded"]
+	out, errOut, code := g.run("git clone r copy")
+	if code != 128 || !strings.Contains(errOut, "holds files this session may not read") || out != "" {
+		t.Errorf("clone of hidden history: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, _, code := g.run("test -e copy"); code == 0 {
+		t.Error("a refused clone left a directory behind")
+	}
+	if got := g.must("git clone -q clean copy2 && cd copy2 && git log --oneline && ls"); !strings.HasSuffix(got, " one\na.txt\n") {
+		t.Errorf("clone of a clean repository:\n%s", got)
+	}
+	// Stash and merge in a repository with a hidden file keep it as it is.
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	w["open"].must(prepare + "git add -A && git commit -q -m one && git branch topic")
+	h := w["hide"]
+	h.must("echo x >> a.txt && git stash -q && git stash pop -q >/dev/null && git commit -q -am two && git checkout -q topic && echo y > y.txt && git add y.txt && git commit -q -m y && git checkout -q main && git merge -q topic")
+	if got := w["open"].must("git status -s && git show HEAD:secret.txt && git log --format=%s"); got != "s\nMerge branch 'topic'\ntwo\ny\none\n" {
+		t.Errorf("after stash and merge in the hiding session:\n%s", got)
+	}
+}

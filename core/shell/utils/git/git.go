@@ -136,6 +136,9 @@ func init() {
 		"restore":   runRestore,
 		"reset":     runReset,
 		"tag":       runTag,
+		"merge":     runMerge,
+		"stash":     runStash,
+		"clone":     runClone,
 	}
 }
 
@@ -152,7 +155,7 @@ var unsupported = map[string]bool{
 	"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
 	"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
 	"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
-	"maintenance": true, "rerere": true, "stash": true, "merge": true, "clone": true,
+	"maintenance": true, "rerere": true,
 }
 
 func run(e *utils.Env) (int, error) {

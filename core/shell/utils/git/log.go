@@ -423,18 +423,34 @@ func (r *repo) placeholder(s string, c *commit) (string, int) {
 	return "", 0
 }
 
-// commitQueue orders commits newest first by committer date.
-type commitQueue []*commit
-
-func (q commitQueue) Len() int { return len(q) }
-func (q commitQueue) Less(i, j int) bool {
-	return q[i].Committer.When.After(q[j].Committer.When)
+// commitQueue orders commits newest first by committer date; commits of
+// the same date leave in the order they came (git's date-ordered list
+// inserts a commit after those of its date).
+type commitQueue struct {
+	items []queued
+	seq   int
 }
-func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *commitQueue) Push(x any)   { *q = append(*q, x.(*commit)) }
+
+type queued struct {
+	c   *commit
+	seq int
+}
+
+func (q *commitQueue) Len() int { return len(q.items) }
+func (q *commitQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if !a.c.Committer.When.Equal(b.c.Committer.When) {
+		return a.c.Committer.When.After(b.c.Committer.When)
+	}
+	return a.seq < b.seq
+}
+func (q *commitQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *commitQueue) Push(x any) {
+	q.seq++
+	q.items = append(q.items, queued{c: x.(*commit), seq: q.seq})
+}
 func (q *commitQueue) Pop() any {
-	old := *q
-	c := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return c
+	last := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return last.c
 }

@@ -248,7 +248,7 @@ func (r *repo) printShort(st *status, branch, porcelain bool) {
 		case st.head.IsZero():
 			fmt.Fprintf(out, "## No commits yet on %s\n", st.branch.Short())
 		default:
-			fmt.Fprintf(out, "## %s\n", st.branch.Short())
+			fmt.Fprintf(out, "## %s%s\n", st.branch.Short(), r.upstreamShort(st.branch, st.head))
 		}
 	}
 	type row struct {
@@ -310,6 +310,9 @@ func (r *repo) printLong(st *status, forCommit bool) {
 		fmt.Fprintf(out, "HEAD detached at %s\n", r.abbrev(st.head))
 	} else {
 		fmt.Fprintf(out, "On branch %s\n", st.branch.Short())
+		if up := r.upstreamLine(st.branch, st.head); up != "" {
+			out.WriteString(up + "\n")
+		}
 	}
 	if st.head.IsZero() && forCommit {
 		out.WriteString("\nInitial commit\n\n")
