@@ -24,6 +24,13 @@ var bypassChaining = bypassTechnique{name: "chaining (; && || |)", cases: []bypa
 	roCase("false || rm /ro/frozen.txt"),
 	varCase("true; echo $AWS_SECRET_ACCESS_KEY"),
 	varCase("echo x | echo $AWS_SECRET_ACCESS_KEY"),
+	// Every stage in a subshell, the last one in the shell with lastpipe.
+	secretCase("true | true | cat /vault/aws.token | cat"),
+	secretCase("shopt -s lastpipe; echo x | cat /vault/aws.token"),
+	secretCase("shopt -s lastpipe; echo /vault/aws.token | read f; cat $f"),
+	missingCase("shopt -s lastpipe; echo x | sort /work/unsorted.txt"),
+	hiddenCase("yes | head -1 | ls /vault/internal"),
+	varCase("shopt -s lastpipe; echo x | { read v; echo $AWS_SECRET_ACCESS_KEY; }"),
 }}
 
 var bypassFlagOrder = bypassTechnique{name: "flag reordering", cases: []bypassCase{

@@ -238,6 +238,7 @@ func (s *Shell) internal(ctx context.Context, text string) {
 		panic(err)
 	}
 	s.runner.Run(context.WithValue(ctx, internalKey{}, true), f)
+	s.runner.ClearPipeStatus() // setup is not a pipeline the user ran
 }
 
 func isInternal(ctx context.Context) bool { return ctx.Value(internalKey{}) != nil }

@@ -247,6 +247,9 @@ type Runner struct {
 	// inPipe is set while the commands of a pipeline run: the ERR trap runs
 	// for the whole pipeline only.
 	inPipe bool
+	// pipeStatus holds the exit statuses of the stages of the pipeline run
+	// last, as $PIPESTATUS shows them (patch 91).
+	pipeStatus []uint8
 	// standIn are the statements of an eval a handler runs in place of a
 	// command (see StandIn).
 	standIn []*syntax.Stmt
@@ -866,6 +869,11 @@ var bashOptsTable = [...]bashOpt{
 		supported:    true,
 	},
 	{
+		name:         "lastpipe",
+		defaultState: false,
+		supported:    true,
+	},
+	{
 		name:         "nocaseglob",
 		defaultState: false,
 		supported:    true,
@@ -932,7 +940,6 @@ var bashOptsTable = [...]bashOpt{
 		name:         "interactive_comments",
 		defaultState: true,
 	},
-	{name: "lastpipe"},
 	{name: "lithist"},
 	{name: "localvar_inherit"},
 	{name: "localvar_unset"},
@@ -980,9 +987,15 @@ const (
 	optExpandAliases
 	optExtGlob
 	optGlobStar
+	optLastPipe
 	optNoCaseGlob
 	optNullGlob
 )
+
+// ClearPipeStatus empties $PIPESTATUS, as it is when a shell starts: a
+// caller that ran setup statements of its own calls it before the first
+// statement it runs for a user (patch 91).
+func (r *Runner) ClearPipeStatus() { r.pipeStatus = nil }
 
 // Reset returns a runner to its initial state, right before the first call to
 // Run or Reset.
@@ -1294,6 +1307,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	}
 	r2.inheritFds(r)
 	r2.inSubshell = true
+	r2.pipeStatus = slices.Clone(r.pipeStatus)
 	r2.parentTraps = r.shownTraps()
 	if action, ok := r.traps[trapErr]; ok && r.opts[optErrTrace] {
 		r2.traps = map[int]string{trapErr: action}

@@ -20,7 +20,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -540,6 +539,15 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 	}
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
+		*syntax.DeclClause, *syntax.LetClause:
+		// A command that is not a pipeline is a pipeline of one; a
+		// statement without a position is a caller's bookkeeping.
+		if st.Position.IsValid() {
+			r.pipeStatus = append(r.pipeStatus[:0], r.exit.code)
+		}
+	}
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -736,52 +744,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				r.stmt(ctx, cm.Y)
 			}
 		case syntax.Pipe, syntax.PipeAll:
-			if r.memHandler != nil {
-				if err := r.memHandler(ctx, pipeBytes); err != nil {
-					r.exit.fatal(memoryError(err))
-					return
-				}
-				defer r.memHandler(ctx, -pipeBytes)
-			}
-			pr, pw, err := newPipe()
-			if err != nil {
-				r.exit.fatal(err) // not being able to create a pipe is rare but critical
-				return
-			}
-			r2 := r.subshell(true)
-			r2.stdout = pw
-			if cm.Op == syntax.PipeAll {
-				r2.stderr = pw
-			} else {
-				r2.stderr = r.stderr
-			}
-			oldIn := r.stdin
-			r.stdin = pr
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				defer func() {
-					r2.recoverGo(ctx, recover())
-					r2.releaseMem()
-					r2.releaseFds()
-					r2.exit.leaveSubshell() // subshells don't exit the parent shell
-					pw.Close()
-				}()
-				r2.inPipe = true
-				r2.stmt(ctx, cm.X)
-			})
-			oldInPipe := r.inPipe
-			r.inPipe = true
-			r.stmt(ctx, cm.Y)
-			r.inPipe = oldInPipe
-			pr.Close()
-			wg.Wait()
-			r.stdin = oldIn
-			if r.opts[optPipeFail] && !r2.exit.ok() && r.exit.ok() {
-				r.exit = r2.exit
-			}
-			if r2.exit.fatalExit {
-				r.exit.fatal(r2.exit.err) // surface fatal errors immediately
-			}
+			r.pipeline(ctx, cm)
 		}
 	case *syntax.IfClause:
 		oldNoErrExit := r.noErrExit

@@ -214,6 +214,11 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
 		vr.Kind, vr.List = expand.Indexed, r.dirStack
+	case "PIPESTATUS":
+		vr.Kind, vr.List = expand.Indexed, make([]string, len(r.pipeStatus))
+		for i, code := range r.pipeStatus {
+			vr.List[i] = strconv.Itoa(int(code))
+		}
 	case "0":
 		vr.Kind = expand.String
 		if r.filename != "" {
