@@ -81,8 +81,8 @@ func (s *Shell) source(ctx context.Context, hc interp.HandlerContext, place, fil
 		return interp.ExitStatus(1)
 	}
 	_ = name
-	_ = args
-	return s.evalNested(ctx, hc, place, string(data), "", args)
+	// return ends the file, and its arguments are $1… while it runs.
+	return s.evalNested(interp.Sourced(ctx, args), hc, place, string(data), "", args)
 }
 
 func (s *Shell) readFile(ctx context.Context, path string) ([]byte, error) {

@@ -1307,6 +1307,8 @@ func (r *Runner) subshell(background bool) *Runner {
 	}
 	r2.inheritFds(r)
 	r2.inSubshell = true
+	// return in a subshell of a function ends the subshell.
+	r2.inFunc, r2.inSource = r.inFunc, r.inSource
 	r2.pipeStatus = slices.Clone(r.pipeStatus)
 	r2.parentTraps = r.shownTraps()
 	if action, ok := r.traps[trapErr]; ok && r.opts[optErrTrace] {

@@ -312,23 +312,38 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "break", "continue":
 		if !r.inLoop {
-			return failf(0, "%s is only useful in a loop\n", name)
+			return failf(0, "bash: %s: only meaningful in a `for', `while', or `until' loop\n", name)
 		}
 		enclosing := &r.breakEnclosing
 		if name == "continue" {
 			enclosing = &r.contnEnclosing
 		}
+		*enclosing = 1
 		switch len(args) {
 		case 0:
-			*enclosing = 1
 		case 1:
-			if n, err := strconv.Atoi(args[0]); err == nil {
-				*enclosing = n
-				break
+			n, err := strconv.Atoi(strings.TrimSpace(args[0]))
+			if err != nil {
+				// bash jumps to its top level: the shell ends.
+				*enclosing = 0
+				r.errf("bash: %s: %s: numeric argument required\n", name, args[0])
+				exit.code = 128
+				exit.exiting = true
+				return exit
 			}
-			fallthrough
+			if n < 1 {
+				// bash leaves the loop, whichever of the two it was.
+				*enclosing, r.breakEnclosing = 0, 1
+				return failf(1, "bash: %s: %s: loop count out of range\n", name, args[0])
+			}
+			*enclosing = n
 		default:
-			return failf(2, "usage: %s [n]\n", name)
+			// bash jumps to its top level: the shell ends.
+			*enclosing = 0
+			r.errf("bash: %s: too many arguments\n", name)
+			exit.code = 1
+			exit.exiting = true
+			return exit
 		}
 	case "pwd":
 		evalSymlinks := false
@@ -512,6 +527,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		file, err := p.Parse(strings.NewReader(src), "")
 		if err != nil {
 			return failf(1, "eval: %v\n", err)
+		}
+		if src, ok := ctx.Value(sourcedKey{}).(*sourcedFile); ok && src != nil {
+			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, src.params)
 		}
 		oldStandIn := r.standIn
 		r.stmts(r.standInStmts(ctx, file.Stmts), file.Stmts)
@@ -723,18 +741,20 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 	case "return":
 		if !r.inFunc && !r.inSource {
-			return failf(1, "return: can only be done from a func or sourced script\n")
+			return failf(2, "bash: return: can only `return' from a function or sourced script\n")
 		}
 		switch len(args) {
 		case 0:
+			exit.code = r.lastExit.code // the status of the last command
 		case 1:
-			n, err := strconv.Atoi(args[0])
+			n, err := strconv.Atoi(strings.TrimSpace(args[0]))
 			if err != nil {
-				return failf(2, "invalid return status code: %q\n", args[0])
+				r.errf("bash: return: %s: numeric argument required\n", args[0])
+				n = 2
 			}
 			exit.code = uint8(n)
 		default:
-			return failf(2, "return: too many arguments\n")
+			return failf(2, "bash: return: too many arguments\n")
 		}
 		exit.returning = true
 	case "read":

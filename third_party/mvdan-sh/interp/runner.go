@@ -449,6 +449,9 @@ func (r *Runner) stop(ctx context.Context) bool {
 	if !r.handlingTrap && (r.exit.returning || r.exit.exiting) {
 		return true
 	}
+	if r.breakEnclosing > 0 || r.contnEnclosing > 0 {
+		return true // the rest of the loop's body is skipped
+	}
 	if err := ctx.Err(); err != nil {
 		r.exit.fatal(err)
 		return true
@@ -762,10 +765,17 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 	case *syntax.WhileClause:
 		for !r.stop(ctx) {
-			oldNoErrExit := r.noErrExit
-			r.noErrExit = true
+			oldNoErrExit, oldInLoop := r.noErrExit, r.inLoop
+			r.noErrExit, r.inLoop = true, true
 			r.stmts(ctx, cm.Cond)
-			r.noErrExit = oldNoErrExit
+			r.noErrExit, r.inLoop = oldNoErrExit, oldInLoop
+			// break and continue work in the condition too.
+			if broken, pending := r.loopControl(!oldInLoop); pending {
+				if broken {
+					break
+				}
+				continue
+			}
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
@@ -777,6 +787,11 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		switch y := cm.Loop.(type) {
 		case *syntax.WordIter:
 			name := y.Name.Value
+			if !syntax.ValidName(name) {
+				r.errf("bash: `%s': not a valid identifier\n", name)
+				r.exit.code = 1
+				break
+			}
 			items := r.Params // for i; do ...
 
 			inToken := y.InPos.IsValid()
@@ -1347,16 +1362,34 @@ func (r *Runner) loopStmtsBroken(ctx context.Context, stmts []*syntax.Stmt) bool
 	defer func() { r.inLoop = oldInLoop }()
 	for _, stmt := range stmts {
 		r.stmt(ctx, stmt)
-		if r.contnEnclosing > 0 {
-			r.contnEnclosing--
-			return r.contnEnclosing > 0
-		}
-		if r.breakEnclosing > 0 {
-			r.breakEnclosing--
-			return true
+		if broken, pending := r.loopControl(!oldInLoop); pending {
+			return broken
 		}
 	}
 	return false
+}
+
+// loopControl takes this loop's share of a pending break or continue: it
+// reports whether one was pending and whether this loop ends. The
+// outermost loop takes what is left, as bash does with `break 5` in two
+// loops.
+func (r *Runner) loopControl(outermost bool) (broken, pending bool) {
+	if r.contnEnclosing > 0 {
+		r.contnEnclosing--
+		if r.contnEnclosing > 0 && !outermost {
+			return true, true // continue an enclosing loop
+		}
+		r.contnEnclosing = 0
+		return false, true
+	}
+	if r.breakEnclosing > 0 {
+		r.breakEnclosing--
+		if outermost {
+			r.breakEnclosing = 0
+		}
+		return true, true
+	}
+	return false, false
 }
 
 func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
@@ -1377,8 +1410,8 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		// stack them to support nested func calls
 		oldParams := r.Params
 		r.Params = args[1:]
-		oldInFunc := r.inFunc
-		r.inFunc = true
+		oldInFunc, oldInLoop := r.inFunc, r.inLoop
+		r.inFunc, r.inLoop = true, false // a function's break is not its caller's
 
 		// Functions run in a nested scope.
 		// Note that [Runner.exec] below does something similar.
@@ -1393,8 +1426,11 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		r.writeEnv = origEnv
 
 		r.Params = oldParams
-		r.inFunc = oldInFunc
 		r.exit.returning = false
+		if r.opts[optFuncTrace] {
+			r.returnTrap(ctx)
+		}
+		r.inFunc, r.inLoop = oldInFunc, oldInLoop
 		return
 	}
 	if IsBuiltin(name) {

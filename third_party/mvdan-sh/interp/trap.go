@@ -291,3 +291,44 @@ func (r *Runner) standInStmts(ctx context.Context, stmts []*syntax.Stmt) context
 	r.standIn = stmts
 	return context.WithValue(ctx, standInKey{}, false)
 }
+
+type sourcedKey struct{}
+
+type sourcedFile struct{ params []string }
+
+// Sourced marks ctx for an eval that a handler runs as the body of a
+// sourced file (source or ., read through the handler's own files): in
+// it, return ends the file rather than the function around it, params
+// (when there are any) are the positional parameters while it runs, and
+// the RETURN trap runs when it ends, as bash does (patch 92).
+func Sourced(ctx context.Context, params []string) context.Context {
+	return context.WithValue(ctx, sourcedKey{}, &sourcedFile{params: params})
+}
+
+// runSourced runs the statements of a sourced file.
+func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, params []string) exitStatus {
+	oldParams, oldSetParams, oldInSource := r.Params, r.sourceSetParams, r.inSource
+	if len(params) > 0 {
+		r.Params = params
+	}
+	r.sourceSetParams, r.inSource = false, true
+	r.stmts(ctx, stmts)
+	if len(params) > 0 && !r.sourceSetParams {
+		r.Params = oldParams
+	}
+	r.sourceSetParams, r.inSource = oldSetParams, oldInSource
+	r.exit.returning = false
+	r.returnTrap(ctx)
+	return r.exit
+}
+
+// returnTrap runs the RETURN trap as a sourced file or (with functrace) a
+// function ends; its status is not the command's.
+func (r *Runner) returnTrap(ctx context.Context) {
+	if r.traps[trapReturn] == "" || r.inFunc && !r.opts[optFuncTrace] {
+		return
+	}
+	if r.runTrap(ctx, trapReturn, r.ecfg.LineNo) {
+		r.exit.exiting = true
+	}
+}
