@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -349,6 +350,10 @@ type bgProc struct {
 	job *job
 
 	exit *exitStatus
+
+	// endSeq orders the jobs as they end (patch 93): set before done
+	// is closed, from a counter of the whole process.
+	endSeq *atomic.Int64
 }
 
 type alias struct {

@@ -388,18 +388,30 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		exit.code = r.changeDir(ctx, "cd", path)
 	case "wait":
 		fp := flagParser{remaining: args}
+		next, pidVar := false, ""
 		for fp.more() {
 			switch flag := fp.flag(); flag {
-			case "-n", "-p":
-				return failf(2, "wait: unsupported option %q\n", flag)
+			case "-n":
+				next = true
+			case "-p":
+				if pidVar = fp.value(); pidVar == "" {
+					return failf(2, "bash: wait: -p: option requires an argument\n")
+				}
+			case "-f":
 			default:
-				return failf(2, "wait: invalid option %q\n", flag)
+				r.errf("bash: wait: %s: invalid option\n", flag)
+				return failf(2, "wait: usage: wait [-fn] [-p var] [id ...]\n")
 			}
+		}
+		args = fp.args()
+		if next {
+			return r.waitNext(ctx, args, pidVar)
 		}
 		if len(args) == 0 {
 			// Note that "wait" without arguments always returns exit status zero.
 			for _, bg := range r.bgProcs {
 				<-bg.done
+				bg.reap()
 			}
 			break
 		}
@@ -412,6 +424,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 					continue
 				}
 				<-bg.done
+				bg.reap()
 				exit = *bg.exit
 				continue
 			}
@@ -419,6 +432,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			switch {
 			case ok:
 				<-bg.done
+				bg.reap()
 				exit = *bg.exit
 			case r.procIDs != nil && !isDecimal(arg):
 				r.errf("bash: wait: `%s': not a pid or valid job spec\n", arg)

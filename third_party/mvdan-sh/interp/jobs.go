@@ -32,6 +32,40 @@ type job struct {
 	// disowned jobs are no longer listed, signalled or waited for by
 	// jobspec (a pipeline's shell reads it while its parent may set it).
 	disowned atomic.Bool
+	// reaped: the job had ended when the shell last waited for a command
+	// in the foreground, and bash then drops it from its table (patch 93).
+	reaped atomic.Bool
+}
+
+// reap drops a job that wait reported from the table.
+func (bg bgProc) reap() {
+	if bg.job != nil {
+		bg.job.reaped.Store(true)
+	}
+}
+
+// reapJobs drops the jobs that have ended from the table, as bash does
+// when it has waited for a foreground command.
+func (r *Runner) reapJobs() {
+	for _, bg := range r.bgProcs {
+		if bg.job != nil && bg.finished() {
+			bg.job.reaped.Store(true)
+		}
+	}
+}
+
+// tableJobs returns the jobs bash still has in its table: running ones
+// and those that ended since the shell last waited in the foreground.
+func (r *Runner) tableJobs() []bgProc {
+	var out []bgProc
+	for _, list := range [][]bgProc{r.shownJobs, r.bgProcs} {
+		for _, bg := range list {
+			if bg.job != nil && !bg.job.disowned.Load() && !bg.job.reaped.Load() {
+				out = append(out, bg)
+			}
+		}
+	}
+	return out
 }
 
 // Job describes one of the shell's background jobs to a handler.
@@ -129,7 +163,7 @@ func jobMark(live []bgProc, i int) byte {
 // findJob resolves a jobspec among the running jobs; the error is bash's
 // words after "NAME: ".
 func (r *Runner) findJob(spec string) (bgProc, string) {
-	live := r.liveJobs()
+	live := r.tableJobs()
 	noSuch := spec + ": no such job"
 	rest := strings.TrimPrefix(spec, "%")
 	pick := func(i int) (bgProc, string) {

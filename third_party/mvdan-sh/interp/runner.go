@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/expand"
@@ -487,8 +488,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		st2.Background = false
 		st2.Disown = false
 		bg := bgProc{
-			done: make(chan struct{}),
-			exit: new(exitStatus),
+			done:   make(chan struct{}),
+			exit:   new(exitStatus),
+			endSeq: new(atomic.Int64),
 		}
 		if r.procIDs != nil {
 			bg.pid = r2.ownPID()
@@ -508,6 +510,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 					*bg.exit = exitStatus{code: uint8(128 + sig)}
 				}
 				bg.job.cancel()
+				bg.endSeq.Store(jobsFinished.Add(1))
 				close(bg.done)
 			}()
 			r2.Run(jobCtx, &st2)
@@ -764,6 +767,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.cmd(ctx, cm.Else)
 		}
 	case *syntax.WhileClause:
+		// The loop's status is its body's last one, 0 if it never ran.
+		var bodyCode uint8
 		for !r.stop(ctx) {
 			oldNoErrExit, oldInLoop := r.noErrExit, r.inLoop
 			r.noErrExit, r.inLoop = true, true
@@ -779,7 +784,15 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 			stop := r.exit.ok() == cm.Until
 			r.exit.clear()
-			if stop || r.loopStmtsBroken(ctx, cm.Do) {
+			if stop {
+				if r.exit.code == 0 {
+					r.exit.code = bodyCode
+				}
+				break
+			}
+			broken := r.loopStmtsBroken(ctx, cm.Do)
+			bodyCode = r.exit.code
+			if broken {
 				break
 			}
 		}
@@ -1438,6 +1451,7 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		return
 	}
 	r.exec(ctx, pos, args)
+	r.reapJobs()
 }
 
 func (r *Runner) exec(ctx context.Context, pos syntax.Pos, args []string) {
