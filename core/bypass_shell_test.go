@@ -29,7 +29,7 @@ var bypassChaining = bypassTechnique{name: "chaining (; && || |)", cases: []bypa
 	secretCase("shopt -s lastpipe; echo x | cat /vault/aws.token"),
 	secretCase("shopt -s lastpipe; echo /vault/aws.token | read f; cat $f"),
 	missingCase("shopt -s lastpipe; echo x | sort /work/unsorted.txt"),
-	hiddenCase("yes | head -1 | ls /vault/internal"),
+	hiddenCase("true | ls /vault/internal 2>&1 | cat"),
 	varCase("shopt -s lastpipe; echo x | { read v; echo $AWS_SECRET_ACCESS_KEY; }"),
 }}
 
