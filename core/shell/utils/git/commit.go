@@ -448,6 +448,22 @@ func (r *repo) blob(h plumbing.Hash) ([]byte, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
+	if n, err := r.st.EncodedObjectSize(h); err == nil {
+		if err := r.fits(n); err != nil {
+			return nil, err
+		}
+	}
 	_, data, err := r.readObject(h)
 	return data, err
+}
+
+// fits checks that n more bytes fit in the line's memory budget now,
+// without keeping them charged: one file or object larger than what is
+// left ends the line before it is read (G-12.3).
+func (r *repo) fits(n int64) error {
+	if err := r.g.env.Grow(n); err != nil {
+		return err
+	}
+	r.g.env.Grow(-n)
+	return nil
 }

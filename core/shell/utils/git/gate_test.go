@@ -1,10 +1,14 @@
 package git_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"gatehouse/core"
 	"gatehouse/core/gate"
+	"gatehouse/core/vfs"
 )
 
 // The gate cases: whatever the door hides is not there for git, a denied
@@ -281,5 +285,35 @@ func TestCloneKeepsHiddenHistory(t *testing.T) {
 	h.must("echo x >> a.txt && git stash -q && git stash pop -q >/dev/null && git commit -q -am two && git checkout -q topic && echo y > y.txt && git add y.txt && git commit -q -m y && git checkout -q main && git merge -q topic")
 	if got := w["open"].must("git status -s && git show HEAD:secret.txt && git log --format=%s"); got != "s\nMerge branch 'topic'\ntwo\ny\none\n" {
 		t.Errorf("after stash and merge in the hiding session:\n%s", got)
+	}
+}
+
+// TestBigFileMeetsTheBudget: a file larger than what the line may hold
+// ends the line (exit 125) before git reads it, and the session lives on
+// (G-12.3).
+func TestBigFileMeetsTheBudget(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("0123456789abcdef", 1<<18) // 4 MiB
+	files := map[string]string{"big.bin": big, "a.txt": "a\n"}
+	for k, v := range seedConfig {
+		files[k] = v
+	}
+	p := gate.ProfileSpec{Name: "m", Cwd: "/w", Env: map[string]string{"HOME": "/w"}}
+	ws, err := core.NewWorkspace([]vfs.MountSpec{{Prefix: "/w", Files: files, Size: 64 << 20}},
+		core.WithProfiles(p), core.WithLimits(core.Limits{Memory: 2 << 20, WallTime: 30 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("m", core.Profile("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if res := s.Execute(ctx, "git init -q && git add big.bin"); res.ExitCode != 125 {
+		t.Errorf("git add of a 4 MiB file under a 2 MiB budget: exit %d\n%s%s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if res := s.Execute(ctx, "git add a.txt && git status -s"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "A  a.txt") {
+		t.Errorf("the session after the refused line: exit %d\n%s%s", res.ExitCode, res.Stdout, res.Stderr)
 	}
 }

@@ -33,6 +33,11 @@ func init() {
 		Operands:    operands,
 		OperandExit: 128,
 		Keeps:       utils.KeepsNothing,
+		// git holds whole files and objects while it compares, stores
+		// and diffs them: each read is first checked against the line's
+		// memory budget (fits), and the heap watchdog ends a line whose
+		// reads add up past it (G-12.3).
+		Opaque: true,
 		Voice: func(arg, msg string) string {
 			return "fatal: " + arg + ": " + msg + "\n"
 		},

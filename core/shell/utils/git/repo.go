@@ -105,8 +105,21 @@ func (r *repo) abs(name string) string {
 	return r.work + "/" + name
 }
 
-// readObject returns an object's type and content.
+// stopped is the line's end (wall time, a kill) seen by git's long walks
+// over history and trees, which then stop rather than run on unseen.
+func (r *repo) stopped() error {
+	if ctx := r.g.env.Ctx; ctx != nil {
+		return ctx.Err()
+	}
+	return nil
+}
+
+// readObject returns an object's type and content. Every walk of history
+// or trees reads objects one by one, so the line's end is checked here.
 func (r *repo) readObject(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	if err := r.stopped(); err != nil {
+		return 0, nil, err
+	}
 	o, err := r.st.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
 		return 0, nil, err

@@ -95,6 +95,9 @@ func (s *scanner) run() (*scan, error) {
 
 // walk lists one worktree directory (rel is "" or ends without "/").
 func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
+	if err := s.r.stopped(); err != nil {
+		return err
+	}
 	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
 	if err != nil {
 		if rel == "" {
@@ -160,6 +163,9 @@ func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
 // hasContent reports whether an untracked directory holds any file that
 // is not ignored (git does not show an empty or all-ignored directory).
 func (s *scanner) hasContent(rel string, patterns []gitignore.Pattern) bool {
+	if s.r.stopped() != nil {
+		return false
+	}
 	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
 	if err != nil {
 		return false
@@ -232,6 +238,9 @@ func modeOf(info fs.FileInfo) filemode.FileMode {
 // workContent reads what git stores for a worktree file: its bytes, or a
 // symlink's target.
 func (r *repo) workContent(p string, info fs.FileInfo) ([]byte, error) {
+	if err := r.fits(info.Size()); err != nil {
+		return nil, err
+	}
 	if info.Mode()&fs.ModeSymlink != 0 {
 		t, err := r.g.fsys.Readlink(r.abs(p))
 		return []byte(t), err
