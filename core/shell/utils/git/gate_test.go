@@ -317,3 +317,30 @@ func TestBigFileMeetsTheBudget(t *testing.T) {
 		t.Errorf("the session after the refused line: exit %d\n%s%s", res.ExitCode, res.Stdout, res.Stderr)
 	}
 }
+
+// TestDeniedTracked: a file committed before a deny rule reached the
+// session is compared by its metadata; once changed, status says so, a
+// diff names it without its content, and staging it fails with the reason.
+func TestDeniedTracked(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "alpha\n", "creds.env": "T0KEN\n"}
+	ws := multiWorld(t, files,
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "deny", Deny: []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/w/creds.env"}}}})
+	ws["open"].must(prepare + "git add -A && git commit -q -m one && echo T1 >> creds.env")
+	d := ws["deny"]
+	if got := d.must("git status -s"); got != " M creds.env\n" {
+		t.Errorf("status of a changed denied file:\n%s", got)
+	}
+	out, errOut, _ := d.run("git diff")
+	if strings.Contains(out, "T0KEN") || strings.Contains(out, "T1") || !strings.Contains(out, "diff --git a/creds.env b/creds.env") || !strings.Contains(errOut, "credentials are never read by hand") {
+		t.Errorf("diff of a denied file:\nstdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+	out, errOut, code := d.run("git commit -am two")
+	if code != 128 || !strings.Contains(errOut, "error: open(\"creds.env\"): credentials are never read by hand") {
+		t.Errorf("commit -a with a denied change: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := d.must("git log --oneline | wc -l"); strings.TrimSpace(got) != "1" {
+		t.Errorf("a refused commit -a committed: %s", got)
+	}
+}
