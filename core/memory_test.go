@@ -59,6 +59,8 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`x=$(seq 10000); while :; do x=$x$x; done`, small},
 		{`x=$(seq 100000); y=${x//?/xxxxxxxxxxxxxxxxxxxx}; echo ${#y}`, 4 << 20},
 		{`x=$(seq 100000); y=${x//?/$x}; echo ${#y}`, 4 << 20},
+		{`printf -v x '%*s' 400000 ''; y=${x^^}; echo ${#y}`, 1 << 20},
+		{`printf -v x '%*s' 400000 ''; y=${x@Q}; echo ${#y}`, 1 << 20},
 		{"x=$(seq 20000)\ncat <<EOF | wc -c\n" + strings.Repeat("$x", 200) + "\nEOF", 1 << 20},
 		{`x=$(seq 20000); echo ` + strings.Repeat("$x", 200) + ` | wc -c`, 1 << 20},
 		{`x=$(seq 20000); set -- $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x; echo $#`, 1 << 20},

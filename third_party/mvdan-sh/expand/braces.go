@@ -190,3 +190,73 @@ func hasLeadingZeros(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return len(s) > 1 && s[0] == '0'
 }
+
+// joinBraceParts returns a word brace expansion made as bash sees it,
+// since bash expands braces in the text of a word: adjacent literals are
+// one (so a tilde that now begins the word expands: {a,~}/x), and a $name
+// followed by name characters takes them as part of its name ({$a,b}_c
+// is $a_c and b_c). w's parts are not changed; a copy is returned when
+// something is joined.
+func joinBraceParts(w *syntax.Word) *syntax.Word {
+	join := false
+	for i := 1; i < len(w.Parts); i++ {
+		lit, ok := w.Parts[i].(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		switch prev := w.Parts[i-1].(type) {
+		case *syntax.Lit:
+			join = true
+		case *syntax.ParamExp:
+			join = join || extendsName(prev, lit.Value)
+		}
+	}
+	if !join {
+		return w
+	}
+	parts := make([]syntax.WordPart, 0, len(w.Parts))
+	for _, part := range w.Parts {
+		lit, ok := part.(*syntax.Lit)
+		if !ok || len(parts) == 0 {
+			parts = append(parts, part)
+			continue
+		}
+		switch prev := parts[len(parts)-1].(type) {
+		case *syntax.Lit:
+			joined := *prev
+			joined.Value += lit.Value
+			parts[len(parts)-1] = &joined
+			continue
+		case *syntax.ParamExp:
+			if extendsName(prev, lit.Value) {
+				n := 0
+				for n < len(lit.Value) && paramNameByte(lit.Value[n]) {
+					n++
+				}
+				pe, param := *prev, *prev.Param
+				param.Value += lit.Value[:n]
+				pe.Param = &param
+				parts[len(parts)-1] = &pe
+				if n < len(lit.Value) {
+					rest := *lit
+					rest.Value = lit.Value[n:]
+					parts = append(parts, &rest)
+				}
+				continue
+			}
+		}
+		parts = append(parts, part)
+	}
+	return &syntax.Word{Parts: parts}
+}
+
+// extendsName reports whether text following the unbraced $name pe
+// continues its name.
+func extendsName(pe *syntax.ParamExp, text string) bool {
+	return pe.Short && pe.Param != nil && syntax.ValidName(pe.Param.Value) &&
+		text != "" && paramNameByte(text[0])
+}
+
+func paramNameByte(b byte) bool {
+	return b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
+}

@@ -578,7 +578,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 					yield("", err)
 					return
 				}
-				if expandWord(w) {
+				if expandWord(joinBraceParts(w)) {
 					return
 				}
 			}
@@ -663,8 +663,7 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
-				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
+				fp.val = cfg.dollarSingle(fp.val)
 			}
 			field = append(field, fp)
 		case *syntax.DblQuoted:
@@ -737,6 +736,35 @@ func (cfg *Config) extGlobField(eg *syntax.ExtGlob) ([]fieldPart, error) {
 		field = append(field, sub...)
 	}
 	return append(field, fieldPart{val: ")"}), nil
+}
+
+// dollarSingle expands the text of $'...': its backslash escapes as
+// printf's format has them, and \cX, the control character X&0x1f (as
+// bash does: \ca and \cA are both Ctrl-A). The text ends at a NUL.
+func (cfg *Config) dollarSingle(s string) string {
+	if strings.Contains(s, `\c`) {
+		var sb strings.Builder
+		for i := 0; i < len(s); i++ {
+			switch {
+			case s[i] == '\\' && i+2 < len(s) && s[i+1] == 'c':
+				c := s[i+2] & 0x1f
+				i += 2
+				if c == 0 {
+					return cfg.dollarSingle(sb.String())
+				}
+				sb.WriteByte(c)
+			case s[i] == '\\' && i+1 < len(s):
+				sb.WriteString(s[i : i+2])
+				i++
+			default:
+				sb.WriteByte(s[i])
+			}
+		}
+		s = sb.String()
+	}
+	s, _, _ = Format(cfg, s, nil)
+	s, _, _ = strings.Cut(s, "\x00") // cut the string if format included \x00
+	return s
 }
 
 // escapedParts appends the unquoted literal text s to parts, each
@@ -820,8 +848,7 @@ func (cfg *Config) wordParts(parts []fieldPart, wps []syntax.WordPart, inOp bool
 		case *syntax.SglQuoted:
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
-				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
+				fp.val = cfg.dollarSingle(fp.val)
 			}
 			parts = append(parts, fp)
 		case *syntax.DblQuoted:

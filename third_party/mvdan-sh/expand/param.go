@@ -100,6 +100,9 @@ func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool
 	if pe.Slice != nil && pe.Slice.Length == nil && emptyArithm(pe.Slice.Offset) {
 		return nil, BadSubstitutionError{Node: pe} // ${x:}
 	}
+	if pe.Length && (pe.Slice != nil || pe.Repl != nil || pe.Exp != nil) {
+		return nil, BadSubstitutionError{Node: pe} // ${#x:1}, ${#x-word}
+	}
 	if parts, ok, err := cfg.listParts(pe, ql, fields); ok || err != nil {
 		return parts, err
 	}
@@ -141,6 +144,18 @@ func (cfg *Config) indirectParam(pe *syntax.ParamExp) *syntax.ParamExp {
 	npe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: target}
 	npe.Index = index
 	return &npe
+}
+
+// runeOffset returns the byte offset of the n-th character of s (an
+// invalid byte counts as one).
+func runeOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 // emptyArithm reports whether x is missing or has no text at all.
@@ -315,26 +330,28 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp, ql quoteLevel) (str string, u
 		return "", false, fmt.Errorf("unsupported")
 	case pe.Slice != nil:
 		if callVarInd {
-			// The offset and length are in characters, not bytes.
-			rs := []rune(str)
+			// The offset and length are in characters, not bytes;
+			// the result shares the value's bytes, without a copy.
+			count := utf8.RuneCountInString(str)
 			slicePos := func(n int) int {
 				if n < 0 {
-					n = len(rs) + n
+					n = count + n
 					if n < 0 {
-						n = len(rs)
+						n = count
 					}
-				} else if n > len(rs) {
-					n = len(rs)
+				} else if n > count {
+					n = count
 				}
 				return n
 			}
 			if pe.Slice.Offset != nil {
-				rs = rs[slicePos(sliceOffset):]
+				start := slicePos(sliceOffset)
+				str = str[runeOffset(str, start):]
+				count -= start
 			}
 			if pe.Slice.Length != nil {
-				rs = rs[:slicePos(sliceLen)]
+				str = str[:runeOffset(str, slicePos(sliceLen))]
 			}
-			str = string(rs)
 		} // else, elems are already sliced
 	case pe.Repl != nil:
 		elems, err := cfg.replaceElems(pe.Repl, elems)
@@ -456,6 +473,17 @@ func (cfg *Config) elemOps(pe *syntax.ParamExp, elems []string, vr Variable) ([]
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
 			return nil, err
+		}
+		if cfg.Alloc != nil {
+			// The results are held together; quoting can make a
+			// character four bytes (\001).
+			var size int64
+			for _, elem := range elems {
+				size += 5 * int64(len(elem))
+			}
+			if err := cfg.Alloc(size); err != nil {
+				return nil, err
+			}
 		}
 		out := make([]string, len(elems))
 		for i, elem := range elems {
@@ -750,20 +778,35 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 	}
 
 	out := make([]string, len(elems))
+	var held int64 // the elements converted so far, held together
 	for i, elem := range elems {
-		rs := []rune(elem)
-		for ri, r := range rs {
-			if ri&0xffff == 0xffff && cfg.Stop != nil && cfg.Stop() {
-				return nil, errStopped
-			}
-			if rx.MatchString(string(r)) {
-				rs[ri] = caseFunc(r)
-			}
-			if !all {
-				break // only the first character is considered
+		if cfg.Alloc != nil {
+			// The result is built beside the value, in a buffer that
+			// may double as it grows.
+			if err := cfg.Alloc(held + 2*int64(len(elem))); err != nil {
+				return nil, err
 			}
 		}
-		out[i] = string(rs)
+		var sb strings.Builder
+		sb.Grow(len(elem))
+		n := 0
+		for j, r := range elem {
+			if n++; n&0xffff == 0 && cfg.Stop != nil && cfg.Stop() {
+				return nil, errStopped
+			}
+			_, size := utf8.DecodeRuneInString(elem[j:])
+			if r == utf8.RuneError && size == 1 || !rx.MatchString(string(r)) {
+				sb.WriteString(elem[j : j+size]) // invalid bytes stay as they are
+			} else {
+				sb.WriteRune(caseFunc(r))
+			}
+			if !all {
+				sb.WriteString(elem[j+size:]) // only the first character is considered
+				break
+			}
+		}
+		out[i] = sb.String()
+		held += int64(len(out[i]))
 	}
 	return out, nil
 }

@@ -1611,9 +1611,11 @@ zshPrefixLoop:
 		p.next()
 		return pe
 	}
-	if p.tok != _EOF && (pe.Length || pe.Width || pe.IsSet) {
+	if p.tok != _EOF && (pe.Width || pe.IsSet || pe.Length && !p.lang.in(langBashLike)) {
 		p.curErr("cannot combine multiple parameter expansion operators")
 	}
+	// bash parses ${#x-word} and ${#x:1}, and refuses them as a bad
+	// substitution when they are expanded.
 	switch p.tok {
 	case slash, dblSlash: // pattern search and replace
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "search and replace")
