@@ -344,3 +344,28 @@ func TestDeniedTracked(t *testing.T) {
 		t.Errorf("a refused commit -a committed: %s", got)
 	}
 }
+
+// TestNotHere: what git has and this git lacks says so in git's voice,
+// exit 1, and changes nothing.
+func TestNotHere(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n"}, gate.ProfileSpec{Name: "p"})["p"]
+	w.must(prepare + "git add -A && git commit -q -m one")
+	cases := []struct{ line, stderr string }{
+		{"git rebase main", "git: 'rebase' is not supported here\n"},
+		{"git push origin main", "git: 'push' is not supported here\n"},
+		{"git add -p", "git: 'add -p' is not supported here (no interactive terminal)\n"},
+		{"git log --graph", "git: 'log --graph' is not supported here\n"},
+		{"git frobnicate", "git: 'frobnicate' is not a git command. See 'git --help'.\n"},
+		{"git clone https://example.com/r.git", "fatal: 'https://example.com/r.git': network remotes are not supported here; clone a repository from a path inside the workspace\n"},
+	}
+	for _, c := range cases {
+		out, errOut, code := w.run(c.line)
+		if code == 0 || errOut != c.stderr || out != "" {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q\nwant %q", c.line, code, out, errOut, c.stderr)
+		}
+	}
+	if got := w.must("git status -s && git log --oneline | wc -l"); strings.TrimSpace(got) != "1" {
+		t.Errorf("a refused subcommand changed something:\n%s", got)
+	}
+}

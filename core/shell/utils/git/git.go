@@ -144,6 +144,14 @@ func init() {
 		"merge":     runMerge,
 		"stash":     runStash,
 		"clone":     runClone,
+		"version": func(g *cmd, _ []string) error {
+			fmt.Fprintf(g.out, "git version %s\n", version)
+			return nil
+		},
+		"help": func(g *cmd, _ []string) error {
+			g.out.WriteString(usageText)
+			return nil
+		},
 	}
 }
 
