@@ -100,6 +100,10 @@ type Config struct {
 	// program is being stopped.
 	Stop func() bool
 
+	// Warn, if non-nil, reports a problem bash only warns about, such as
+	// a subscript before an array's first element: the expansion goes on.
+	Warn func(msg string)
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -918,9 +922,9 @@ func (cfg *Config) wordParts(parts []fieldPart, wps []syntax.WordPart, inOp bool
 // count from $# + 1, so $0 is reachable via large enough negative values.
 // A non-nil indexes records the index of each element in a sparse array;
 // see [Variable.Indexes].
-func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int, positional bool) []string {
+func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int, positional bool) ([]string, error) {
 	if pe.Slice == nil {
-		return elems
+		return elems, nil
 	}
 	if positional {
 		elems = append([]string{cfg.Env.Get("0").Str}, elems...)
@@ -939,7 +943,7 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 	if pe.Slice.Offset != nil {
 		offset, err := Arithm(cfg, pe.Slice.Offset)
 		if err != nil {
-			return elems
+			return nil, err
 		}
 		if len(indexes) > 0 {
 			// Sparse arrays slice by index: a negative offset counts
@@ -960,11 +964,15 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 	if pe.Slice.Length != nil {
 		length, err := Arithm(cfg, pe.Slice.Length)
 		if err != nil {
-			return elems
+			return nil, err
 		}
-		elems = elems[:slicePos(length)]
+		if length < 0 {
+			// A list's length may not be negative (gatehouse).
+			return nil, ParamError{Text: nodeText(pe.Slice.Length), Msg: "substring expression < 0"}
+		}
+		elems = elems[:min(length, len(elems))]
 	}
-	return elems
+	return elems, nil
 }
 
 func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest string) {

@@ -90,6 +90,10 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 // elements of a list are separated as bash separates them, and the word of
 // ${x-word} keeps its quoted parts whole (patch 26).
 func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool) ([]fieldPart, error) {
+	pe, err := cfg.indirect(pe)
+	if err != nil {
+		return nil, err
+	}
 	oldParam := cfg.curParam
 	cfg.curParam = pe
 	defer func() { cfg.curParam = oldParam }()
@@ -277,7 +281,11 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp, ql quoteLevel) (str string, u
 		case Indexed:
 			indexAllElements = true
 			callVarInd = false
-			elems = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
+			var err error
+			elems, err = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
+			if err != nil {
+				return "", false, err
+			}
 			str = join(elems)
 		}
 	}
@@ -852,7 +860,10 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if i < 0 {
 			// Negative indices count from one past the maximum index.
 			if i += internal.IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-				return "", false, fmt.Errorf("negative array index")
+				if cfg.Warn != nil {
+					cfg.Warn(cfg.curParam.Param.Value + ": bad array subscript")
+				}
+				return "", false, nil
 			}
 		}
 		if str, ok := vr.indexedVal(i); ok {

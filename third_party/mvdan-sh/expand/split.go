@@ -144,17 +144,17 @@ var brkPart = fieldPart{val: " ", brk: true}
 // one), ${!prefix@} and ${!prefix*}, ${!a[@]} and ${!a[*]}; star is set
 // for the forms that join into one field when quoted. ok is false for any
 // other expansion, and for the length ${#a[@]}.
-func (cfg *Config) listParam(pe *syntax.ParamExp) (elems []string, star, ok bool) {
+func (cfg *Config) listParam(pe *syntax.ParamExp) (elems []string, star, ok bool, err error) {
 	if pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
-		return nil, false, false
+		return nil, false, false, nil
 	}
 	name := pe.Param.Value
 	if pe.Excl {
 		switch pe.Names {
 		case syntax.NamesPrefixWords:
-			return cfg.namesByPrefix(name), false, true
+			return cfg.namesByPrefix(name), false, true, nil
 		case syntax.NamesPrefix:
-			return cfg.namesByPrefix(name), true, true
+			return cfg.namesByPrefix(name), true, true, nil
 		}
 		switch lit := nodeLit(pe.Index); lit {
 		case "@", "*":
@@ -164,16 +164,17 @@ func (cfg *Config) listParam(pe *syntax.ParamExp) (elems []string, star, ok bool
 			}
 			switch vr.Kind {
 			case Indexed:
-				return vr.indexedKeys(), lit == "*", true
+				return vr.indexedKeys(), lit == "*", true, nil
 			case Associative:
-				return AssocKeys(vr), lit == "*", true
+				return AssocKeys(vr), lit == "*", true, nil
 			}
 		}
-		return nil, false, false
+		return nil, false, false, nil
 	}
 	switch name {
 	case "*", "@":
-		return cfg.sliceElems(pe, cfg.Env.Get(name).List, nil, true), name == "*", true
+		elems, err := cfg.sliceElems(pe, cfg.Env.Get(name).List, nil, true)
+		return elems, name == "*", true, err
 	}
 	switch lit := nodeLit(pe.Index); lit {
 	case "@", "*":
@@ -183,15 +184,18 @@ func (cfg *Config) listParam(pe *syntax.ParamExp) (elems []string, star, ok bool
 		}
 		switch vr.Kind {
 		case Indexed:
-			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
+			elems, err := cfg.sliceElems(pe, vr.List, vr.Indexes, false)
+			return elems, lit == "*", true, err
 		case Associative:
-			return cfg.sliceElems(pe, AssocValues(vr), nil, false), lit == "*", true
+			elems, err := cfg.sliceElems(pe, AssocValues(vr), nil, false)
+			return elems, lit == "*", true, err
 		case String:
-			return cfg.sliceElems(pe, []string{vr.Str}, nil, false), lit == "*", true
+			elems, err := cfg.sliceElems(pe, []string{vr.Str}, nil, false)
+			return elems, lit == "*", true, err
 		}
-		return nil, lit == "*", true
+		return nil, lit == "*", true, nil
 	}
-	return nil, false, false
+	return nil, false, false, nil
 }
 
 // listParts expands a list's elements (see [Config.listParam]) with the
@@ -204,9 +208,9 @@ func (cfg *Config) listParam(pe *syntax.ParamExp) (elems []string, star, ok bool
 // field of its own (bash joins ${!prefix*} with nothing and ${!a[*]} with
 // spaces there).
 func (cfg *Config) listParts(pe *syntax.ParamExp, ql quoteLevel, fields bool) (parts []fieldPart, ok bool, err error) {
-	elems, star, ok := cfg.listParam(pe)
-	if !ok {
-		return nil, false, nil
+	elems, star, ok, err := cfg.listParam(pe)
+	if !ok || err != nil {
+		return nil, ok, err
 	}
 	if pe.Repl != nil || (pe.Exp != nil && !wordOp(pe.Exp.Op)) {
 		if elems, err = cfg.perElemOps(pe, elems); err != nil {

@@ -19,6 +19,12 @@ import (
 // reported and leaves r.exit set; vr is then returned unchanged.
 func (r *Runner) assignNew(name string, vr expand.Variable, as *syntax.Assign) expand.Variable {
 	switch {
+	case as.Array != nil && as.Index != nil:
+		r.errf("bash: %s[%s]: cannot assign list to array member\n", name, nodeText(as.Index))
+		r.exit.code = 1
+		r.exit.exiting = true
+		r.exit.discard = true
+		return vr
 	case as.Array != nil:
 		return r.arrayLiteral(name, vr, as.Array.Elems, as.Append)
 	case as.Index != nil:

@@ -54,7 +54,8 @@ const (
 func (r *Runner) fillExpandConfig(ctx context.Context) {
 	r.ectx = ctx
 	r.ecfg = &expand.Config{
-		Env: expandEnv{r},
+		Env:  expandEnv{r},
+		Warn: func(msg string) { r.errf("bash: %s\n", msg) },
 		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
 			// The statement being expanded, not the whole program, gives
 			// the context: handlers see what their caller set in it.
@@ -254,7 +255,8 @@ func (r *Runner) expandErr(err error) {
 	}
 	_, arithErr := errors.AsType[*expand.ArithmError](err)
 	_, badSubst := errors.AsType[expand.BadSubstitutionError](err)
-	if arithErr || badSubst {
+	_, badParam := errors.AsType[expand.ParamError](err)
+	if arithErr || badSubst || badParam {
 		// An error in an arithmetic expansion, or a bad substitution,
 		// aborts the line being run, as in bash.
 		r.errf("bash: %s\n", errMsg)
