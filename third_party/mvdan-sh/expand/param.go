@@ -98,9 +98,6 @@ func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool
 	cfg.curParam = pe
 	defer func() { cfg.curParam = oldParam }()
 
-	if npe := cfg.indirectParam(pe); npe != nil {
-		return cfg.paramExpParts(npe, ql, fields)
-	}
 	if pe.Slice != nil && pe.Slice.Length == nil && emptyArithm(pe.Slice.Offset) {
 		return nil, BadSubstitutionError{Node: pe} // ${x:}
 	}
@@ -118,36 +115,6 @@ func (cfg *Config) paramExpParts(pe *syntax.ParamExp, ql quoteLevel, fields bool
 		return cfg.opWordParts(pe, ql, fields)
 	}
 	return []fieldPart{{val: str, split: fields && ql == quoteNone}}, nil
-}
-
-// indirectParam returns the expansion ${!ref...} stands for: the same
-// operators applied to the parameter that ref's value names, which may
-// have a subscript (ref='a[1]', ref='a[@]'). It is nil for any other
-// expansion, and when the value names no parameter.
-func (cfg *Config) indirectParam(pe *syntax.ParamExp) *syntax.ParamExp {
-	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Length || pe.Param == nil {
-		return nil
-	}
-	vr := cfg.Env.Get(pe.Param.Value)
-	if vr.Kind == NameRef || !vr.IsSet() {
-		return nil
-	}
-	target := vr.String()
-	var index syntax.ArithmExpr
-	if i := strings.IndexByte(target, '['); i > 0 && strings.HasSuffix(target, "]") {
-		index = &syntax.Word{Parts: []syntax.WordPart{
-			&syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: target[i+1 : len(target)-1]},
-		}}
-		target = target[:i]
-	}
-	if !syntax.ValidName(target) && !(index == nil && validSpecialParam(target)) {
-		return nil
-	}
-	npe := *pe
-	npe.Excl = false
-	npe.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: target}
-	npe.Index = index
-	return &npe
 }
 
 // runeOffset returns the byte offset of the n-th character of s (an
@@ -173,24 +140,6 @@ func emptyArithm(x syntax.ArithmExpr) bool {
 	}
 	for _, part := range w.Parts {
 		if lit, ok := part.(*syntax.Lit); !ok || lit.Value != "" {
-			return false
-		}
-	}
-	return true
-}
-
-// validSpecialParam reports whether name is a positional or special
-// parameter: $1, $10, $@, $#.
-func validSpecialParam(name string) bool {
-	switch name {
-	case "@", "*", "#", "?", "-", "$", "!":
-		return true
-	}
-	if name == "" {
-		return false
-	}
-	for _, c := range name {
-		if c < '0' || c > '9' {
 			return false
 		}
 	}
