@@ -144,6 +144,9 @@ func (d *door) CheckOp(op vfs.Op) error {
 	if err := d.checkRules(op); err != nil {
 		return err
 	}
+	if err := d.gitGuard(op); err != nil {
+		return err
+	}
 	// pre_ops can only refuse, and a refused entry is still listed
 	// (G-6.1b): a listing's per-entry check need not ask it.
 	if !d.preOps || op.Listing {

@@ -53,6 +53,9 @@ func runClone(g *cmd, args []string) error {
 		dir = strings.TrimSuffix(path.Base(srcWork), ".git")
 	}
 	dst := g.env.Abs(dir)
+	if g.insideGitDir(path.Dir(dst)) || path.Base(dst) == ".git" {
+		return errInGitDir
+	}
 	if entries, err := g.fsys.ReadDir(dst); err == nil && len(entries) > 0 {
 		return fatalf("destination path '%s' already exists and is not an empty directory.", dir)
 	}

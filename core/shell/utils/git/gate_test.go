@@ -369,3 +369,55 @@ func TestNotHere(t *testing.T) {
 		t.Errorf("a refused subcommand changed something:\n%s", got)
 	}
 }
+
+// TestIndexAndObjectsOnlyGit: git judges a blob by the paths the index and
+// the trees give it, so under a profile that hides or denies a path nothing
+// but git may write a repository's index or object store, nor make a new
+// .git, nor use a .git directory as a work tree. Otherwise a hand-made index
+// places a hidden file's blob at a readable name and git prints it or checks
+// it out (G-4.5, G-6.1).
+func TestIndexAndObjectsOnlyGit(t *testing.T) {
+	t.Parallel()
+	// forge writes, to $1, the index with a.txt's blob replaced by the
+	// hidden file's ($2), as an agent can find it by listing .git/objects.
+	const forge = `forge() { xxd -p .git/index | tr -d '\n' | sed "s/$(git rev-parse :a.txt)/$2/" | xxd -r -p > "$1"; }; `
+	const reveal = `; cd /w; git cat-file -p $id; git checkout -- a.txt; cat a.txt; git show :a.txt`
+	lines := []string{
+		"forge /tmp/i $id; cp /tmp/i .git/index",
+		"forge .git/index $id",
+		"forge /tmp/i $id; exec 3<>.git/index; cat /tmp/i >&3",
+		"forge /tmp/i $id; rm .git/index; mv /tmp/i .git/index",
+		"forge /tmp/i $id; ln .git/index /tmp/h; cat /tmp/i > /tmp/h",
+		"forge /tmp/i $id; mv .git /tmp/g; cp /tmp/i /tmp/g/index; mv /tmp/g .git",
+		"forge /tmp/i $id; ln -s /w/.git /w/gl; cp /tmp/i /w/gl/index",
+		"forge /tmp/i $id; mkdir -p /tmp/r; cp -r .git /tmp/r/x; cp /tmp/i /tmp/r/x/index; mv /tmp/r/x /tmp/r/.git; cd /tmp/r; git checkout -- a.txt; cat a.txt",
+		"forge .git/forged $id; cd .git && git init -q .; git add forged; rm index; git mv forged index",
+		"forge /tmp/i $id; ln -s /w/.git /w/gl; cp /tmp/i gl/forged; cd gl && git init -q .; git add forged; rm index; git mv forged index",
+		"forge /tmp/i $id; git init -q /tmp/r && cp -r .git/objects/. /tmp/r/.git/objects/ && cp /tmp/i /tmp/r/.git/index; cd /tmp/r; git checkout -- a.txt; cat a.txt",
+		"forge /tmp/i $id; git clone -q . /w/.git/cl; git -C .git status",
+	}
+	for _, line := range lines {
+		t.Run(line, func(t *testing.T) {
+			t.Parallel()
+			for _, hidden := range []string{"secret.txt", "creds.env"} {
+				ws := multiWorld(t, map[string]string{"a.txt": "alpha\n", "secret.txt": "s3cr3t\n", "creds.env": "T0KEN\n"},
+					gate.ProfileSpec{Name: "open"},
+					gate.ProfileSpec{Name: "guarded",
+						Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}},
+						Deny: []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/w/creds.env"}}}})
+				ws["open"].must(prepare + "git add -A && git commit -q -m one")
+				id := strings.TrimSpace(ws["open"].must("git rev-parse :" + hidden))
+				out, errOut, _ := ws["guarded"].run("id=" + id + "; " + forge + line + reveal)
+				if strings.Contains(out+errOut, "s3cr3t") || strings.Contains(out+errOut, "T0KEN") {
+					t.Errorf("%s's content came out:\n%s%s", hidden, out, errOut)
+				}
+				if got, _, _ := ws["open"].run("git ls-files -s a.txt"); got != "" && !strings.Contains(got, "4a58007052a65fbc2fc3f910f2855f45a4058e74") {
+					t.Errorf("the index was rewritten by hand:\n%s", got)
+				}
+			}
+		})
+	}
+	// A profile with nothing to hide or deny keeps every hand edit of .git.
+	plain := multiWorld(t, map[string]string{"a.txt": "alpha\n"}, gate.ProfileSpec{Name: "plain"})["plain"]
+	plain.must(prepare + "git add -A && git commit -q -m one && cp .git/index /tmp/i && cp /tmp/i .git/index && mkdir -p sub/.git && cp -r .git /tmp/copy")
+}

@@ -55,8 +55,14 @@ func runInit(g *cmd, args []string) error {
 		}
 	}
 	work := g.env.Abs(dir)
+	if g.insideGitDir(work) {
+		return errInGitDir
+	}
 	if err := mkdirAll(g.fsys, work, 0o777); err != nil {
 		return fatalf("cannot mkdir %s: %s", dir, errText(err))
+	}
+	if g.insideGitDir(work) {
+		return errInGitDir
 	}
 	gd := path.Join(work, ".git")
 	if _, err := g.fsys.Stat(gd + "/HEAD"); err == nil {

@@ -34,6 +34,9 @@ var errNotRepo = fatalf("not a git repository (or any of the parent directories)
 // findRepo looks for .git from the cwd upwards, as git does.
 func (g *cmd) findRepo() (*repo, error) {
 	dir := g.env.Dir
+	if g.insideGitDir(dir) {
+		return nil, errInGitDir
+	}
 	for {
 		gd := path.Join(dir, ".git")
 		if info, err := g.fsys.Stat(gd); err == nil && info.IsDir() {
@@ -384,4 +387,25 @@ func optionValues(f *fconfig.Config, section, sub, name string) []string {
 		}
 	}
 	return out
+}
+
+// errInGitDir is git's answer when the work tree would lie inside a
+// repository's .git directory.
+var errInGitDir = fatalf("this operation must be run in a work tree")
+
+// insideGitDir reports whether dir, with every symlink resolved, is a .git
+// directory or lies inside one. git never takes such a directory as a work
+// tree here: its files are another repository's index and objects, which
+// only git may write, and a work tree there would let checkout, mv or
+// restore write them with content the agent chose (G-4.5, G-6.1).
+func (g *cmd) insideGitDir(dir string) bool {
+	if real, err := g.fsys.Resolve(dir); err == nil {
+		dir = real
+	}
+	for _, part := range strings.Split(dir, "/") {
+		if part == ".git" {
+			return true
+		}
+	}
+	return false
 }
