@@ -164,7 +164,7 @@ func (s *Shell) sessionInfo() gate.SessionInfo {
 func (s *Shell) printfVar(ctx context.Context, hc interp.HandlerContext, ls *lineState, name string, args []string) error {
 	var out strings.Builder
 	fr := frameOf(ctx)
-	code, err := s.runCommand(withPlace(ctx, placeAt(fr.prefix, hc.Pos.Offset())), ls, append([]string{"printf"}, args...), hc.Dir, hc.Env, nil, hc.Stdin, &out, hc.Stderr)
+	code, err := s.runCommand(asBuiltin(withPlace(ctx, placeAt(fr.prefix, hc.Pos.Offset()))), ls, append([]string{"printf"}, args...), hc.Dir, hc.Env, nil, hc.Stdin, &out, hc.Stderr)
 	if err != nil {
 		return s.halt(ctx, err)
 	}

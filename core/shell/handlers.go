@@ -260,7 +260,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	case cmdPrintV:
 		return s.printfVar(ctx, hc, ls, args[1], args[2:])
 	case cmdUtil:
-		code, err := s.runCommand(withPlace(ctx, placeAt(fr.prefix, hc.Pos.Offset())), ls, args[1:], hc.Dir, hc.Env, nil, hc.Stdin, hc.Stdout, hc.Stderr)
+		code, err := s.runCommand(asBuiltin(withPlace(ctx, placeAt(fr.prefix, hc.Pos.Offset()))), ls, args[1:], hc.Dir, hc.Env, nil, hc.Stdin, hc.Stdout, hc.Stderr)
 		if err != nil {
 			return s.halt(ctx, err)
 		}
@@ -349,6 +349,14 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 
 type placeKey struct{}
 
+// builtinKey marks a run of a utility as the shell's builtin of its name
+// (utils.Env.Builtin): the line's printf is bash's, not coreutils'.
+type builtinKey struct{}
+
+func asBuiltin(ctx context.Context) context.Context {
+	return context.WithValue(ctx, builtinKey{}, true)
+}
+
 func withPlace(ctx context.Context, place string) context.Context {
 	return context.WithValue(ctx, placeKey{}, place)
 }
@@ -386,8 +394,13 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 		defer watchOpaque(ls)()
 	}
 	stdin, stdout, stderr, view := stoppable(ctx, mem, u.Keeps, stdin, stdout, stderr, s.viewUmask(ls, scope, umaskOf(ctx)))
+	builtin, _ := ctx.Value(builtinKey{}).(bool)
+	if builtin {
+		ctx = context.WithValue(ctx, builtinKey{}, false) // not for what it runs
+	}
 	e := &utils.Env{
 		Ctx:     ctx,
+		Builtin: builtin,
 		Args:    argv,
 		Stdin:   stdin,
 		NoStdin: noStdin,

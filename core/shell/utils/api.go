@@ -21,9 +21,13 @@ import (
 
 // Env is everything a utility may use. It never holds a host handle.
 type Env struct {
-	Ctx   context.Context
-	Args  []string // argv; Args[0] is the name the utility was called by
-	Stdin io.Reader
+	Ctx  context.Context
+	Args []string // argv; Args[0] is the name the utility was called by
+	// Builtin says the shell's builtin of this name runs, not the program:
+	// bash's printf rather than coreutils' (the line's own printf; xargs
+	// and find -exec run the program).
+	Builtin bool
+	Stdin   io.Reader
 	// NoStdin says Stdin is the empty stream a command gets when nothing
 	// feeds it (no pipe, no redirection): rg then searches the cwd rather
 	// than its input, as ripgrep does at a terminal.

@@ -2,6 +2,7 @@ package utils
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -78,6 +79,9 @@ func init() {
 func runPrintf(e *Env) (int, error) {
 	t := newTool(e, "printf", printfHelp, 1)
 	args := e.Args[1:]
+	if e.Builtin {
+		return runBashPrintf(t, args)
+	}
 	if len(args) == 1 && args[0] == "--help" {
 		t.writeString(printfHelp)
 		return t.end(0)
@@ -115,6 +119,31 @@ type printfRun struct {
 	t      *tool
 	status int
 	stop   bool // \c was met
+	bash   bool // the shell's builtin, not coreutils' printf
+}
+
+// runBashPrintf is bash's printf builtin (printf -v is the shell's).
+func runBashPrintf(t *tool, args []string) (int, error) {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		io.WriteString(t.env.Stderr, "bash: printf: "+args[0][:2]+": invalid option\n"+bashPrintfUsage)
+		return t.end(2)
+	}
+	if len(args) == 0 {
+		io.WriteString(t.env.Stderr, bashPrintfUsage)
+		return t.end(2)
+	}
+	p := &printfRun{t: t, bash: true}
+	format, rest := args[0], args[1:]
+	for {
+		used := p.formatOnce(format, rest)
+		rest = rest[used:]
+		if p.stop || used == 0 || len(rest) == 0 {
+			break
+		}
+	}
+	return t.end(p.status)
 }
 
 // formatOnce prints format once and returns how many args it used.
@@ -133,7 +162,7 @@ func (p *printfRun) formatOnce(format string, args []string) int {
 		c := format[i]
 		switch {
 		case c == '\\':
-			text, n, stop := printfEscape(format[i:], false)
+			text, n, stop := printfEscape(format[i:], octalFormat)
 			out.WriteString(text)
 			i += n - 1
 			if stop {
@@ -178,7 +207,12 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		if i < len(spec) && spec[i] == '*' {
 			i++
 			arg, _ := next()
-			n := p.integer(arg)
+			var n int64
+			if p.bash {
+				n = int64(p.bashInteger(arg, false))
+			} else {
+				n = p.integer(arg)
+			}
 			return strconv.FormatInt(n, 10)
 		}
 		start := i
@@ -214,12 +248,34 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 	for i < len(spec) && strings.IndexByte("hlLjzt", spec[i]) >= 0 {
 		i++
 	}
+	timeFormat, hasTime := "", false
+	if p.bash && i < len(spec) && spec[i] == '(' {
+		// %(fmt)T: strftime's format in parentheses.
+		end := strings.IndexByte(spec[i:], ')')
+		if end < 0 || i+end+1 >= len(spec) || spec[i+end+1] != 'T' {
+			p.bashWarn("`(': invalid format character")
+			return len(spec), false
+		}
+		timeFormat, hasTime = spec[i+1:i+end], true
+		i += end + 1
+	}
 	if i >= len(spec) {
-		p.t.warn(quoteAlways(spec) + ": missing conversion specifier")
+		if p.bash {
+			p.bashWarn("`" + spec + "': missing format character")
+		} else {
+			p.t.warn(quoteAlways(spec) + ": missing conversion specifier")
+		}
 		return i, false
 	}
 	verb := spec[i]
 	i++
+	// Go's fmt refuses widths past a million (%!(NOVERB)): a wider
+	// number is formatted bare and padded here, under the budget asked
+	// above.
+	numWidth := 0
+	if w, err := strconv.Atoi(width); err == nil && w > 1<<16 && strings.IndexByte("diouxXfFeEgG", verb) >= 0 {
+		numWidth, width = w, ""
+	}
 	goSpec := "%" + flags + width
 	if hasPrec {
 		goSpec += "." + prec
@@ -228,12 +284,27 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		}
 	}
 	arg, _ := next()
+	start := out.Len()
 	switch verb {
 	case 'd', 'i':
-		out.WriteString(fmt.Sprintf(goSpec+"d", p.integer(arg)))
+		var v int64
+		if p.bash {
+			v = int64(p.bashInteger(arg, false))
+		} else {
+			v = p.integer(arg)
+		}
+		out.WriteString(fmt.Sprintf(goSpec+"d", v))
 	case 'o', 'u', 'x', 'X':
 		// Negative values wrap around as C's unsigned conversions do.
-		v := uint64(p.integer(arg))
+		var v uint64
+		if p.bash {
+			v = p.bashInteger(arg, true)
+		} else {
+			v = uint64(p.integer(arg))
+		}
+		if v == 0 && verb != 'o' {
+			goSpec = strings.Replace(goSpec, "#", "", 1) // C's %#x of 0 is 0
+		}
 		goVerb := string(verb)
 		if verb == 'u' {
 			goVerb = "d"
@@ -248,23 +319,84 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		s := ""
 		if arg != "" {
 			s = arg[:1]
+		} else if p.bash {
+			s = "\x00" // bash's %c of nothing is a NUL byte
 		}
 		out.WriteString(printfPad(s, flags, width, "", false))
 	case 's':
 		out.WriteString(printfPad(arg, flags, width, prec, hasPrec))
+	case 'T':
+		if !hasTime {
+			if p.bash {
+				p.bashWarn("`T': invalid format character")
+			} else {
+				p.t.warn(spec[:i] + ": invalid conversion specification")
+			}
+			return i, false
+		}
+		out.WriteString(printfPad(p.bashTime(timeFormat, arg), flags, width, prec, hasPrec))
 	case 'b':
-		text, stop := printfEscapes(arg, true)
+		style := octalZero
+		if p.bash {
+			style = octalBash
+		}
+		text, stop := printfEscapes(arg, style)
 		out.WriteString(printfPad(text, flags, width, prec, hasPrec))
 		if stop {
 			p.stop = true
 		}
 	case 'q':
+		if p.bash {
+			out.WriteString(printfPad(bashQuote(arg), flags, width, "", false))
+			break
+		}
 		out.WriteString(printfPad(quoteIfNeeded(arg), flags, width, "", false))
 	default:
+		if p.bash {
+			p.bashWarn("`" + string(verb) + "': invalid format character")
+			return i, false
+		}
 		p.t.warn(spec[:i] + ": invalid conversion specification")
 		return i, false
 	}
+	if numWidth > 0 {
+		padWide(out, start, flags, numWidth, hasPrec && strings.IndexByte("diouxX", verb) >= 0)
+	}
 	return i, true
+}
+
+// padWide pads the number written to out from start to width, as C's
+// printf does: spaces before it, zeros after its sign or 0x with the 0
+// flag (not for an integer with a precision), spaces after it with -.
+func padWide(out *strings.Builder, start int, flags string, width int, intPrec bool) {
+	text := out.String()[start:]
+	if len(text) >= width {
+		return
+	}
+	fill := width - len(text)
+	head := out.String()[:start]
+	out.Reset()
+	out.Grow(len(head) + width)
+	out.WriteString(head)
+	switch {
+	case strings.Contains(flags, "-"):
+		out.WriteString(text)
+		out.WriteString(strings.Repeat(" ", fill))
+	case strings.Contains(flags, "0") && !intPrec && !strings.ContainsAny(text, "IN"):
+		sign := 0
+		if len(text) > 0 && strings.IndexByte("+- ", text[0]) >= 0 {
+			sign = 1
+		}
+		if len(text) > sign+1 && text[sign] == '0' && (text[sign+1] == 'x' || text[sign+1] == 'X') {
+			sign += 2
+		}
+		out.WriteString(text[:sign])
+		out.WriteString(strings.Repeat("0", fill))
+		out.WriteString(text[sign:])
+	default:
+		out.WriteString(strings.Repeat(" ", fill))
+		out.WriteString(text)
+	}
 }
 
 // printfPad applies a string conversion's precision and width in bytes,
@@ -362,14 +494,39 @@ func (p *printfRun) float(arg string) float64 {
 	if iv, ierr := strconv.ParseInt(s, 0, 64); ierr == nil {
 		return float64(iv)
 	}
-	p.t.warn(quoteAlways(arg) + ": expected a numeric value")
+	if p.bash {
+		p.bashWarn(arg + ": invalid number")
+	} else {
+		p.t.warn(quoteAlways(arg) + ": expected a numeric value")
+	}
 	p.status = 1
+	// Convert the longest prefix that reads as a number, as strtod does.
+	// It ends within the run of characters a number is made of, at most a
+	// few characters (an exponent's e and sign) before the run's end.
+	run := len(s)
+	if k := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) }); k >= 0 {
+		run = k
+	}
+	for end := run; end > 0 && end >= run-3; end-- {
+		if v, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return v
+		}
+	}
 	return 0
 }
 
+// octalStyle is how a backslash sequence spells an octal byte.
+type octalStyle int
+
+const (
+	octalFormat octalStyle = iota // printf's FORMAT: \NNN, one to three digits
+	octalZero                     // coreutils' %b and echo -e: \0NNN only
+	octalBash                     // bash's %b: \0NNN or \NNN
+)
+
 // printfEscape decodes one backslash sequence of a FORMAT at s[0]; it
 // returns the text, the length consumed, and whether it was \c.
-func printfEscape(s string, octalNeedsZero bool) (string, int, bool) {
+func printfEscape(s string, octal octalStyle) (string, int, bool) {
 	if len(s) < 2 {
 		return "\\", 1, false
 	}
@@ -424,11 +581,12 @@ func printfEscape(s string, octalNeedsZero bool) (string, int, bool) {
 	}
 	if c >= '0' && c <= '7' {
 		n, v, limit := 1, 0, 3
-		if octalNeedsZero {
-			// %b and echo -e: \0NNN, up to three digits after the zero.
+		if octal != octalFormat {
+			// %b and echo -e: \0NNN, up to three digits after the zero;
+			// bash's %b also takes \NNN.
 			if c == '0' {
 				n, limit = 2, 3
-			} else {
+			} else if octal == octalZero {
 				return "\\" + string(c), 2, false
 			}
 		}
@@ -444,7 +602,7 @@ func printfEscape(s string, octalNeedsZero bool) (string, int, bool) {
 
 // printfEscapes decodes a whole %b argument or echo -e string; stop is
 // true after \c.
-func printfEscapes(s string, octalNeedsZero bool) (string, bool) {
+func printfEscapes(s string, octal octalStyle) (string, bool) {
 	if !strings.Contains(s, "\\") {
 		return s, false
 	}
@@ -454,7 +612,7 @@ func printfEscapes(s string, octalNeedsZero bool) (string, bool) {
 			b.WriteByte(s[i])
 			continue
 		}
-		text, n, stop := printfEscape(s[i:], octalNeedsZero)
+		text, n, stop := printfEscape(s[i:], octal)
 		if stop {
 			return b.String(), true
 		}
@@ -506,7 +664,7 @@ func runEcho(e *Env) (int, error) {
 	text := strings.Join(args, " ")
 	if escapes {
 		var stop bool
-		text, stop = printfEscapes(text, true)
+		text, stop = printfEscapes(text, octalZero)
 		if stop {
 			newline = false
 		}

@@ -164,7 +164,7 @@ func (s *statEntry) render(format string, escapes bool) string {
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		if c == '\\' && escapes {
-			text, n, _ := printfEscape(format[i:], false)
+			text, n, _ := printfEscape(format[i:], octalFormat)
 			b.WriteString(text)
 			i += n - 1
 			continue
