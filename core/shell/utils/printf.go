@@ -207,13 +207,7 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		if i < len(spec) && spec[i] == '*' {
 			i++
 			arg, _ := next()
-			var n int64
-			if p.bash {
-				n = int64(p.bashInteger(arg, false))
-			} else {
-				n = p.integer(arg)
-			}
-			return strconv.FormatInt(n, 10)
+			return strconv.FormatInt(p.signed(arg), 10)
 		}
 		start := i
 		for i < len(spec) && spec[i] >= '0' && spec[i] <= '9' {
@@ -286,35 +280,8 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 	arg, _ := next()
 	start := out.Len()
 	switch verb {
-	case 'd', 'i':
-		var v int64
-		if p.bash {
-			v = int64(p.bashInteger(arg, false))
-		} else {
-			v = p.integer(arg)
-		}
-		out.WriteString(fmt.Sprintf(goSpec+"d", v))
-	case 'o', 'u', 'x', 'X':
-		// Negative values wrap around as C's unsigned conversions do.
-		var v uint64
-		if p.bash {
-			v = p.bashInteger(arg, true)
-		} else {
-			v = uint64(p.integer(arg))
-		}
-		if v == 0 && verb != 'o' {
-			goSpec = strings.Replace(goSpec, "#", "", 1) // C's %#x of 0 is 0
-		}
-		goVerb := string(verb)
-		if verb == 'u' {
-			goVerb = "d"
-		}
-		out.WriteString(fmt.Sprintf(goSpec+goVerb, v))
-	case 'f', 'F', 'e', 'E', 'g', 'G':
-		if !hasPrec {
-			goSpec += ".6"
-		}
-		out.WriteString(printfFloat(fmt.Sprintf(goSpec+string(verb), p.float(arg))))
+	case 'd', 'i', 'o', 'u', 'x', 'X', 'f', 'F', 'e', 'E', 'g', 'G':
+		p.number(out, verb, goSpec, hasPrec, arg)
 	case 'c':
 		s := ""
 		if arg != "" {
@@ -363,6 +330,44 @@ func (p *printfRun) conversion(out *strings.Builder, spec string, next func() (s
 		padWide(out, start, flags, numWidth, hasPrec && strings.IndexByte("diouxX", verb) >= 0)
 	}
 	return i, true
+}
+
+// number writes a numeric conversion of arg with Go's fmt, spelled goSpec
+// without its verb.
+func (p *printfRun) number(out *strings.Builder, verb byte, goSpec string, hasPrec bool, arg string) {
+	switch verb {
+	case 'd', 'i':
+		out.WriteString(fmt.Sprintf(goSpec+"d", p.signed(arg)))
+	case 'o', 'u', 'x', 'X':
+		// Negative values wrap around as C's unsigned conversions do.
+		var v uint64
+		if p.bash {
+			v = p.bashInteger(arg, true)
+		} else {
+			v = uint64(p.integer(arg))
+		}
+		if v == 0 && verb != 'o' {
+			goSpec = strings.Replace(goSpec, "#", "", 1) // C's %#x of 0 is 0
+		}
+		goVerb := string(verb)
+		if verb == 'u' {
+			goVerb = "d"
+		}
+		out.WriteString(fmt.Sprintf(goSpec+goVerb, v))
+	default:
+		if !hasPrec {
+			goSpec += ".6"
+		}
+		out.WriteString(printfFloat(fmt.Sprintf(goSpec+string(verb), p.float(arg))))
+	}
+}
+
+// signed converts a signed integer argument, as bash or coreutils does.
+func (p *printfRun) signed(arg string) int64 {
+	if p.bash {
+		return int64(p.bashInteger(arg, false))
+	}
+	return p.integer(arg)
 }
 
 // padWide pads the number written to out from start to width, as C's
