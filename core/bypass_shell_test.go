@@ -140,3 +140,26 @@ var bypassBackticks = bypassTechnique{name: "backticks", cases: []bypassCase{
 	roCase("echo `rm /ro/frozen.txt`"),
 	varCase("echo `printenv AWS_SECRET_ACCESS_KEY`"),
 }}
+
+// Paths and names built by word expansion: IFS splitting with other
+// separators, the quoted words of ${x:-…}, anchored replacements, indirect
+// expansion with a subscript, assignments' quote removal, brace results.
+var bypassWordExpansion = bypassTechnique{name: "word expansion (IFS, ${x:-…}, ${x/#…}, ${!ref})", cases: []bypassCase{
+	secretCase(`IFS=,; f='/work/notes.txt,/vault/aws.token'; cat $f`),
+	secretCase(`cat ${u:-"/vault/aws.token"}`),
+	secretCase(`cat "${u:-"/vault/aws"}.token"`),
+	secretCase(`f=/vault/aws.x; cat ${f/%x/token}`),
+	secretCase(`f=aws.token; cat ${f/#//vault/}`),
+	secretCase(`f=/vault/aws.token; cat ${f/token/&}`),
+	secretCase(`set -- vault aws.token; IFS=/; cat "/$*"`),
+	secretCase(`a=(x /vault/aws.token); r='a[1]'; cat ${!r}`),
+	secretCase(`x=/vault/aws.t\oken; cat "$x"`),
+	secretCase(`d=/vault; cat {$d,/nonexistent}/aws.token`),
+	hiddenCase(`IFS=,; d='/vault/internal,'; ls $d`),
+	hiddenCase(`ls ${u:-"/vault/internal"} 2>&1`),
+	roCase(`f=/ro/frozen.x; echo x > ${f/%x/txt}`),
+	missingCase(`IFS=,; c='sort,/work/unsorted.txt'; $c`),
+	varCase(`echo ${u:-"$AWS_SECRET_ACCESS_KEY"}`),
+	varCase(`v=AWS_SECRET_ACCESS_KEY; echo ${!v@Q}`),
+	varCase(`kv="x=$AWS_SECRET_ACCESS_KEY"; declare "$kv"; echo $x`),
+}}

@@ -159,7 +159,7 @@ func (c bypassCase) after(setup string) bypassCase {
 // bypassTechniques is the whole suite, in the order the summary lists it.
 var bypassTechniques = []bypassTechnique{
 	bypassChaining, bypassFlagOrder, bypassBraceGroups, bypassSubshells,
-	bypassProcessSubstitution, bypassCommandSubstitution, bypassBackticks,
+	bypassProcessSubstitution, bypassCommandSubstitution, bypassBackticks, bypassWordExpansion,
 	bypassWrappers, bypassWrappedMissing, bypassCdThen, bypassEnvPrefixes,
 	bypassRedirections, bypassHereDocs, bypassPathSpellings, bypassSymlinks,
 	bypassQuoting, bypassAliases, bypassTraps, bypassHooks, bypassFileSubstitution,
