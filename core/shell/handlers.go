@@ -495,10 +495,11 @@ func (s *Shell) nestedExec(ctx context.Context, ls *lineState, caller, dir strin
 }
 
 // environ lists the exported variables a command sees, hidden ones absent.
+// Arrays are never exported, as in bash.
 func (s *Shell) environ(env expand.Environ) []string {
 	var list []string
 	env.Each(func(name string, vr expand.Variable) bool {
-		if vr.Exported && vr.IsSet() && !s.cfg.Profile.VarHidden(name) {
+		if vr.Exported && vr.IsSet() && vr.Kind == expand.String && !s.cfg.Profile.VarHidden(name) {
 			list = append(list, name+"="+vr.String())
 		}
 		return true

@@ -376,6 +376,10 @@ func (r *Runner) declOne(o declOpts, as *syntax.Assign) {
 		// A new local starts unset, with no attributes but export's.
 		prev = expand.Variable{Local: true}
 	}
+	if o.variant == "readonly" && as.Naked && !prev.IsSet() {
+		// bash's readonly -a NAME keeps no array type for an unset NAME.
+		o.on = strings.NewReplacer("a", "", "A", "").Replace(o.on)
+	}
 	vr := prev
 	vr.Local = o.local || (prev.Local && !o.global)
 	if strings.ContainsRune(o.on, 'A') && prev.Kind == expand.Indexed && prev.IsSet() {
@@ -407,6 +411,10 @@ func (r *Runner) declOne(o declOpts, as *syntax.Assign) {
 	case strings.ContainsRune(o.on, 'n'):
 		vr.Kind = expand.NameRef
 	case strings.ContainsRune(o.off, 'n') && vr.Kind == expand.NameRef:
+		vr.Kind = expand.String
+	}
+	if as.Naked && vr.Kind == expand.Unknown {
+		// declare x: declared, with no value yet.
 		vr.Kind = expand.String
 	}
 	if as.Naked && prev.ReadOnly && vr.Kind == prev.Kind {
