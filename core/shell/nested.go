@@ -202,9 +202,16 @@ func (s *Shell) freshRunner(env []string, dir string, ppid int) (*interp.Runner,
 	if err != nil {
 		return nil, err
 	}
+	if ppid == s.pid {
+		// kill -SIG $PPID reaches the session's shell, which takes the
+		// signal after the command running the nested shell.
+		parent := s.runner
+		interp.SignalParent(parent.Signal)(r)
+	}
 	r.Reset()
 	f, _ := syntax.NewParser().Parse(strings.NewReader(setup), "")
 	r.Run(context.WithValue(context.Background(), internalKey{}, true), f)
+	r.ClearPipeStatus()
 	return r, nil
 }
 

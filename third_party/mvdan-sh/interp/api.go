@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -248,6 +249,9 @@ type Runner struct {
 	// inPipe is set while the commands of a pipeline run: the ERR trap runs
 	// for the whole pipeline only.
 	inPipe bool
+	// ownSignals are signals a subshell sent to its own $BASHPID, taken
+	// after the command that sent them (patch 94).
+	ownSignals []int
 	// pipeStatus holds the exit statuses of the stages of the pipeline run
 	// last, as $PIPESTATUS shows them (patch 91).
 	pipeStatus []uint8
@@ -625,6 +629,44 @@ func ProcessIDs(pid, ppid int, next func() int) RunnerOption {
 type processIDs struct {
 	pid, ppid int
 	next      func() int
+
+	// signals are those sent to $$ (by its subshells, jobs, or a nested
+	// shell through [Runner.Signal]) that the shell has not taken yet.
+	mu      sync.Mutex
+	signals []int
+	pending atomic.Int32
+	// parent sends a signal to $PPID, when it is a shell too.
+	parent func(sig int)
+}
+
+// Signal sends sig to the shell (its $$) as another process would: the
+// shell takes it after the command it is running, running its trap for
+// the signal, ignoring it, or ending with 128 plus it as bash would. It
+// may be called from any goroutine; without [ProcessIDs] it does nothing
+// (patch 94).
+func (r *Runner) Signal(sig int) {
+	if r.procIDs == nil {
+		return
+	}
+	p := r.procIDs
+	p.mu.Lock()
+	// Like a process's, one signal of a kind is pending at most.
+	if !slices.Contains(p.signals, sig) {
+		p.signals = append(p.signals, sig)
+	}
+	p.pending.Store(int32(len(p.signals)))
+	p.mu.Unlock()
+}
+
+// SignalParent sends the signals a program gives to $PPID to fn: a nested
+// shell's parent shell, say (see [Runner.Signal]) (patch 94).
+func SignalParent(fn func(sig int)) RunnerOption {
+	return func(r *Runner) error {
+		if r.procIDs != nil {
+			r.procIDs.parent = fn
+		}
+		return nil
+	}
 }
 
 // ownPID is $BASHPID: this shell's virtual id, taken on first use.

@@ -394,11 +394,15 @@ func (r *Runner) signal(arg string, sig int, exit *exitStatus) string {
 			return arg + ": arguments must be process or job IDs"
 		}
 		switch {
-		case r.procIDs != nil && (pid == r.procIDs.pid || pid == r.bashPID && r.bashPID != 0):
-			if !signalIgnored(sig) {
-				exit.code = uint8(128 + sig)
-				exit.exiting = true
-			}
+		case r.procIDs != nil && pid == r.procIDs.pid:
+			// The shell itself takes it once this command is done.
+			r.Signal(sig)
+			return ""
+		case r.procIDs != nil && pid == r.bashPID && r.bashPID != 0:
+			r.ownSignals = append(r.ownSignals, sig) // a subshell's own
+			return ""
+		case r.procIDs != nil && pid == r.procIDs.ppid && r.procIDs.parent != nil:
+			r.procIDs.parent(sig)
 			return ""
 		case pid > 0:
 			found := false

@@ -520,6 +520,14 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	} else {
 		r.stmtSync(ctx, st)
 	}
+	if r.procIDs != nil && !r.inSubshell && r.procIDs.pending.Load() > 0 && !r.handlingTrap {
+		r.takeSignals(ctx)
+	}
+	for len(r.ownSignals) > 0 && !r.handlingTrap {
+		sig := r.ownSignals[0]
+		r.ownSignals = r.ownSignals[1:]
+		r.takeSignal(ctx, sig, &r.exit)
+	}
 	r.lastExit = r.exit
 }
 

@@ -332,3 +332,34 @@ func (r *Runner) returnTrap(ctx context.Context) {
 		r.exit.exiting = true
 	}
 }
+
+// takeSignals takes the signals sent to $$ that the shell has not taken,
+// once the command that was running when they came is done (patch 94).
+func (r *Runner) takeSignals(ctx context.Context) {
+	p := r.procIDs
+	p.mu.Lock()
+	sigs := p.signals
+	p.signals = nil
+	p.pending.Store(0)
+	p.mu.Unlock()
+	for _, sig := range sigs {
+		r.takeSignal(ctx, sig, &r.exit)
+	}
+}
+
+// takeSignal runs the trap for sig, ignores it, or ends the shell as the
+// signal's default action would; the trap does not change the status.
+func (r *Runner) takeSignal(ctx context.Context, sig int, exit *exitStatus) {
+	if action, set := r.traps[sig]; set {
+		if action != "" && r.runTrap(ctx, sig, r.ecfg.LineNo) {
+			exit.code = r.exit.code
+			exit.exiting = true
+		}
+		return
+	}
+	if signalIgnored(sig) || signalStops(sig) {
+		return
+	}
+	exit.code = uint8(128 + sig)
+	exit.exiting = true
+}
