@@ -243,4 +243,7 @@ var bypassGlobs = bypassTechnique{name: "globs", cases: []bypassCase{
 	roCase("touch /r?/frozen.txt"),
 	roCase("echo x > /r*/frozen.txt"),
 	roCase("rm /ro/*.txt"),
+	// failglob names the pattern, never what a hidden directory holds.
+	hiddenCase("shopt -s failglob; echo /vault/internal/*"),
+	hiddenCase("shopt -s failglob nullglob; echo /vault/internal/*.key"),
 }}

@@ -80,6 +80,10 @@ type Config struct {
 	// patterns which match nothing to result in zero fields.
 	NullGlob bool
 
+	// FailGlob corresponds to the shell option which makes a glob that
+	// matches nothing an error ([NoMatchError]) (patch 95).
+	FailGlob bool
+
 	// NoUnset corresponds to the shell option which treats unset variables
 	// as errors.
 	NoUnset bool
@@ -550,6 +554,9 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 							yield("", err)
 							return true
 						}
+					} else if len(matches) == 0 && cfg.FailGlob {
+						yield("", NoMatchError{Pattern: cfg.fieldJoin(field)})
+						return true
 					} else if len(matches) > 0 || cfg.NullGlob {
 						for _, m := range matches {
 							if !yield(m, nil) {
@@ -1387,3 +1394,10 @@ func Unescaped(word *syntax.Word) *syntax.Word {
 	}
 	return &syntax.Word{Parts: parts}
 }
+
+// NoMatchError is a glob that matched nothing under the failglob option;
+// bash abandons the command (and the rest of its line) with status 1
+// (patch 95).
+type NoMatchError struct{ Pattern string }
+
+func (e NoMatchError) Error() string { return "no match: " + e.Pattern }

@@ -911,6 +911,11 @@ var bashOptsTable = [...]bashOpt{
 		supported:    true,
 	},
 	{
+		name:         "failglob",
+		defaultState: false,
+		supported:    true,
+	},
+	{
 		name:         "globstar",
 		defaultState: false,
 		supported:    true,
@@ -964,7 +969,6 @@ var bashOptsTable = [...]bashOpt{
 		name:         "extquote",
 		defaultState: true,
 	},
-	{name: "failglob"},
 	{
 		name:         "force_fignore",
 		defaultState: true,
@@ -1033,6 +1037,7 @@ const (
 	optDotGlob
 	optExpandAliases
 	optExtGlob
+	optFailGlob
 	optGlobStar
 	optLastPipe
 	optNoCaseGlob

@@ -226,6 +226,7 @@ func (r *Runner) updateExpandOpts() {
 	r.ecfg.DotGlob = r.opts[optDotGlob]
 	r.ecfg.NoCaseGlob = r.opts[optNoCaseGlob]
 	r.ecfg.NullGlob = r.opts[optNullGlob]
+	r.ecfg.FailGlob = r.opts[optFailGlob]
 	r.ecfg.NoUnset = r.opts[optNoUnset]
 	r.ecfg.ExtGlob = r.opts[optExtGlob]
 }
@@ -256,13 +257,15 @@ func (r *Runner) expandErr(err error) {
 	_, arithErr := errors.AsType[*expand.ArithmError](err)
 	_, badSubst := errors.AsType[expand.BadSubstitutionError](err)
 	_, badParam := errors.AsType[expand.ParamError](err)
-	if arithErr || badSubst || badParam {
+	_, noMatch := errors.AsType[expand.NoMatchError](err)
+	if arithErr || badSubst || badParam || noMatch {
 		// An error in an arithmetic expansion, or a bad substitution,
 		// aborts the line being run, as in bash.
 		r.errf("bash: %s\n", errMsg)
 		r.exit.code = 1
 		r.exit.exiting = true
-		r.exit.discard = true
+		// Under errexit, a glob that failed ends the shell.
+		r.exit.discard = !(noMatch && r.opts[optErrExit] && !r.noErrExit)
 		return
 	}
 	if _, ok := errors.AsType[expand.UnsetParameterError](err); ok {
