@@ -7,9 +7,12 @@ import (
 	"gatehouse/core/vfs"
 )
 
-// gitInternalsReason is the refusal of a write to a repository's index or
-// object store by anything but git.
-const gitInternalsReason = "only git writes a repository's index and objects"
+// The refusals of a write to a repository's index or object store, and of
+// a new .git, by anything but git.
+const (
+	gitInternalsReason = "only git writes a repository's index and objects"
+	gitDirReason       = "only git makes a .git"
+)
 
 // gitGuard refuses, under a profile that can hide or deny a path, every
 // change to a repository's index or object store, and every new entry named
@@ -35,13 +38,17 @@ func (d *door) gitGuard(op vfs.Op) error {
 	if !strings.Contains(op.Path, "/.git") || !(d.p.hasEntries || d.p.policies != nil) {
 		return nil
 	}
-	if !gitInternal(op.Path) && !(op.Create && path.Base(op.Path) == ".git") {
-		return nil
+	reason := gitInternalsReason
+	if !gitInternal(op.Path) {
+		if !op.Create || path.Base(op.Path) != ".git" {
+			return nil
+		}
+		reason = gitDirReason
 	}
 	if d.cmd != nil && len(d.cmd.Argv) > 0 && path.Base(d.cmd.Argv[0]) == "git" {
 		return nil
 	}
-	return &vfs.RefusedError{Reason: gitInternalsReason}
+	return &vfs.RefusedError{Reason: reason}
 }
 
 // gitInternal reports whether p lies in a repository's index or object
