@@ -135,6 +135,9 @@ type Runner struct {
 	stdFds [3]*fdFile
 	stdSet [3]any
 	fdUndo *[]fdUndo
+	// callRedirs are the running statement's redirections, left for its
+	// simple command to apply after expanding its words.
+	callRedirs *pendingRedirs
 	// traceErr is where set -x traces the running simple command: standard
 	// error as it was before the command's own redirections.
 	traceErr io.Writer

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // maxFds bounds the descriptor numbers a program may use, as the usual
@@ -279,6 +281,39 @@ func keepFds(undo []fdUndo) {
 	for _, u := range undo {
 		u.old.release()
 	}
+}
+
+// pendingRedirs are a simple command's redirections, which its call
+// applies once its words are expanded.
+type pendingRedirs struct {
+	redirs []*syntax.Redirect
+	undo   *[]fdUndo
+}
+
+// applyRedirs applies a statement's redirections in order, recording what
+// they replace in undo. A failure is printed and fails the statement.
+func (r *Runner) applyRedirs(ctx context.Context, redirs []*syntax.Redirect, undo *[]fdUndo) bool {
+	old := r.fdUndo
+	r.fdUndo = undo
+	defer func() { r.fdUndo = old }()
+	for _, rd := range redirs {
+		if err := r.redir(ctx, rd); err != nil {
+			if !r.exit.fatalExit {
+				// A fatal error from a handler is reported by [Runner.Run].
+				r.errf("%v\n", err)
+			}
+			r.exit.code = 1
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Runner) applyPending(ctx context.Context, p *pendingRedirs) bool {
+	if p == nil {
+		return true
+	}
+	return r.applyRedirs(ctx, p.redirs, p.undo)
 }
 
 // freeFd is the lowest descriptor from firstVarFd on that is not open.

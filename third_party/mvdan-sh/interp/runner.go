@@ -544,20 +544,19 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.traceErr = r.stderr // bash traces a command before its redirections
 		}
 	}
-	for _, rd := range st.Redirs {
-		if err := r.redir(ctx, rd); err != nil {
-			if !r.exit.fatalExit {
-				// A fatal error from a handler is reported by [Runner.Run].
-				r.errf("%v\n", err)
-			}
-			r.exit.code = 1
-			break
-		}
-	}
 	r.fdUndo = oldUndo
+	if _, ok := st.Cmd.(*syntax.CallExpr); ok && len(st.Redirs) > 0 {
+		// bash expands a simple command's words before its redirections
+		// (and its assignments' values before them when there is no
+		// command): the call applies them (patch 71).
+		r.callRedirs = &pendingRedirs{redirs: st.Redirs, undo: &undo}
+	} else {
+		r.applyRedirs(ctx, st.Redirs, &undo)
+	}
 	if r.exit.ok() && st.Cmd != nil {
 		r.cmd(ctx, st.Cmd)
 	}
+	r.callRedirs = nil
 	switch st.Cmd.(type) {
 	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
 		*syntax.DeclClause, *syntax.LetClause:
@@ -644,8 +643,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			}
 			i += len(als.args)
 		}
+		pending := r.callRedirs
+		r.callRedirs = nil
 		r.lastExpandExit = exitStatus{}
 		fields := r.fields(args...)
+		if len(fields) > 0 && !r.applyPending(ctx, pending) {
+			break
+		}
 		if len(fields) == 0 {
 			for _, as := range cm.Assigns {
 				name := as.Name.Value
@@ -703,6 +707,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if r.exit.ok() {
 				r.exit = r.lastExpandExit
 			}
+			r.applyPending(ctx, pending)
 			break
 		}
 
@@ -1294,7 +1299,10 @@ func (r *Runner) redirFile(ctx context.Context, rd *syntax.Redirect, fd *int) (*
 		}()
 		return newFdFile(pr, nil, pr), nil
 	case syntax.DplIn, syntax.DplOut:
-		arg := r.literal(expand.Unescaped(rd.Word))
+		arg, err := r.redirTarget(rd)
+		if err != nil {
+			return nil, err
+		}
 		if arg == "-" {
 			return nil, r.setFd(ctx, *fd, nil)
 		}
@@ -1303,7 +1311,7 @@ func (r *Runner) redirFile(ctx context.Context, rd *syntax.Redirect, fd *int) (*
 		if err != nil || src == "" || src[0] < '0' || src[0] > '9' {
 			if rd.Op == syntax.DplOut && (rd.N == nil || *fd == 1) {
 				*fd = -1 // >&file is &>file
-				return r.openRedir(ctx, rd, syntax.RdrAll)
+				return r.openRedir(ctx, arg, syntax.RdrAll)
 			}
 			return nil, fmt.Errorf("bash: %s: ambiguous redirect", arg)
 		}
@@ -1322,25 +1330,33 @@ func (r *Runner) redirFile(ctx context.Context, rd *syntax.Redirect, fd *int) (*
 		return f, nil
 	case syntax.RdrIn, syntax.RdrOut, syntax.AppOut, syntax.RdrInOut,
 		syntax.RdrClob, syntax.RdrAll, syntax.AppAll:
-		return r.openRedir(ctx, rd, rd.Op)
+		path, err := r.redirTarget(rd)
+		if err != nil {
+			return nil, err
+		}
+		return r.openRedir(ctx, path, rd.Op)
 	}
 	return nil, fmt.Errorf("unhandled redirect op: %v", rd.Op)
 }
 
-// openRedir opens a redirection's file through the open handler. Its word
-// expands as an argument would, and must give one field.
-func (r *Runner) openRedir(ctx context.Context, rd *syntax.Redirect, op syntax.RedirOperator) (*fdFile, error) {
+// redirTarget expands a redirection's word as an argument would (globs,
+// splitting, braces); it must give one field.
+func (r *Runner) redirTarget(rd *syntax.Redirect) (string, error) {
 	fields, err := expand.Fields(r.ecfg, rd.Word)
 	if err != nil {
 		r.expandErr(err)
-		return nil, err
+		return "", err
 	}
 	if len(fields) != 1 {
 		var sb strings.Builder
 		syntax.NewPrinter().Print(&sb, rd.Word)
-		return nil, fmt.Errorf("bash: %s: ambiguous redirect", sb.String())
+		return "", fmt.Errorf("bash: %s: ambiguous redirect", sb.String())
 	}
-	path := fields[0]
+	return fields[0], nil
+}
+
+// openRedir opens a redirection's file through the open handler.
+func (r *Runner) openRedir(ctx context.Context, path string, op syntax.RedirOperator) (*fdFile, error) {
 	mode := os.O_RDONLY
 	switch op {
 	case syntax.AppOut, syntax.AppAll:

@@ -4,6 +4,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"iter"
@@ -793,6 +794,16 @@ func (p *Parser) doHeredocs() {
 		}
 		if quoted {
 			r.Hdoc = p.quotedHdocWord()
+		} else if bytes.ContainsAny(stop, "$`") {
+			// A delimiter written as an expansion (patch 72): the
+			// body's lines are compared raw, then read as a document.
+			r.Hdoc = p.quotedHdocWord()
+			if r.Hdoc != nil {
+				doc, err := NewParser(Variant(p.lang)).Document(strings.NewReader(r.Hdoc.Lit()))
+				if err == nil && doc != nil {
+					r.Hdoc = doc
+				}
+			}
 		} else {
 			p.next()
 			r.Hdoc = p.getWord()
@@ -1223,8 +1234,37 @@ func (p *Parser) wordParts(wps []WordPart) []WordPart {
 	}
 }
 
+// literalHdocWord turns the expansions of a here-document's delimiter word
+// into the literal text they were written as: bash never expands the word,
+// so `cat <<${a}` ends at a line `${a}` (patch 72). Nothing in it runs.
+func literalHdocWord(w *Word) {
+	if w == nil {
+		return
+	}
+	for i, wp := range w.Parts {
+		switch wp := wp.(type) {
+		case *Lit, *SglQuoted:
+		case *DblQuoted:
+			literalHdocWord(&Word{Parts: wp.Parts})
+			for j, inner := range wp.Parts {
+				if _, ok := inner.(*Lit); !ok {
+					wp.Parts[j] = hdocLit(inner)
+				}
+			}
+		default:
+			w.Parts[i] = hdocLit(wp)
+		}
+	}
+}
+
+func hdocLit(wp WordPart) *Lit {
+	var sb strings.Builder
+	NewPrinter().Print(&sb, wp)
+	return &Lit{ValuePos: wp.Pos(), ValueEnd: wp.End(), Value: sb.String()}
+}
+
 func (p *Parser) ensureNoNested(pos Pos) {
-	if p.forbidNested {
+	if p.forbidNested && !p.lang.in(langBashLike) {
 		p.posErr(pos, "expansions not allowed in heredoc words")
 	}
 }
@@ -2175,6 +2215,7 @@ func (p *Parser) doRedirect(s *Stmt) {
 		p.quote, p.forbidNested = hdocWord, true
 		p.heredocs = append(p.heredocs, r)
 		r.Word = p.followWordTok(token(r.Op), r.OpPos)
+		literalHdocWord(r.Word)
 		p.quote, p.forbidNested = old, false
 		if p.tok == _Newl {
 			if len(p.accComs) > 0 {
