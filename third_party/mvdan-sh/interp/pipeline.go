@@ -98,9 +98,11 @@ func (r *Runner) pipeline(ctx context.Context, cm *syntax.BinaryCmd) {
 		code := status.code
 		if r2 != nil && i < n-1 {
 			code = r2.exit.code
-			if code != 0 && outs[i].broken.Load() {
-				// It failed writing to a stage that had ended: bash's
-				// stage would have died of SIGPIPE.
+			if code == 1 && outs[i].broken.Load() {
+				// It failed (as a command does on a write error) after
+				// writing to a stage that had ended: bash's stage would
+				// have died of SIGPIPE. A stage that went on to exit with
+				// a status of its own keeps it.
 				code = 128 + 13
 				r2.exit.code = code
 			}
