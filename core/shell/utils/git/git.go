@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 
 	"gatehouse/core/shell/utils"
 	"gatehouse/core/vfs"
@@ -204,7 +205,9 @@ func (g *cmd) main(args []string) error {
 				return usageErr("error: no directory given for '" + a + "' option\n\n" + usageText)
 			}
 			if a == "-C" {
-				g.env = withDir(g.env, args[1])
+				if err := g.changeDir(args[1]); err != nil {
+					return err
+				}
 			} else if err := g.override(args[1]); err != nil {
 				return err
 			}
@@ -227,11 +230,23 @@ func (g *cmd) main(args []string) error {
 	return &exitError{msg: "git: '" + name + "' is not a git command. See 'git --help'.\n", code: 1}
 }
 
-// withDir is e with its cwd moved to dir (git -C).
-func withDir(e *utils.Env, dir string) *utils.Env {
-	c := *e
-	c.Dir = e.Abs(dir)
-	return &c
+// changeDir moves git's cwd to dir (git -C), which must be a directory
+// the session can see: git refuses before doing anything else when it is not.
+func (g *cmd) changeDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	c := *g.env
+	c.Dir = g.env.Abs(dir)
+	info, err := g.fsys.Stat(c.Dir)
+	if err == nil && !info.IsDir() {
+		err = syscall.ENOTDIR
+	}
+	if err != nil {
+		return fatalf("cannot change to '%s': %s", dir, errText(err))
+	}
+	g.env = &c
+	return nil
 }
 
 func (g *cmd) override(kv string) error {
