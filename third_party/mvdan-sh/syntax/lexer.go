@@ -556,7 +556,11 @@ func (p *Parser) regToken(r rune) token {
 		}
 		return or
 	case '$':
-		switch p.rune() {
+		r := p.rune()
+		for r == escNewl { // $\<newline>? is $?
+			r = p.rune()
+		}
+		switch r {
 		case '\'':
 			if !p.lang.in(langBashLike | LangMirBSDKorn | LangZsh) {
 				break
@@ -714,7 +718,11 @@ func (p *Parser) dqToken(r rune) token {
 		// properly handle backslashes in the lexer.
 		return bckQuote
 	case '$':
-		switch p.rune() {
+		r := p.rune()
+		for r == escNewl {
+			r = p.rune()
+		}
+		switch r {
 		case '{':
 			p.rune()
 			return dollBrace
