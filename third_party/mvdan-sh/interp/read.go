@@ -298,7 +298,7 @@ func (r *Runner) readFields(line []readChar, n int) []string {
 			for len(rest) > 0 && isWS(rest[len(rest)-1]) {
 				rest = rest[:len(rest)-1]
 			}
-			if k := len(rest); k >= 2 && isIFS(rest[k-1]) && !slices.ContainsFunc(rest[:k-1], isIFS) {
+			if k := len(rest); k >= 1 && isIFS(rest[k-1]) && !slices.ContainsFunc(rest[:k-1], isIFS) {
 				rest = rest[:k-1] // one field and its separator
 			}
 			fields = append(fields, unescapeRead(rest))
