@@ -31,6 +31,7 @@ func FuzzPreSessionWrites(f *testing.F) {
 		"\x00\x00", "\x05\x01", "\x0b\x02", "\x0f\x04\x03", "\x11\x07",
 		`BLOCK=1`, `eval "BLOCK_E=1"`, `declare -n r=BLOCK_N; r=1`, `(( BLOCK_A = 1 ))`,
 		`for BLOCK_F in a; do :; done`, `read BLOCK_R <<< x`, `: ${BLOCK_D:=1}`,
+		`r=BLOCK_I; : ${!r:=1}; unset r`, `f() { declare -g BLOCK_G=1; }; f`, `BLOCK_L=([k]+=v)`,
 	} {
 		f.Add(seed)
 	}
@@ -63,7 +64,7 @@ func FuzzPreSessionWrites(f *testing.F) {
 			s.Execute(ctx, line)
 			res := s.Execute(ctx, `declare -p; env; echo "names:${!BLOCK@}"`)
 			cancel()
-			if strings.Contains(withoutNamerefs(res.Stdout), "BLOCK") {
+			if refusedNameListed(res.Stdout) {
 				t.Fatalf("after %q a refused variable exists:\n%s", line, res.Stdout)
 			}
 		}
@@ -82,6 +83,9 @@ var (
 		`declare -n R=%[1]s; R=v`, `%[1]s=v true`, `select %[1]s in a; do break; done <<< 1`,
 		`g() { local %[1]s=v; }; g`, `%[1]s+=v`, `[[ $(( %[1]s = 1 )) -gt 0 ]]`, `source set.sh`,
 		`for (( %[1]s = 0; %[1]s < 2; %[1]s++ )); do :; done`,
+		`g() { declare -g %[1]s=v; }; g`, `{ r=%[1]s; : ${!r:=v}; unset r; }`, `{ r='%[1]s[2]'; : ${!r:=v}; unset r; }`,
+		`%[1]s=([k]+=v)`, `declare -i %[1]s=1+1`, `declare -A %[1]s; %[1]s[k]+=v`, `declare %[1]s`,
+		`declare -a %[1]s=([k]=v [%[1]s]=w)`,
 	}
 	fuzzWrappers = []string{
 		`%s`, `eval "%s"`, `( %s )`, `{ %s; }`, `bash -c "%s"`, `%s & wait`, `echo x | %s`,
@@ -121,14 +125,28 @@ func (freezeBlock) PreSession(ctx gate.SessionContext) gate.Decision {
 	return gate.NoOpinion()
 }
 
-// withoutNamerefs drops declare -p's lines for namerefs: a nameref holds
-// the name it refers to (declare -n r=BLOCK_N), not a value of that name.
-func withoutNamerefs(listing string) string {
-	var kept []string
+// refusedNameListed reports whether a listing of declare -p, env and
+// ${!BLOCK@} names a variable called BLOCK…; values may hold the text (a
+// nameref's target, A=BLOCK), names may not.
+func refusedNameListed(listing string) bool {
 	for _, line := range strings.Split(listing, "\n") {
-		if !strings.HasPrefix(line, "declare -n") {
-			kept = append(kept, line)
+		if rest, ok := strings.CutPrefix(line, "names:"); ok {
+			if strings.Contains(rest, "BLOCK") {
+				return true
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "declare ") {
+			// declare -FLAGS NAME[=VALUE]
+			fields := strings.SplitN(line, " ", 3)
+			if len(fields) == 3 {
+				line = fields[2]
+			}
+		}
+		name, _, _ := strings.Cut(line, "=")
+		if strings.HasPrefix(name, "BLOCK") {
+			return true
 		}
 	}
-	return strings.Join(kept, "\n")
+	return false
 }

@@ -171,9 +171,14 @@ func (r *Runner) arrayLiteral(name string, vr expand.Variable, elems []*syntax.A
 	for _, le := range expanded {
 		if le.index != nil {
 			if _, literal := smallIndex(le.index); !literal {
-				// The subscript may read the array being built.
+				// The subscript may read the array being built: it
+				// is written, as any write, through the handlers.
 				building.List, building.Indexes = list, indexes
-				r.writeEnv.Set(name, building)
+				refusals := r.varRefusals
+				r.setVar(name, building)
+				if r.varRefusals != refusals {
+					return vr
+				}
 			}
 			k := r.arithm(le.index)
 			if r.exit.exiting {

@@ -425,8 +425,13 @@ func (r *Runner) declOne(o declOpts, as *syntax.Assign) {
 		if vr.Kind == expand.NameRef && as.Array == nil {
 			vr.Set, vr.Str = true, r.assignLiteral(as.Value)
 		} else {
+			refusals := r.varRefusals
 			vr = r.assignNew(name, vr, as)
 			if r.exit.exiting {
+				return
+			}
+			if r.varRefusals != refusals {
+				r.exit.code = 1 // a write on the way was refused
 				return
 			}
 		}

@@ -678,7 +678,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 				if r.exit.exiting {
 					return
 				}
-				r.setVar(name, vr)
+				if r.varRefusals == refusals {
+					r.setVar(name, vr)
+				}
 				if r.varRefusals != refusals {
 					// A refused write ends the statement, as a
 					// read-only one does in bash.
@@ -735,7 +737,9 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			// Inline command vars are always exported.
 			vr.Exported = true
 
-			r.setVar(name, vr)
+			if r.varRefusals == refusals {
+				r.setVar(name, vr)
+			}
 			if r.varRefusals != refusals {
 				break
 			}
