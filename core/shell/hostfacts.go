@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"hash/fnv"
+	"os"
 	"path"
 	"strings"
 	"sync/atomic"
@@ -34,8 +35,15 @@ func sessionPIDs(sessionID string) (pid, ppid int) {
 	sum := h.Sum32()
 	pid = 2000 + int(sum%28000)
 	ppid = pid - 1 - int((sum>>20)%64)
+	for isHostPID(pid) || isHostPID(ppid) {
+		pid, ppid = pid+64, ppid+64
+	}
 	return pid, ppid
 }
+
+// isHostPID reports whether n is this process's id or its parent's, which a
+// virtual id must never be: a line could not tell a coincidence from a leak.
+func isHostPID(n int) bool { return n == os.Getpid() || n == os.Getppid() }
 
 // pidCounter hands out the session's next virtual process ids, wrapping as
 // Linux's pid_max does.
@@ -48,7 +56,7 @@ func (c *pidCounter) next() int {
 		if n >= 32768 {
 			n = 300
 		}
-		if c.last.CompareAndSwap(old, n) {
+		if c.last.CompareAndSwap(old, n) && !isHostPID(int(n)) {
 			return int(n)
 		}
 	}
