@@ -314,15 +314,9 @@ func (p *parsedArgs) operandStrings(argv []string) []string {
 }
 
 // location is the time zone for printing and parsing dates: $TZ when it
-// names a zone, else UTC (a workspace has no host zone of its own).
-func (t *tool) location() *time.Location {
-	if tz := t.env.Getenv("TZ"); tz != "" {
-		if loc, err := time.LoadLocation(tz); err == nil {
-			return loc
-		}
-	}
-	return time.UTC
-}
+// names a zone or an offset, else UTC (a workspace has no host zone of its
+// own).
+func (t *tool) location() *time.Location { return dateZone(t.env.Getenv("TZ")) }
 
 // rawStderr writes text to stderr as is, after flushing stdout.
 func (t *tool) rawStderr(s string) {

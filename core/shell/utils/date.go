@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // zone names work on hosts without zone files, the same everywhere
 )
 
 const dateHelp = `Usage: date [OPTION]... [+FORMAT]
@@ -200,12 +201,19 @@ func dateISOFormat(v string) (string, bool) {
 	return "", false
 }
 
-// dateZone turns TZ into a zone without reading any zone file: UTC, or a
-// fixed POSIX offset ("EST5" is five hours west of UTC).
+// dateZone turns TZ into a zone: a zone name of the tz database
+// ("Asia/Tokyo", "US/Eastern", "EST5EDT"), else UTC or a fixed POSIX offset
+// ("JST-9" is nine hours east of UTC). Never the host's own zone: "Local"
+// and file paths are not names here.
 func dateZone(tz string) *time.Location {
 	tz = strings.TrimPrefix(tz, ":")
 	if tz == "" {
 		return time.UTC
+	}
+	if isZoneName(tz) {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			return loc
+		}
 	}
 	name, rest := "", tz
 	if strings.HasPrefix(rest, "<") {
@@ -507,4 +515,26 @@ func dateOffset(t time.Time, colons int) string {
 		out += ":" + two(s)
 	}
 	return out
+}
+
+// isZoneName reports whether tz is spelled like a name of the tz database
+// (letters first; letters, digits, _ + - in each part; parts joined by /),
+// which keeps "Local", "..", absolute paths and odd text away from the
+// zone loader.
+func isZoneName(tz string) bool {
+	if tz == "Local" || len(tz) > 64 {
+		return false
+	}
+	for _, part := range strings.Split(tz, "/") {
+		if part == "" || !('A' <= part[0] && part[0] <= 'Z' || 'a' <= part[0] && part[0] <= 'z') {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '+' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -41,7 +41,8 @@ func TestDateAgainstGNU(t *testing.T) {
 	})
 }
 
-// TestDateNeverReadsTheHost: no zone files, no clock setting.
+// TestDateNeverReadsTheHost: TZ names a zone of the tz database or an
+// offset, never the host's own zone or a file; the clock is never set.
 func TestDateNeverReadsTheHost(t *testing.T) {
 	t.Parallel()
 	const noon = "@1710504000" // 2024-03-15 12:00:00 UTC
@@ -50,7 +51,12 @@ func TestDateNeverReadsTheHost(t *testing.T) {
 		{name: "TZ fixed east with minutes", args: []string{"date", "-d", noon, "+%H:%M %z %Z"}, env: []string{"TZ=<+0530>-5:30"}, wantOut: "17:30 +0530 +0530\n"},
 		{name: "TZ UTC0", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=UTC0"}, wantOut: "12 UTC\n"},
 		{name: "TZ with DST rule uses the standard offset", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=CET-1CEST"}, wantOut: "13 CET\n"},
-		{name: "named zone is not looked up", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=Europe/Paris"}, wantOut: "12 UTC\n"},
+		{name: "named zone", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=Europe/Paris"}, wantOut: "13 CET\n"},
+		{name: "named zone in summer", args: []string{"date", "-d", "@1720000000", "+%H %Z"}, env: []string{"TZ=America/New_York"}, wantOut: "05 EDT\n"},
+		{name: "the host's zone is no name", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=Local"}, wantOut: "12 UTC\n"},
+		{name: "a path is no zone", args: []string{"date", "-d", noon, "+%H"}, env: []string{"TZ=../../../etc/localtime"}, wantOut: "12\n"},
+		{name: "an absolute path is no zone", args: []string{"date", "-d", noon, "+%H"}, env: []string{"TZ=/etc/localtime"}, wantOut: "12\n"},
+		{name: "an unknown name is UTC", args: []string{"date", "-d", noon, "+%H"}, env: []string{"TZ=Nowhere/Special"}, wantOut: "12\n"},
 		{name: "utc overrides TZ", args: []string{"date", "-u", "-d", noon, "+%H %Z"}, env: []string{"TZ=JST-9"}, wantOut: "12 UTC\n"},
 		{name: "set is refused", args: []string{"date", "-s", "2020-01-01"}, wantErr: "date: cannot set date: Operation not permitted\n", wantExit: 1},
 		{name: "set operand is refused", args: []string{"date", "01011200"}, wantErr: "date: cannot set date: Operation not permitted\n", wantExit: 1},

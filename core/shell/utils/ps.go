@@ -156,10 +156,7 @@ func runPs(e *Env) (int, error) {
 	} else {
 		procs = []Proc{{PID: 1, Comm: "ps", Args: strings.Join(e.Args, " ")}}
 	}
-	now := time.Now().UTC()
-	if loc, err := time.LoadLocation(e.Getenv("TZ")); err == nil && e.Getenv("TZ") != "" {
-		now = now.In(loc)
-	}
+	now := time.Now().In(dateZone(e.Getenv("TZ")))
 	var rows []Proc
 	for _, p := range procs {
 		if c.selects(p) {

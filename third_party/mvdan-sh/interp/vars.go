@@ -224,7 +224,7 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		if r.filename != "" {
 			vr.Str = r.filename
 		} else {
-			vr.Str = "gosh"
+			vr.Str = "bash" // gatehouse: the shell it presents, as bash -c sets $0 (patch 96)
 		}
 	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
 		if i := int(name[0] - '1'); i < len(r.Params) {
