@@ -405,6 +405,7 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 	// Statement by statement: running a whole *syntax.File would count as
 	// the shell exiting and fire an EXIT trap after every line.
 	skipLine := uint(0)
+	r.FreezeAliases() // an alias the line defines expands from the next line on, as bash reads lines
 	for _, st := range file.Stmts {
 		if skipLine != 0 && st.Pos().Line() == skipLine {
 			continue // the rest of a line an expansion error aborted

@@ -77,6 +77,11 @@ type Runner struct {
 
 	alias map[string]alias
 
+	// lineAlias, once aliasFrozen, is what the statements of the line being
+	// run expand: the aliases defined before it began (gatehouse patch 97).
+	lineAlias   map[string]alias
+	aliasFrozen bool
+
 	// callHandler is a function allowing to replace a simple command's
 	// arguments. It may be nil.
 	callHandler CallHandlerFunc
@@ -1374,9 +1379,29 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.Funcs = maps.Clone(r.Funcs)
 	r2.Vars = make(map[string]expand.Variable)
 	r2.alias = maps.Clone(r.alias)
+	r2.lineAlias, r2.aliasFrozen = r.lineAlias, r.aliasFrozen
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.fillExpandConfig(r.ectx)
 	r2.didReset = true
 	return r2
+}
+
+// FreezeAliases makes the aliases defined so far the ones expanded by the
+// statements run next, until it is called again. bash expands an alias as it
+// reads a line, so an alias a line defines takes effect from the next line
+// on (gatehouse patch 97).
+func (r *Runner) FreezeAliases() {
+	r.lineAlias = maps.Clone(r.alias)
+	r.aliasFrozen = true
+}
+
+// lineAliasFor is the alias a command word expands to in the current line.
+func (r *Runner) lineAliasFor(name string) (alias, bool) {
+	m := r.alias
+	if r.aliasFrozen {
+		m = r.lineAlias
+	}
+	als, ok := m[name]
+	return als, ok
 }

@@ -633,7 +633,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			if !r.opts[optExpandAliases] {
 				break
 			}
-			als, ok := r.alias[args[i].Lit()]
+			als, ok := r.lineAliasFor(args[i].Lit())
 			if !ok {
 				break
 			}
