@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -395,18 +394,7 @@ type blobLoader func(p string, e flatEntry) ([]byte, error)
 
 // flatChanges compares two flattened sides and counts lines.
 func (r *repo) flatChanges(a, b map[string]flatEntry, loadB blobLoader) ([]fileChange, error) {
-	var paths []string
-	for p, e := range a {
-		if be, ok := b[p]; !ok || be != e {
-			paths = append(paths, p)
-		}
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	sort.Strings(paths)
+	paths := differing(a, b)
 	var out []fileChange
 	for _, p := range paths {
 		ch := fileChange{path: p, old: a[p], new: b[p]}
