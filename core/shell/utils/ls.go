@@ -150,23 +150,24 @@ const (
 
 // lsConfig is the parsed command line.
 type lsConfig struct {
-	all, almostAll, ignoreBackups bool
-	directory, recursive, reverse bool
-	format                        lsFormat
-	sortBy                        lsSort
-	human, si, showSize           bool
-	noOwner, noGroup, numeric     bool
-	derefAll, derefCommandLine    bool
-	classify, slashOnly, fileType bool
-	quoteNames, groupDirsFirst    bool
-	timeStyle                     string
-	width                         int
-	tabSize                       int // columns between tab stops for -C and -x; 0: spaces only
-	ignore                        []string
-	hide                          []string
-	fullTime                      bool
-	now                           time.Time
-	loc                           *time.Location
+	all, almostAll, ignoreBackups   bool
+	directory, recursive, reverse   bool
+	format                          lsFormat
+	sortBy                          lsSort
+	human, si, showSize             bool
+	noOwner, noGroup, numeric       bool
+	derefAll, derefCommandLine      bool
+	classify, slashOnly, fileType   bool
+	quoteNames, groupDirsFirst      bool
+	timeStyle                       string
+	timeFormatOld, timeFormatRecent string // --time-style=+FORMAT
+	width                           int
+	tabSize                         int // columns between tab stops for -C and -x; 0: spaces only
+	ignore                          []string
+	hide                            []string
+	fullTime                        bool
+	now                             time.Time
+	loc                             *time.Location
 }
 
 // lsEntry is one name to print.
@@ -283,11 +284,20 @@ func (cfg *lsConfig) option(o parsedOpt) string {
 		cfg.sortBy = lsByTime
 	case "time-style":
 		style := strings.TrimPrefix(o.value, "posix-")
-		switch style {
-		case "full-iso", "long-iso", "iso", "locale":
+		switch {
+		case style == "full-iso" || style == "long-iso" || style == "iso" || style == "locale":
 			cfg.timeStyle = style
+		case strings.HasPrefix(o.value, "+"):
+			// +FORMAT, or +OLD\nRECENT: strftime formats, as GNU ls takes them.
+			cfg.timeStyle = "+"
+			cfg.timeFormatOld, cfg.timeFormatRecent, _ = strings.Cut(o.value[1:], "\n")
+			if cfg.timeFormatRecent == "" {
+				cfg.timeFormatRecent = cfg.timeFormatOld
+			}
 		default:
-			return "invalid argument " + quoteAlways(o.value) + " for 'time style'"
+			return "invalid argument " + quoteAlways(o.value) + " for 'time style'\nValid arguments are:\n" +
+				"  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n" +
+				"  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\nTry 'ls --help' for more information."
 		}
 	case "U":
 		cfg.sortBy = lsUnsorted

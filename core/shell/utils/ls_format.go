@@ -246,6 +246,11 @@ func (l *lister) dateText(mt time.Time) string {
 	mt = mt.In(cfg.loc)
 	recent := mt.After(cfg.now.Add(-sixMonths)) && !mt.After(cfg.now)
 	switch cfg.timeStyle {
+	case "+":
+		if recent {
+			return strftime(cfg.timeFormatRecent, mt)
+		}
+		return strftime(cfg.timeFormatOld, mt)
 	case "full-iso":
 		return mt.Format("2006-01-02 15:04:05.000000000 -0700")
 	case "long-iso":
