@@ -67,15 +67,11 @@ func runAdd(g *cmd, args []string) error {
 // and removals of tracked files gone from the worktree. Hidden paths are
 // never seen; a file the door refuses to read fails with its reason.
 func (r *repo) add(o addOptions) error {
-	lock, err := r.lockIndex()
+	lock, idx, err := r.lockedIndex()
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	idx, err := r.loadIndex()
-	if err != nil {
-		return err
-	}
 	s := newScanner(r, idx)
 	s.allFiles = true
 	sc, err := s.run()

@@ -349,15 +349,11 @@ func (r *repo) printLocalChanges() error {
 // to's: each path that differs between the two is written or removed,
 // unless a local change sits on it (then nothing is changed at all).
 func (r *repo) moveTree(from, to plumbing.Hash) error {
-	lock, err := r.lockIndex()
+	lock, idx, err := r.lockedIndex()
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	idx, err := r.loadIndex()
-	if err != nil {
-		return err
-	}
 	oldTree := map[string]flatEntry{}
 	if !from.IsZero() {
 		t, err := r.commitTree(from)
@@ -525,15 +521,11 @@ func (r *repo) checkoutPaths(source string, args []string, report bool) error {
 	if err != nil {
 		return err
 	}
-	lock, err := r.lockIndex()
+	lock, idx, err := r.lockedIndex()
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	idx, err := r.loadIndex()
-	if err != nil {
-		return err
-	}
 	entries := map[string]*index.Entry{}
 	for _, e := range idx.Entries {
 		if e.Stage == stageMerged {

@@ -102,15 +102,11 @@ func runCommit(g *cmd, args []string) error {
 			return err
 		}
 	}
-	lock, err := r.lockIndex()
+	lock, idx, err := r.lockedIndex()
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	idx, err := r.loadIndex()
-	if err != nil {
-		return err
-	}
 	branch, headHash, err := r.head()
 	if err != nil {
 		return err

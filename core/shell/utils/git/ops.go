@@ -21,13 +21,8 @@ type indexEdit struct {
 }
 
 func (r *repo) editIndex() (*indexEdit, error) {
-	lock, err := r.lockIndex()
+	lock, idx, err := r.lockedIndex()
 	if err != nil {
-		return nil, err
-	}
-	idx, err := r.loadIndex()
-	if err != nil {
-		lock.release()
 		return nil, err
 	}
 	ed := &indexEdit{lock: lock, idx: idx, entries: map[string]*index.Entry{}}
@@ -37,6 +32,21 @@ func (r *repo) editIndex() (*indexEdit, error) {
 		}
 	}
 	return ed, nil
+}
+
+// lockedIndex takes index.lock and loads the index under it; the caller
+// releases the lock.
+func (r *repo) lockedIndex() (*indexLock, *index.Index, error) {
+	lock, err := r.lockIndex()
+	if err != nil {
+		return nil, nil, err
+	}
+	idx, err := r.loadIndex()
+	if err != nil {
+		lock.release()
+		return nil, nil, err
+	}
+	return lock, idx, nil
 }
 
 func (ed *indexEdit) commit() error {
