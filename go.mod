@@ -72,3 +72,5 @@ require (
 replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
 
 replace github.com/dop251/goja => ./third_party/goja
+
+replace github.com/itchyny/gojq => ./third_party/gojq
