@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"gatehouse/rest"
 	"gatehouse/store/sqlite"
 )
 
@@ -249,6 +250,10 @@ func TestAllowOnceRunsOnceAcrossDoors(t *testing.T) {
 	c := newCLI(t)
 	ws := writeClaimsWorkspace(t)
 	base := c.startServe(ws)
+	hostToken, err := rest.ReadTokenFile(c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
 	line := "cat secret.txt; sleep 1"
 	for round := range 2 {
 		session := fmt.Sprintf("doors-%d", round)
@@ -279,7 +284,12 @@ func TestAllowOnceRunsOnceAcrossDoors(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				body := strings.NewReader(`{"line":` + strconv.Quote(line) + `}`)
-				resp, err := http.Post(base+"/v1/sessions/"+session+"/execute?wait=false", "application/json", body)
+				req, _ := http.NewRequest("POST", base+"/v1/sessions/"+session+"/execute?wait=false", body)
+				req.Header.Set("Content-Type", "application/json")
+				// The CLI's session has no agent token: the daemon's
+				// racers resume it as the host does.
+				req.Header.Set("Authorization", "Bearer "+hostToken)
+				resp, err := http.DefaultClient.Do(req)
 				if err != nil {
 					t.Error(err)
 					return

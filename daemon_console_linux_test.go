@@ -82,7 +82,7 @@ func TestConsoleStopsWithinTwoSecondsOfASignal(t *testing.T) {
 			go func() { exited <- cmd.Wait() }()
 			t.Cleanup(func() { cmd.Process.Kill(); <-exited })
 			d := &daemon{t: t, cmd: cmd, db: db, exited: exited}
-			c := restClient{t: t, base: "http://" + addr}
+			c := newRESTClient(t, "http://"+addr)
 			var ids []string
 			waitFor(t, func() bool {
 				code, sess, err := c.post("/v1/sessions", map[string]any{"agent_id": "a"})

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -137,14 +138,32 @@ func (d *daemon) asks() []map[string]any {
 
 var servingAddr = regexp.MustCompile(`on http://(\S+)`)
 
+// restClient is an agent of a daemon: it keeps the token of every session
+// it creates and presents it on requests about that session.
 type restClient struct {
-	t    *testing.T
-	base string
+	t      *testing.T
+	base   string
+	tokens *sync.Map
+}
+
+func newRESTClient(t *testing.T, base string) restClient {
+	return restClient{t: t, base: base, tokens: &sync.Map{}}
 }
 
 func (c restClient) post(path string, body any) (int, map[string]any, error) {
 	data, _ := json.Marshal(body)
-	resp, err := http.Post(c.base+path, "application/json", bytes.NewReader(data))
+	req, err := http.NewRequest("POST", c.base+path, bytes.NewReader(data))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if rest, ok := strings.CutPrefix(path, "/v1/sessions/"); ok {
+		id, _, _ := strings.Cut(rest, "/")
+		if token, ok := c.tokens.Load(id); ok {
+			req.Header.Set("Authorization", "Bearer "+token.(string))
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -152,6 +171,10 @@ func (c restClient) post(path string, body any) (int, map[string]any, error) {
 	var out map[string]any
 	raw, _ := io.ReadAll(resp.Body)
 	json.Unmarshal(raw, &out)
+	if id, ok := out["id"].(string); ok && path == "/v1/sessions" {
+		token, _ := out["token"].(string)
+		c.tokens.Store(id, token)
+	}
 	return resp.StatusCode, out, nil
 }
 
@@ -166,7 +189,7 @@ func startSafeServe(t *testing.T) (*daemon, restClient, string) {
 		t.Fatalf("serve banner %q", line)
 	}
 	go io.Copy(io.Discard, stdout)
-	c := restClient{t: t, base: "http://" + m[1]}
+	c := newRESTClient(t, "http://"+m[1])
 	code, sess, err := c.post("/v1/sessions", map[string]any{"agent_id": "a"})
 	if err != nil || (code != 200 && code != 201) {
 		t.Fatalf("create session: %d %v %v", code, sess, err)

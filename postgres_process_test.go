@@ -83,7 +83,14 @@ type pgDaemon struct {
 	token  string // the host token, when this daemon issued it
 	banner string
 	cmd    *exec.Cmd
+	// bearers holds, by session id, what execute presents: the token the
+	// session's creation returned, or a host token for a session another
+	// door made (see useBearer).
+	bearers sync.Map
 }
+
+// useBearer makes execute present token for session.
+func (d *pgDaemon) useBearer(session, token string) { d.bearers.Store(session, token) }
 
 // startServePG runs `gatehouse serve` on the cli's ledger and reads its
 // whole banner (the ledger's first daemon shows the host token there).
@@ -156,11 +163,13 @@ func (d *pgDaemon) newSession(t *testing.T) string {
 	}
 	defer resp.Body.Close()
 	var s struct {
-		ID string `json:"id"`
+		ID    string `json:"id"`
+		Token string `json:"token"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil || s.ID == "" {
 		t.Fatalf("create session: %s, %v", resp.Status, err)
 	}
+	d.useBearer(s.ID, s.Token)
 	return s.ID
 }
 
@@ -172,7 +181,15 @@ func (d *pgDaemon) execute(session, line string, wait bool) (int, string) {
 		q = "?wait=false"
 	}
 	body := strings.NewReader(`{"line":` + strconv.Quote(line) + `}`)
-	resp, err := http.Post(d.url+"/v1/sessions/"+session+"/execute"+q, "application/json", body)
+	req, err := http.NewRequest("POST", d.url+"/v1/sessions/"+session+"/execute"+q, body)
+	if err != nil {
+		return -1, err.Error()
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token, ok := d.bearers.Load(session); ok {
+		req.Header.Set("Authorization", "Bearer "+token.(string))
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return -1, err.Error()
 	}
@@ -260,6 +277,10 @@ func TestPostgresAllowOnceAcrossProcessesAndDaemons(t *testing.T) {
 		if status := d2.answer(m[1], d1.token); status != http.StatusOK {
 			t.Fatalf("round %d: allow through the second daemon: %d", round, status)
 		}
+		// The CLI's session has no agent token: the daemons' racers
+		// resume it as the host does.
+		d1.useBearer(session, d1.token)
+		d2.useBearer(session, d1.token)
 		var ran atomic.Int32
 		count := func(code int, stdout string) {
 			if code == 0 && stdout == "the secret\n" {

@@ -102,12 +102,10 @@ func readTokenFile(path string) (string, error) {
 // found a byte at a time; a ledger that keeps the tokens is asked about the
 // token's hash, which says nothing of the token.
 func (s *Server) hasToken(r *http.Request) bool {
-	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
-	// The scheme name is case-insensitive (RFC 9110, 11.1).
-	if !strings.EqualFold(scheme, "Bearer") {
+	token := bearer(r)
+	if token == "" {
 		return false
 	}
-	token = strings.TrimSpace(token)
 	if s.tokens != nil {
 		ok, err := s.tokens.HasHostToken(r.Context(), HashToken(token))
 		if err != nil {

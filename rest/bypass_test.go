@@ -34,27 +34,29 @@ func TestBypassFileLines(t *testing.T) {
 		}
 		t.Cleanup(func() { ws.Close() })
 		bypasstest.LayLinks(t, ws.VFS().View(nil), w)
-		srv := rest.New(ws, rest.WithToken("bypass-token"))
+		srv := rest.New(ws, rest.WithToken("bypass-token"), rest.WithAgentProfiles(bypasstest.ProfileName))
 		ts := httptest.NewServer(srv)
 		t.Cleanup(ts.Close)
 		t.Cleanup(func() { srv.Close() })
-		var session struct{ ID string }
-		post(t, ts.URL+"/v1/sessions", map[string]string{"agent_id": "intruder", "profile": bypasstest.ProfileName}, &session)
-		return bypasstest.Opened{Door: restDoor{url: ts.URL + "/v1/sessions/" + session.ID + "/execute"}, FS: ws.VFS().View(nil), HostRoot: hostRoot}
+		var session struct{ ID, Token string }
+		post(t, ts.URL+"/v1/sessions", "", map[string]string{"agent_id": "intruder", "profile": bypasstest.ProfileName}, &session)
+		return bypasstest.Opened{Door: restDoor{url: ts.URL + "/v1/sessions/" + session.ID + "/execute", token: session.Token},
+			FS: ws.VFS().View(nil), HostRoot: hostRoot}
 	})
 }
 
-type restDoor struct{ url string }
+// restDoor is an agent's session over REST: its url and its token.
+type restDoor struct{ url, token string }
 
 // Do runs the attempt's shell line over REST and returns the response as
 // the agent reads it.
 func (d restDoor) Do(t *testing.T, a bypasstest.FileAttempt) string {
 	var raw json.RawMessage
-	post(t, d.url, map[string]string{"line": a.Line()}, &raw)
+	post(t, d.url, d.token, map[string]string{"line": a.Line()}, &raw)
 	return string(raw)
 }
 
-func post(t *testing.T, url string, body any, out any) {
+func post(t *testing.T, url, token string, body any, out any) {
 	t.Helper()
 	data, _ := json.Marshal(body)
 	req, err := http.NewRequest("POST", url, bytes.NewReader(data))
@@ -62,7 +64,9 @@ func post(t *testing.T, url string, body any, out any) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer bypass-token")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,6 +54,34 @@ type daemon struct {
 	server *Server
 	http   *httptest.Server
 	ledger string
+
+	// tokens holds the token of every session the tests created over
+	// REST, by id: requests about a session present it unless they carry
+	// an Authorization of their own (see send for a request without).
+	tokensMu sync.Mutex
+	tokens   map[string]string
+}
+
+// remember keeps a created session's token for later requests.
+func (d *daemon) remember(s sessionJSON) {
+	d.tokensMu.Lock()
+	defer d.tokensMu.Unlock()
+	if d.tokens == nil {
+		d.tokens = map[string]string{}
+	}
+	d.tokens[s.ID] = s.Token
+}
+
+// tokenFor is the token of the session a path is about, "" for none.
+func (d *daemon) tokenFor(path string) string {
+	rest, ok := strings.CutPrefix(path, "/v1/sessions/")
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, "/")
+	d.tokensMu.Lock()
+	defer d.tokensMu.Unlock()
+	return d.tokens[id]
 }
 
 // newDaemon starts a server the way `gatehouse serve -p guarded -p reader`
@@ -131,8 +160,19 @@ func (d *daemon) callRaw(t testing.TB, method, path, auth, body string) reply {
 	return d.callHeader(t, method, path, header, body)
 }
 
-// callHeader sends one request with exactly header.
+// callHeader sends one request with header, plus the token of the session
+// the path names when header has no Authorization.
 func (d *daemon) callHeader(t testing.TB, method, path string, header http.Header, body string) reply {
+	t.Helper()
+	if token := d.tokenFor(path); token != "" && header.Get("Authorization") == "" {
+		header = header.Clone()
+		header.Set("Authorization", "Bearer "+token)
+	}
+	return d.send(t, method, path, header, body)
+}
+
+// send sends one request with exactly header.
+func (d *daemon) send(t testing.TB, method, path string, header http.Header, body string) reply {
 	t.Helper()
 	req, err := http.NewRequest(method, d.http.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -165,6 +205,7 @@ func (d *daemon) newSession(t testing.TB, agent, profile string) string {
 	}
 	var s sessionJSON
 	r.decode(t, &s)
+	d.remember(s)
 	return s.ID
 }
 
@@ -199,7 +240,15 @@ func (d *daemon) tryExecute(sessionID, line string, wait bool) (core.Result, err
 	if !wait {
 		path += "?wait=false"
 	}
-	resp, err := d.http.Client().Post(path, "application/json", strings.NewReader(lineJSON(line)))
+	req, err := http.NewRequest("POST", path, strings.NewReader(lineJSON(line)))
+	if err != nil {
+		return core.Result{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token := d.tokenFor("/v1/sessions/" + sessionID + "/"); token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := d.http.Client().Do(req)
 	if err != nil {
 		return core.Result{}, err
 	}

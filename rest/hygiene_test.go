@@ -217,12 +217,14 @@ func TestOversizedBodiesAreRefused(t *testing.T) {
 	d := newDaemon(t)
 	sid := d.newSession(t, "agent-a", "guarded")
 	url := d.http.URL + "/v1/sessions/" + sid + "/execute"
+	auth := "Bearer " + d.tokenFor("/v1/sessions/"+sid+"/")
 
 	// Declared: 10 GB. The answer comes before the body is read.
 	body := &endless{}
 	req, _ := http.NewRequest("POST", url, io.LimitReader(body, 10<<30))
 	req.ContentLength = 10 << 30
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", auth)
 	resp, err := d.http.Client().Do(req)
 	if err == nil {
 		resp.Body.Close()
@@ -238,6 +240,7 @@ func TestOversizedBodiesAreRefused(t *testing.T) {
 	body = &endless{}
 	req, _ = http.NewRequest("POST", url, io.LimitReader(body, 10<<30))
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", auth)
 	resp, err = d.http.Client().Do(req)
 	if err == nil {
 		data, _ := io.ReadAll(resp.Body)
@@ -292,17 +295,22 @@ func TestAgentProfiles(t *testing.T) {
 	if r := d.call(t, "POST", "/v1/sessions/"+guarded.ID+"/explain", "", lineJSON("ls")); r.status != 403 {
 		t.Errorf("explain in a guarded session without the token: %d", r.status)
 	}
+	if r := d.call(t, "POST", path, guarded.Token, lineJSON(markerLine)); r.status != 401 || d.marked(t) {
+		t.Errorf("execute in a guarded session with its own token: %d, marker written %v", r.status, d.marked(t))
+	}
 	if r := d.call(t, "POST", path, testToken, lineJSON("echo hi")); r.status != 200 {
 		t.Errorf("execute with the token: %d %s", r.status, r.body)
 	}
 
-	// Listing: agents see only what they may use.
+	// Listing: agents see only their own session.
 	var listed []sessionJSON
+	d.call(t, "GET", "/v1/sessions", guarded.Token, "").decode(t, &listed)
+	if len(listed) != 0 {
+		t.Errorf("a listing with a guarded session's token shows %+v", listed)
+	}
 	d.call(t, "GET", "/v1/sessions", "", "").decode(t, &listed)
-	for _, s := range listed {
-		if s.Profile != "reader" {
-			t.Errorf("an agent's listing shows %+v", s)
-		}
+	if len(listed) != 0 {
+		t.Errorf("an agent's listing without a token shows %+v", listed)
 	}
 	d.call(t, "GET", "/v1/sessions", testToken, "").decode(t, &listed)
 	if len(listed) != 2 {

@@ -37,7 +37,8 @@ func readOpenAPI(t *testing.T) (openAPIDocument, string) {
 
 // TestOpenAPIMatchesRoutes: the document describes exactly the routes the
 // server registers, says which need the host token (agent routes take it
-// optionally: `security: [{}, {hostToken: []}]`), and documents the
+// as one of their options: `security: [{}, {hostToken: []}]`), that a
+// session's operations take the session's token, and documents the
 // answers of the daemon's hygiene checks on every route (G-10.6).
 func TestOpenAPIMatchesRoutes(t *testing.T) {
 	t.Parallel()
@@ -58,12 +59,18 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 			t.Errorf("route %s is not in docs/openapi.yaml", key)
 			continue
 		}
-		optional := false
+		hostOnly, sessionToken := len(op.Security) > 0, false
 		for _, req := range op.Security {
-			optional = optional || len(req) == 0
+			_, host := req["hostToken"]
+			_, sess := req["sessionToken"]
+			hostOnly = hostOnly && host
+			sessionToken = sessionToken || sess
 		}
-		if required := len(op.Security) > 0 && !optional; required != rt.hostOnly {
-			t.Errorf("%s: document says token required = %v, server says %v", key, required, rt.hostOnly)
+		if hostOnly != rt.hostOnly {
+			t.Errorf("%s: document says host token required = %v, server says %v", key, hostOnly, rt.hostOnly)
+		}
+		if inSession := strings.HasPrefix(rt.path, "/v1/sessions/{id}/"); inSession && !sessionToken {
+			t.Errorf("%s: a session's operation does not document the session token", key)
 		}
 		if _, ok := op.Responses["401"]; ok != (len(op.Security) > 0) {
 			t.Errorf("%s: a 401 response documented = %v, but a token taken = %v", key, ok, len(op.Security) > 0)

@@ -61,13 +61,15 @@ type Server struct {
 	token  string
 	// tokens, when set, holds the hashes of the host tokens instead of
 	// token (a ledger on a database server keeps them; see WithTokenKeeper).
-	tokens    store.HostTokens
-	heartbeat time.Duration
-	logger    *log.Logger
-	mux       *http.ServeMux
-	events    *eventHub
-	stop      context.CancelFunc
-	hosts     hostsRef
+	tokens store.HostTokens
+	// sessionKey derives each session's capability token (sessiontokens.go).
+	sessionKey []byte
+	heartbeat  time.Duration
+	logger     *log.Logger
+	mux        *http.ServeMux
+	events     *eventHub
+	stop       context.CancelFunc
+	hosts      hostsRef
 	// agentProfiles are the profiles agents get without the token.
 	agentProfiles map[string]bool
 	// headerTimeout and bodyTimeout: see headerReadTimeout, bodyReadTimeout.
@@ -172,6 +174,7 @@ func New(ws *core.Workspace, opts ...Option) *Server {
 		ledger:        ws.Decisions(),
 		token:         cfg.token,
 		tokens:        cfg.tokens,
+		sessionKey:    newSessionKey(cfg.token),
 		heartbeat:     cfg.heartbeat,
 		logger:        cfg.logger,
 		mux:           http.NewServeMux(),

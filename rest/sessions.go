@@ -11,13 +11,17 @@ import (
 	"gatehouse/core/decisions"
 )
 
-// sessionJSON is a session as G-10.6 shows it: exactly these five fields.
+// sessionJSON is a session as G-10.6 shows it: these five fields, and
+// the session's token in the answer to the request that created it only.
 type sessionJSON struct {
 	ID        string    `json:"id"`
 	AgentID   string    `json:"agent_id"`
 	Profile   string    `json:"profile"`
 	Cwd       string    `json:"cwd"`
 	CreatedAt time.Time `json:"created_at"`
+	// Token is the session's capability: every later request about the
+	// session must present it as its bearer token.
+	Token string `json:"token,omitempty"`
 }
 
 func sessionOf(row decisions.SessionRow) sessionJSON {
@@ -66,24 +70,29 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, err)
 		return
 	}
+	created := sessionOf(sess.Row())
+	created.Token = s.sessionToken(sess.ID())
 	w.Header().Set("Location", "/v1/sessions/"+sess.ID())
-	writeJSON(w, http.StatusCreated, sessionOf(sess.Row()))
+	writeJSON(w, http.StatusCreated, created)
 }
 
 // listSessions is GET /v1/sessions: the sessions this daemon hosts (created
-// here, or resumed here by an execute or explain), oldest first. Without
-// the token it lists only sessions of the profiles open to agents.
+// here, or resumed here by an execute or explain), oldest first. Agents are
+// not told apart by anything but their sessions' tokens, so an agent's
+// listing holds the one session whose token it presents, and none without
+// one: no agent learns another's sessions, their cwd or their agent names.
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	live := s.ws.Sessions()
 	host := s.hasToken(r)
-	if !host && r.Header.Get("Authorization") != "" {
+	own, owns := s.heldSessionID(r)
+	if !host && !owns && r.Header.Get("Authorization") != "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
 		writeError(w, http.StatusUnauthorized, "wrong token")
 		return
 	}
 	out := make([]sessionJSON, 0, len(live))
 	for _, sess := range live {
-		if host || s.agentProfiles[sess.ProfileName()] {
+		if host || (owns && sess.ID() == own && s.agentProfiles[sess.ProfileName()]) {
 			out = append(out, sessionOf(sess.Row()))
 		}
 	}
@@ -165,11 +174,22 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 // session finds the request's session: live in this daemon, or kept in the
 // ledger by an earlier run (sessions outlive the process, G-2.3), in which
 // case it is resumed here with its profile and last cwd. A session whose
-// profile is not open to agents needs the token, whoever created it.
+// profile is not open to agents needs the host token, whoever created it;
+// any other needs its own token (the one its creation returned) or the
+// host token, so that agents of one profile stay out of each other's
+// sessions.
 func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session, bool) {
 	id := r.PathValue("id")
+	held := s.hasToken(r) || s.holdsSession(r, id)
 	if sess, ok := s.ws.Session(id); ok {
-		return sess, s.mayUse(w, r, sess.ProfileName())
+		if !s.mayUse(w, r, sess.ProfileName()) {
+			return nil, false
+		}
+		if !held {
+			refuseSession(w, r)
+			return nil, false
+		}
+		return sess, true
 	}
 	row, err := s.ledger.GetSession(r.Context(), id)
 	switch {
@@ -181,6 +201,12 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session,
 		return nil, false
 	}
 	if !s.mayUse(w, r, row.Profile) {
+		return nil, false
+	}
+	if !held {
+		// A session of another process (the CLI's cli-PROFILE-…) has a
+		// token no agent was ever given: only the host resumes it here.
+		refuseSession(w, r)
 		return nil, false
 	}
 	s.resumeMu.Lock()
@@ -195,6 +221,18 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session,
 		return nil, false
 	}
 	return sess, true
+}
+
+// refuseSession answers a session-scoped request that presents neither
+// the session's token nor the host token: 401, whether or not the session
+// exists.
+func refuseSession(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
+	if r.Header.Get("Authorization") == "" {
+		writeError(w, http.StatusUnauthorized, "missing session token: send Authorization: Bearer TOKEN, with the token POST /v1/sessions returned for this session")
+		return
+	}
+	writeError(w, http.StatusUnauthorized, "wrong token: a session takes the token POST /v1/sessions returned for it, and no other session's")
 }
 
 // mayUse lets a request use a session of profile ("" = unrestricted): an

@@ -61,8 +61,11 @@ func TestCreateSession(t *testing.T) {
 			if loc := r.header.Get("Location"); loc != "/v1/sessions/"+s.ID {
 				t.Errorf("Location = %q", loc)
 			}
+			if !strings.HasPrefix(s.Token, sessionTokenPrefix) || len(s.Token) != len(sessionTokenPrefix)+64 {
+				t.Errorf("session token %q", s.Token)
+			}
 			var listed []sessionJSON
-			d.call(t, "GET", "/v1/sessions", "", "").decode(t, &listed)
+			d.call(t, "GET", "/v1/sessions", s.Token, "").decode(t, &listed)
 			if len(listed) != 1 || listed[0].ID != s.ID {
 				t.Errorf("GET /v1/sessions = %+v", listed)
 			}
@@ -264,6 +267,7 @@ func TestHangingUpCancelsTheLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+d.tokenFor("/v1/sessions/"+sid+"/"))
 	go func() {
 		if resp, err := d.http.Client().Do(req); err == nil {
 			resp.Body.Close()
@@ -281,7 +285,8 @@ func TestHangingUpCancelsTheLine(t *testing.T) {
 }
 
 // TestSessionsOutliveTheDaemon: a session the ledger kept from an earlier
-// run is resumed by its id, with its profile and last cwd.
+// run is resumed by its id, with its profile and last cwd, for the token
+// the earlier daemon (on the same ledger, so the same host token) gave.
 func TestSessionsOutliveTheDaemon(t *testing.T) {
 	t.Parallel()
 	d := newDaemon(t)
@@ -291,12 +296,16 @@ func TestSessionsOutliveTheDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	earlier := New(d.ws, WithToken(testToken))
+	defer earlier.Close()
+	token := earlier.sessionToken(row.ID)
+	d.remember(sessionJSON{ID: row.ID, Token: token})
 	res := d.execute(t, row.ID, "ls", true)
 	if res.ExitCode != 0 || res.Stdout != "report.txt\n" {
 		t.Fatalf("resumed session ran %+v", res)
 	}
 	var listed []sessionJSON
-	d.call(t, "GET", "/v1/sessions", "", "").decode(t, &listed)
+	d.call(t, "GET", "/v1/sessions", token, "").decode(t, &listed)
 	if len(listed) != 1 || listed[0].ID != "s-earlier" || listed[0].Profile != "guarded" {
 		t.Errorf("sessions %+v", listed)
 	}
