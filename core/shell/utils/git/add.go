@@ -105,6 +105,19 @@ func (r *repo) add(o addOptions) error {
 			toRemove = append(toRemove, name)
 		}
 	}
+	// A conflicted path is resolved by adding what the worktree holds
+	// (or its removal, when the file is gone).
+	var resolvedGone []string
+	for _, name := range s.unmergedNames {
+		if !matchAny(specs, name) {
+			continue
+		}
+		if _, ok := sc.files[name]; ok {
+			toAdd = append(toAdd, name)
+		} else if !r.hiddenPath(name) {
+			resolvedGone = append(resolvedGone, name)
+		}
+	}
 	if !o.update {
 		for _, p := range sc.untracked {
 			if matchAny(specs, p) {
@@ -148,9 +161,15 @@ func (r *repo) add(o addOptions) error {
 		}
 		delete(entries, p)
 	}
+	for _, p := range resolvedGone {
+		if o.dryRun || o.verbose {
+			fmt.Fprintf(r.g.out, "remove '%s'\n", p)
+		}
+	}
 	if o.dryRun {
 		return nil
 	}
+	dropStages(idx, resolvedGone)
 	setEntries(idx, entries)
 	return lock.commit(idx)
 }
@@ -165,6 +184,9 @@ func (r *repo) checkSpecs(specs []pathspec, s *scanner, sc *scan, force bool) ([
 			continue
 		}
 		found := false
+		for _, name := range s.unmergedNames {
+			found = found || sp.match(name)
+		}
 		for _, name := range s.names {
 			if sp.match(name) && !sc.hidden[name] {
 				found = true
@@ -222,11 +244,47 @@ func (r *repo) stage(p string, info fs.FileInfo) (*index.Entry, error) {
 }
 
 // setEntries replaces the index's stage-0 entries, sorted as git sorts
-// them (conflict stages are dropped: there are none here).
+// them. A conflicted path keeps its stages 1-3 until an entry of its own
+// resolves it.
 func setEntries(idx *index.Index, entries map[string]*index.Entry) {
-	idx.Entries = idx.Entries[:0]
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if _, resolved := entries[e.Name]; e.Stage != stageMerged && !resolved {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
 	for _, e := range entries {
 		idx.Entries = append(idx.Entries, e)
 	}
-	sort.Slice(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	sortIndex(idx)
+}
+
+// dropStages removes the conflict stages of names from the index.
+func dropStages(idx *index.Index, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	gone := map[string]bool{}
+	for _, n := range names {
+		gone[n] = true
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if e.Stage == stageMerged || !gone[e.Name] {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+}
+
+// sortIndex orders entries by name, then stage, as the index file must.
+func sortIndex(idx *index.Index) {
+	sort.Slice(idx.Entries, func(i, j int) bool {
+		a, b := idx.Entries[i], idx.Entries[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Stage < b.Stage
+	})
 }

@@ -45,6 +45,9 @@ type switchRequest struct {
 	// advise is git checkout's detached-HEAD advice: given when a
 	// commit that is no branch was named without --detach.
 	advise bool
+	// isSwitch is git switch (which refuses while a merge waits),
+	// not git checkout (which refuses while the index has conflicts).
+	isSwitch bool
 }
 
 // splitShort spreads short options run together ("-qb" is "-q -b"),
@@ -144,7 +147,7 @@ func runSwitch(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := switchRequest{}
+	req := switchRequest{isSwitch: true}
 	var rest []string
 	force := false
 	for i := 0; i < len(args); i++ {
@@ -250,6 +253,9 @@ func (r *repo) doSwitch(req switchRequest, start string) error {
 		}
 		return nil
 	}
+	if err := r.checkSwitchWhileMerging(req); err != nil {
+		return err
+	}
 	req.target, err = r.resolveCommit(start)
 	if err != nil {
 		if req.create {
@@ -286,6 +292,27 @@ func (r *repo) doSwitch(req switchRequest, start string) error {
 	}
 	r.logCheckout(oldBranch, oldHead, req)
 	return r.reportSwitch(oldBranch, oldHead, req)
+}
+
+// checkSwitchWhileMerging refuses to move to another commit while a merge
+// waits: git switch refuses while MERGE_HEAD exists, git checkout while
+// the index has conflicts.
+func (r *repo) checkSwitchWhileMerging(req switchRequest) error {
+	if _, merging := r.mergeHead(); merging && req.isSwitch {
+		return fatalf("cannot switch branch while merging\nConsider \"git merge --quit\" or \"git worktree add\".")
+	}
+	idx, err := r.loadIndex()
+	if err != nil {
+		return err
+	}
+	um := unmergedOf(idx)
+	if len(um) == 0 {
+		return nil
+	}
+	for _, u := range um {
+		fmt.Fprintf(r.g.out, "%s: needs merge\n", quotePath(r.rel(u.path)))
+	}
+	return &exitError{msg: "error: you need to resolve your current index first\n", code: 1}
 }
 
 func (r *repo) reportSwitch(oldBranch plumbing.ReferenceName, oldHead plumbing.Hash, req switchRequest) error {
@@ -349,26 +376,33 @@ func (r *repo) printLocalChanges() error {
 // to's: each path that differs between the two is written or removed,
 // unless a local change sits on it (then nothing is changed at all).
 func (r *repo) moveTree(from, to plumbing.Hash) error {
-	lock, idx, err := r.lockedIndex()
-	if err != nil {
-		return err
-	}
-	defer lock.release()
-	oldTree := map[string]flatEntry{}
+	fromTree := plumbing.ZeroHash
 	if !from.IsZero() {
 		t, err := r.commitTree(from)
 		if err != nil {
 			return err
 		}
-		if oldTree, err = r.flatten(t); err != nil {
-			return err
-		}
+		fromTree = t
 	}
-	t, err := r.commitTree(to)
+	toTree, err := r.commitTree(to)
 	if err != nil {
 		return err
 	}
-	newTree, err := r.flatten(t)
+	return r.moveTrees(fromTree, toTree)
+}
+
+// moveTrees is moveTree between two trees (zero: the empty tree).
+func (r *repo) moveTrees(from, to plumbing.Hash) error {
+	lock, idx, err := r.lockedIndex()
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	oldTree, err := r.flatten(from)
+	if err != nil {
+		return err
+	}
+	newTree, err := r.flatten(to)
 	if err != nil {
 		return err
 	}

@@ -107,12 +107,19 @@ func runCommit(g *cmd, args []string) error {
 		return err
 	}
 	defer lock.release()
+	if um := unmergedOf(idx); len(um) > 0 {
+		for _, u := range um {
+			fmt.Fprintf(r.g.out, "U\t%s\n", quotePath(u.path))
+		}
+		return &exitError{msg: "error: Committing is not possible because you have unmerged files.\n" + unmergedHint, code: 128}
+	}
 	branch, headHash, err := r.head()
 	if err != nil {
 		return err
 	}
 	var parents []plumbing.Hash
 	var old *commit
+	theirs, merging := r.mergeHead()
 	if o.amend {
 		if headHash.IsZero() {
 			return fatalf("You have nothing to amend.")
@@ -123,6 +130,12 @@ func runCommit(g *cmd, args []string) error {
 		parents = old.Parents
 	} else if !headHash.IsZero() {
 		parents = []plumbing.Hash{headHash}
+		if merging {
+			parents = append(parents, theirs)
+		}
+	}
+	if merging && !o.amend && len(o.messages) == 0 {
+		o.messages = r.mergeMessage(o.noEdit)
 	}
 	msg, err := commitMessage(o, old)
 	if err != nil {
@@ -173,10 +186,34 @@ func runCommit(g *cmd, args []string) error {
 	}
 	writeFile(r.g.fsys, r.gitDir+"/COMMIT_EDITMSG", []byte(msg), 0o644)
 	lock.release()
+	if merging && !o.amend {
+		r.clearMergeState()
+	}
 	if o.quiet {
 		return nil
 	}
 	return r.commitSummary(c, branch, parentTree, headHash.IsZero(), o.amend)
+}
+
+// mergeMessage is the message a merge in progress proposes (MERGE_MSG):
+// kept whole with --no-edit, as git keeps it; otherwise as an editor
+// that saved it unchanged would leave it, its comment lines stripped
+// (there is no editor here to open).
+func (r *repo) mergeMessage(noEdit bool) []string {
+	data, err := readFile(r.g.fsys, r.gitDir+"/MERGE_MSG")
+	if err != nil {
+		return nil
+	}
+	if noEdit {
+		return []string{string(data)}
+	}
+	var kept []string
+	for _, ln := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(ln, "#") {
+			kept = append(kept, ln)
+		}
+	}
+	return []string{strings.Join(kept, "\n")}
 }
 
 // emptyTree is the id of the tree with no entries.
@@ -306,6 +343,9 @@ func (r *repo) commitSummary(c *commit, branch plumbing.ReferenceName, parentTre
 	if amend {
 		fmt.Fprintf(r.g.out, " Date: %s\n", gitDate(c.Author.When))
 	}
+	if len(c.Parents) > 1 {
+		return nil // a merge's summary is its subject line alone
+	}
 	changes, err := r.treeChanges(parentTree, c.Tree)
 	if err != nil {
 		return err
@@ -369,6 +409,15 @@ type fileChange struct {
 	// refused is the door's refusal to read the worktree path of this
 	// name (a denied path): its content is neither counted nor shown.
 	refused error
+	// conflict marks a conflicted path (the index has its stages, not
+	// one entry); sides are our and their versions when a combined
+	// diff of the worktree's file (new) can show it.
+	conflict bool
+	sides    [2]flatEntry
+	// ourSide is a conflicted path's worktree file against our version,
+	// which git lists (names, stat) after the conflict but never as a
+	// patch.
+	ourSide bool
 }
 
 // treeChanges lists what differs between two trees (zero: empty), paths

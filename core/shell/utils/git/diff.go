@@ -1,6 +1,7 @@
 package git
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -181,14 +182,53 @@ func (r *repo) diffChanges(o diffOptions) ([]fileChange, blobLoader, error) {
 		} else if base, err = r.headTree(); err != nil {
 			return nil, nil, err
 		}
+		unmerged := unmergedOf(idx)
+		for _, u := range unmerged {
+			delete(base, u.path) // neither side has one version of it
+		}
 		ch, err := r.flatChanges(base, indexFlat(idx), nil)
-		return ch, nil, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return withConflicts(ch, unmerged, nil, nil), nil, nil
 	}
 	work, err := r.worktreeFlat(idx)
 	if err != nil {
 		return nil, nil, err
 	}
 	from := indexFlat(idx)
+	if len(revs) == 0 {
+		// The index has no one version of a conflicted path: it is
+		// shown against both sides instead.
+		unmerged := unmergedOf(idx)
+		onDisk := map[string]flatEntry{}
+		for _, u := range unmerged {
+			if e, ok := work.entries[u.path]; ok {
+				onDisk[u.path] = e
+				delete(work.entries, u.path)
+			}
+		}
+		ch, err := r.flatChanges(from, work.entries, work.load)
+		if err != nil {
+			return nil, nil, err
+		}
+		stages := stagesOf(idx)
+		for _, u := range unmerged {
+			ours, disk := stages[u.path][1], onDisk[u.path]
+			if ours.Mode == 0 || disk.Mode == 0 || ours == disk {
+				continue
+			}
+			side, err := r.flatChanges(map[string]flatEntry{u.path: ours}, map[string]flatEntry{u.path: disk}, work.load)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, c := range side {
+				c.ourSide = true
+				ch = append(ch, c)
+			}
+		}
+		return withConflicts(ch, unmerged, stages, onDisk), work.load, nil
+	}
 	if len(revs) == 1 {
 		t, err := r.commitTree(revs[0])
 		if err != nil {
@@ -257,6 +297,13 @@ func (r *repo) worktreeFlat(idx *index.Index) (*workSide, error) {
 			}
 		}
 	}
+	for _, name := range s.unmergedNames {
+		if info, ok := sc.files[name]; ok {
+			if h, err := r.hashWorkFile(name, info); err == nil {
+				w.entries[name] = flatEntry{Hash: h, Mode: modeOf(info)}
+			}
+		}
+	}
 	w.load = func(p string, e flatEntry) ([]byte, error) {
 		info, err := r.g.fsys.Lstat(r.abs(p))
 		if err != nil {
@@ -265,4 +312,45 @@ func (r *repo) worktreeFlat(idx *index.Index) (*workSide, error) {
 		return r.workContent(p, info)
 	}
 	return w, nil
+}
+
+// stagesOf is the conflict stages of the index: path -> stages 1-3.
+func stagesOf(idx *index.Index) map[string]*[3]flatEntry {
+	out := map[string]*[3]flatEntry{}
+	for _, e := range idx.Entries {
+		if e.Stage == stageMerged || e.Stage > 3 {
+			continue
+		}
+		st := out[e.Name]
+		if st == nil {
+			st = &[3]flatEntry{}
+			out[e.Name] = st
+		}
+		st[e.Stage-1] = flatEntry{Hash: e.Hash, Mode: e.Mode}
+	}
+	return out
+}
+
+// withConflicts adds the conflicted paths to a diff's changes, in path
+// order: shown against both sides (a combined diff) when both have the
+// path and the worktree holds it, otherwise named as unmerged.
+func withConflicts(cs []fileChange, unmerged []unmergedPath, stages map[string]*[3]flatEntry, onDisk map[string]flatEntry) []fileChange {
+	if len(unmerged) == 0 {
+		return cs
+	}
+	var conflicts []fileChange
+	for _, u := range unmerged {
+		c := fileChange{path: u.path, conflict: true}
+		if st := stages[u.path]; st != nil && st[1].Mode != 0 && st[2].Mode != 0 {
+			if e, ok := onDisk[u.path]; ok {
+				c.sides = [2]flatEntry{st[1], st[2]}
+				c.new = e
+			}
+		}
+		conflicts = append(conflicts, c)
+	}
+	// Each conflict comes before the other entries of its path.
+	cs = append(conflicts, cs...)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].path < cs[j].path })
+	return cs
 }

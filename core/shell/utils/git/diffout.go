@@ -44,6 +44,10 @@ func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader)
 				fmt.Fprintf(out, "R100\t%s\t%s\n", quotePath(c.from), quotePath(c.path))
 				continue
 			}
+			if c.conflict {
+				fmt.Fprintf(out, "U\t%s\n", quotePath(c.path))
+				continue
+			}
 			fmt.Fprintf(out, "%c\t%s\n", changeLetter(c), quotePath(c.path))
 		}
 		return nil
@@ -55,9 +59,24 @@ func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader)
 		}
 	}
 	if d.patch {
+		// Conflicted paths shown against both sides come first, as git
+		// prints them before the rest of the diff.
 		for _, c := range changes {
-			if err := r.printPatch(c, newSide); err != nil {
-				return err
+			if c.conflict && c.sides[0].Mode != 0 {
+				if err := r.printConflict(c, newSide); err != nil {
+					return err
+				}
+			}
+		}
+		for _, c := range changes {
+			switch {
+			case c.conflict && c.sides[0].Mode == 0:
+				fmt.Fprintf(out, "* Unmerged path %s\n", quotePath(c.path))
+			case c.conflict || c.ourSide:
+			default:
+				if err := r.printPatch(c, newSide); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -90,6 +109,9 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 		if len(name) > maxLen {
 			maxLen = len(name)
 		}
+		if c.conflict {
+			continue // named, not counted
+		}
 		files++
 		if c.binary {
 			w := 14 + len(strconv.FormatInt(c.sizes[1], 10)) + len(strconv.FormatInt(c.sizes[0], 10))
@@ -105,7 +127,7 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 			maxChange = ch
 		}
 	}
-	if files == 0 {
+	if files == 0 && (shortOnly || maxLen == 0) {
 		return
 	}
 	if shortOnly {
@@ -148,6 +170,11 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 				name = name[i:]
 			}
 		}
+		if c.conflict {
+			// git names a conflicted path with no line end of its own.
+			fmt.Fprintf(out, " %s%-*s | Unmerged", prefix, pad, name)
+			continue
+		}
 		if c.binary {
 			fmt.Fprintf(out, " %s%-*s | %*s", prefix, pad, name, numberWidth, "Bin")
 			oldSize, newSize := c.sizes[0], c.sizes[1]
@@ -177,6 +204,10 @@ func (r *repo) printStat(changes []fileChange, shortOnly bool) {
 			sep = " "
 		}
 		fmt.Fprintf(out, " %s%-*s | %*d%s%s%s\n", prefix, pad, name, numberWidth, c.counts[0]+c.counts[1], sep, strings.Repeat("+", add), strings.Repeat("-", del))
+	}
+	if files == 0 {
+		out.WriteString(" 0 files changed\n")
+		return
 	}
 	out.WriteString(shortStat(files, added, deleted) + "\n")
 }
@@ -389,3 +420,33 @@ func funcLine(a [][]byte, i int) string {
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// printConflict shows a conflicted path: the worktree's file against our
+// and their versions as a combined diff, or "* Unmerged path" when there
+// is no such pair to show.
+func (r *repo) printConflict(c fileChange, newSide blobLoader) error {
+	out := r.g.out
+	if err := r.readablePath(c.path); err != nil {
+		return nil
+	}
+	fmt.Fprintf(out, "diff --cc %s\nindex %s,%s..0000000\n", quotePath(c.path), abbrevOrZero(c.sides[0].Hash), abbrevOrZero(c.sides[1].Hash))
+	var texts [2][]byte
+	for i, side := range c.sides {
+		data, err := r.blob(side.Hash)
+		if err != nil {
+			return err
+		}
+		texts[i] = data
+	}
+	result, err := newSide(c.path, c.new)
+	if err != nil {
+		return err
+	}
+	if isBinary(texts[0]) || isBinary(texts[1]) || isBinary(result) {
+		out.WriteString("Binary files differ\n")
+		return nil
+	}
+	fmt.Fprintf(out, "--- %s\n+++ %s\n", quotePath("a/"+c.path), quotePath("b/"+c.path))
+	writeCombined(out, combinedLines([2][][]byte{splitLines(texts[0]), splitLines(texts[1])}, splitLines(result)))
+	return nil
+}

@@ -421,3 +421,36 @@ func TestIndexAndObjectsOnlyGit(t *testing.T) {
 	plain := multiWorld(t, map[string]string{"a.txt": "alpha\n"}, gate.ProfileSpec{Name: "plain"})["plain"]
 	plain.must(prepare + "git add -A && git commit -q -m one && cp .git/index /tmp/i && cp /tmp/i .git/index && mkdir -p sub/.git && cp -r .git /tmp/copy")
 }
+
+// TestConflictedMergeKeepsHiddenPaths: a merge whose conflict falls on a
+// path the session may not see is refused whole (its markers could go
+// nowhere the session may see) and changes nothing; a conflict on a
+// visible path writes its markers and stages while the hidden file, the
+// same on both sides, stays out of status and diff (G-4.5).
+func TestConflictedMergeKeepsHiddenPaths(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && echo t >> secret.txt && echo t >> a.txt && git commit -q -am topic && git checkout -q main && echo m >> secret.txt && git commit -q -am main")
+	out, errOut, code := hide.run("git merge topic")
+	if code != 1 || !strings.Contains(errOut, "hidden from this session") || strings.Contains(out+errOut, "secret") {
+		t.Errorf("merge with a hidden conflict: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("git status -s; ls .git/MERGE_HEAD 2>&1; cat secret.txt a.txt"); !strings.Contains(got, "No such file") || !strings.HasSuffix(got, "s\nm\na\n") {
+		t.Errorf("a refused merge changed something:\n%s", got)
+	}
+	// Now only a.txt conflicts; secret.txt is taken from one side.
+	open.must("git checkout -q topic && git checkout -q main -- secret.txt && git commit -q -m same && git checkout -q main && echo m >> a.txt && git commit -q -am m2")
+	out, _, code = hide.run("git merge topic; git status -s; git diff; git ls-files -s")
+	if code != 0 || !strings.Contains(out, "CONFLICT (content): Merge conflict in a.txt") || !strings.Contains(out, "UU a.txt") || strings.Contains(out, "secret") {
+		t.Errorf("merge with a visible conflict in the hiding session: exit %d\n%s", code, out)
+	}
+	if got := hide.must("cat a.txt"); got != "a\n<<<<<<< HEAD\nm\n=======\nt\n>>>>>>> topic\n" {
+		t.Errorf("markers:\n%s", got)
+	}
+	hide.must("echo resolved > a.txt && git add a.txt && git commit -q --no-edit")
+	if got := open.must("git status -s; git log --format='%s' -1; git log --format=%P -1 | wc -w; git show HEAD:secret.txt"); got != "Merge branch 'topic'\n2\ns\nm\n" {
+		t.Errorf("after the merge in the hiding session:\n%s", got)
+	}
+}

@@ -3,8 +3,9 @@ package git
 import (
 	"bytes"
 	"container/heap"
+	"errors"
 	"fmt"
-	"sort"
+	"io/fs"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -64,7 +65,9 @@ func runMerge(g *cmd, args []string) error {
 		case a == "--ff" || a == "--no-edit" || a == "--stat" || a == "--no-verify":
 		case a == "-q" || a == "--quiet":
 			quiet = true
-		case a == "--abort" || a == "--continue" || a == "--squash" || a == "-s" || a == "--strategy" || a == "-X":
+		case a == "--abort":
+			return abortMerge(g, args)
+		case a == "--continue" || a == "--squash" || a == "-s" || a == "--strategy" || a == "-X":
 			return &exitError{msg: "git: 'merge " + a + "' is not supported here\n", code: 1}
 		case strings.HasPrefix(a, "-"):
 			return unknownOption("merge", a)
@@ -80,6 +83,9 @@ func runMerge(g *cmd, args []string) error {
 	}
 	r, err := g.findRepo()
 	if err != nil {
+		return err
+	}
+	if err := r.checkNoMergeInProgress(); err != nil {
 		return err
 	}
 	theirs, err := r.resolveCommit(revs[0])
@@ -117,7 +123,111 @@ func runMerge(g *cmd, args []string) error {
 		}
 		msg += "\n"
 	}
-	return r.threeWay(branch, base, ours, theirs, msg, quiet)
+	return r.threeWay(branch, base, ours, theirs, revs[0], msg, noFF, quiet)
+}
+
+// checkNoMergeInProgress refuses a merge while one waits to be concluded.
+func (r *repo) checkNoMergeInProgress() error {
+	idx, err := r.loadIndex()
+	if err != nil {
+		return err
+	}
+	if hasUnmerged(idx) {
+		return &exitError{msg: "error: Merging is not possible because you have unmerged files.\n" + unmergedHint, code: 128}
+	}
+	if _, ok := r.mergeHead(); ok {
+		return fatalf("You have not concluded your merge (MERGE_HEAD exists).\nPlease, commit your changes before you merge.")
+	}
+	return nil
+}
+
+// unmergedHint ends git's refusals to work on an index with conflicts.
+const unmergedHint = `hint: Fix them up in the work tree, and then use 'git add/rm <file>'
+hint: as appropriate to mark resolution and make a commit.
+fatal: Exiting because of an unresolved conflict.
+`
+
+// mergeHead is the commit a merge in progress merges (MERGE_HEAD).
+func (r *repo) mergeHead() (plumbing.Hash, bool) {
+	data, err := readFile(r.g.fsys, r.gitDir+"/MERGE_HEAD")
+	if err != nil {
+		return plumbing.ZeroHash, false
+	}
+	h := plumbing.NewHash(strings.TrimSpace(string(bytes.SplitN(data, []byte("\n"), 2)[0])))
+	return h, !h.IsZero()
+}
+
+// clearMergeState forgets a merge in progress, as a commit or a reset does.
+func (r *repo) clearMergeState() {
+	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"} {
+		if err := r.g.fsys.Remove(r.gitDir + "/" + name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(r.g.errw, "warning: could not remove '%s': %s\n", r.gitDir+"/"+name, errText(err))
+		}
+	}
+}
+
+// hasUnmerged reports whether the index holds conflict stages.
+func hasUnmerged(idx *index.Index) bool {
+	for _, e := range idx.Entries {
+		if e.Stage != stageMerged {
+			return true
+		}
+	}
+	return false
+}
+
+// abortMerge is git merge --abort: the index and the worktree go back to
+// HEAD for every path the merge touched (staged or conflicted); changes
+// only in the worktree stay, as git's reset --merge keeps them.
+func abortMerge(g *cmd, args []string) error {
+	if len(args) > 1 {
+		return usageErr("usage: git merge --abort\n")
+	}
+	r, err := g.findRepo()
+	if err != nil {
+		return err
+	}
+	if _, ok := r.mergeHead(); !ok {
+		return fatalf("There is no merge to abort (MERGE_HEAD missing).")
+	}
+	ed, err := r.editIndex()
+	if err != nil {
+		return err
+	}
+	defer ed.lock.release()
+	head, err := r.headTree()
+	if err != nil {
+		return err
+	}
+	touched := map[string]bool{}
+	for _, e := range ed.idx.Entries {
+		if e.Stage != stageMerged {
+			touched[e.Name] = true
+		} else if h, ok := head[e.Name]; !ok || h.Hash != e.Hash || h.Mode != e.Mode {
+			touched[e.Name] = true
+		}
+	}
+	for p := range head {
+		if _, ok := ed.entries[p]; !ok {
+			touched[p] = true
+		}
+	}
+	for _, p := range sortedKeys(touched) {
+		if r.hiddenPath(p) {
+			return &exitError{msg: "error: this reset would change files hidden from this session\n", code: 1}
+		}
+	}
+	for _, p := range sortedKeys(touched) {
+		if err := r.applyPath(p, head, ed.entries); err != nil {
+			return err
+		}
+	}
+	ed.dropConflicts()
+	if err := ed.commit(); err != nil {
+		return err
+	}
+	r.clearMergeState()
+	return nil
 }
 
 func (r *repo) isBranch(name string) bool {
@@ -177,9 +287,11 @@ func (r *repo) mergeStat(from, to plumbing.Hash) error {
 }
 
 // threeWay merges theirs into ours from base, path by path; files both
-// sides changed are merged line by line. Any conflict stops the merge
-// before anything is written.
-func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbing.Hash, msg string, quiet bool) error {
+// sides changed are merged line by line. A clean merge is committed; a
+// merge with conflicts leaves git's state to conclude it: the conflicted
+// files written with markers, their stages 1-3 in the index, MERGE_HEAD
+// and MERGE_MSG (exit 1).
+func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbing.Hash, theirName, msg string, noFF, quiet bool) error {
 	trees := make([]map[string]flatEntry, 3)
 	for i, h := range []plumbing.Hash{base, ours, theirs} {
 		if h.IsZero() {
@@ -194,25 +306,23 @@ func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbi
 			return err
 		}
 	}
-	merged, auto, conflicts, err := r.mergeTrees(trees[0], trees[1], trees[2])
+	res, err := r.mergeTrees(trees[0], trees[1], trees[2], theirName)
 	if err != nil {
 		return err
 	}
 	var out strings.Builder
-	for _, p := range auto {
-		fmt.Fprintf(&out, "Auto-merging %s\n", p)
+	for _, m := range res.msgs {
+		out.WriteString(m + "\n")
 	}
-	if len(conflicts) > 0 {
-		for _, c := range conflicts {
-			out.WriteString(c + "\n")
-		}
-		r.g.out.WriteString(out.String())
-		return &exitError{msg: "error: Automatic merge failed; this git writes no conflicts: nothing was changed.\nhint: resolve by hand (git diff, edit, commit) or merge another way.\n", code: 1}
-	}
-	// Write the merged blobs, then move the worktree from ours to it.
-	tree, err := r.writeFlatTree(merged)
+	tree, err := r.writeFlatTree(res.merged)
 	if err != nil {
 		return err
+	}
+	if err := r.writeRef("ORIG_HEAD", ours); err != nil {
+		return fatalf("%s", errText(err))
+	}
+	if len(res.conflicts) > 0 {
+		return r.stopWithConflicts(ours, theirs, tree, res, msg, noFF, out.String())
 	}
 	_, committer, err := r.identities()
 	if err != nil {
@@ -238,10 +348,93 @@ func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbi
 	return r.mergeStat(ours, h)
 }
 
-// mergeTrees merges three flattened trees. auto lists the paths merged
-// line by line; conflicts are git's CONFLICT lines.
-func (r *repo) mergeTrees(base, ours, theirs map[string]flatEntry) (merged map[string]flatEntry, auto, conflicts []string, err error) {
-	merged = map[string]flatEntry{}
+// stopWithConflicts writes a conflicted merge's result to the worktree and
+// the index (the worktree's versions first, as a checkout of tree, then
+// each conflicted path's stages in place of its entry) and records the
+// merge in progress.
+func (r *repo) stopWithConflicts(ours, theirs, tree plumbing.Hash, res *mergeResult, msg string, noFF bool, said string) error {
+	oursTree, err := r.commitTree(ours)
+	if err != nil {
+		return err
+	}
+	if err := r.moveTrees(oursTree, tree); err != nil {
+		return renameCheckoutVerb(err)
+	}
+	lock, idx, err := r.lockedIndex()
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	conflicted := map[string]bool{}
+	for _, c := range res.conflicts {
+		conflicted[c.path] = true
+	}
+	entries := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !conflicted[e.Name] {
+			entries = append(entries, e)
+		}
+	}
+	for _, c := range res.conflicts {
+		for i, fe := range c.stages {
+			if fe.Mode != 0 {
+				entries = append(entries, &index.Entry{Name: c.path, Hash: fe.Hash, Mode: fe.Mode, Stage: index.Stage(i + 1)})
+			}
+		}
+	}
+	idx.Entries = entries
+	sortIndex(idx)
+	if err := lock.commit(idx); err != nil {
+		return err
+	}
+	var m strings.Builder
+	m.WriteString(msg)
+	m.WriteString("\n# Conflicts:\n")
+	for _, c := range res.conflicts {
+		m.WriteString("#\t" + c.path + "\n")
+	}
+	mode := ""
+	if noFF {
+		mode = "no-ff"
+	}
+	for _, f := range []struct{ name, text string }{
+		{"MERGE_HEAD", theirs.String() + "\n"}, {"MERGE_MSG", m.String()}, {"MERGE_MODE", mode},
+	} {
+		if err := writeFile(r.g.fsys, r.gitDir+"/"+f.name, []byte(f.text), 0o644); err != nil {
+			return fatalf("could not write '%s': %s", r.gitDir+"/"+f.name, errText(err))
+		}
+	}
+	r.g.out.WriteString(said)
+	r.g.out.WriteString("Automatic merge failed; fix conflicts and then commit the result.\n")
+	return exitStatus(1)
+}
+
+// writeRef points a ref of .git (ORIG_HEAD) at h.
+func (r *repo) writeRef(name string, h plumbing.Hash) error {
+	return writeFile(r.g.fsys, r.gitDir+"/"+name, []byte(h.String()+"\n"), 0o644)
+}
+
+// mergeResult is a merge of three trees: the tree it leaves (a conflicted
+// path holds what the worktree gets), what git says path by path, and the
+// conflicted paths.
+type mergeResult struct {
+	merged    map[string]flatEntry
+	msgs      []string
+	conflicts []mergeConflict
+}
+
+// mergeConflict is a path the merge could not settle: its base, our and
+// their versions (zero Mode where a side has none), index stages 1-3.
+type mergeConflict struct {
+	path   string
+	stages [3]flatEntry
+}
+
+// mergeTrees merges three flattened trees path by path, in path order as
+// git reports them. A conflict on a path the door hides refuses the whole
+// merge: its markers could be written nowhere the session may see.
+func (r *repo) mergeTrees(base, ours, theirs map[string]flatEntry, theirName string) (*mergeResult, error) {
+	res := &mergeResult{merged: map[string]flatEntry{}}
 	paths := map[string]bool{}
 	for _, m := range []map[string]flatEntry{base, ours, theirs} {
 		for p := range m {
@@ -253,124 +446,90 @@ func (r *repo) mergeTrees(base, ours, theirs map[string]flatEntry) (merged map[s
 		switch {
 		case o == t:
 			if o.Mode != 0 {
-				merged[p] = o
+				res.merged[p] = o
 			}
+			continue
 		case b == o:
 			if t.Mode != 0 {
-				merged[p] = t
+				res.merged[p] = t
 			}
+			continue
 		case b == t:
 			if o.Mode != 0 {
-				merged[p] = o
+				res.merged[p] = o
 			}
-		case o.Mode == 0 || t.Mode == 0:
-			who := "HEAD"
-			if t.Mode == 0 {
-				conflicts = append(conflicts, fmt.Sprintf("CONFLICT (modify/delete): %s deleted in theirs and modified in %s.", p, who))
-			} else {
-				conflicts = append(conflicts, fmt.Sprintf("CONFLICT (modify/delete): %s deleted in HEAD and modified in theirs.", p))
-			}
-		case o.Mode == filemode.Symlink || t.Mode == filemode.Symlink || o.Mode == filemode.Submodule:
-			conflicts = append(conflicts, fmt.Sprintf("CONFLICT (content): Merge conflict in %s", p))
-		default:
-			if r.hiddenPath(p) {
-				conflicts = append(conflicts, "CONFLICT (content): a file hidden from this session changed on both sides")
-				continue
-			}
-			auto = append(auto, p)
-			h, ok, err := r.mergeFile(b.Hash, o.Hash, t.Hash)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			if !ok {
-				conflicts = append(conflicts, fmt.Sprintf("CONFLICT (content): Merge conflict in %s", p))
-				continue
-			}
-			mode := o.Mode
-			if o.Mode == b.Mode {
-				mode = t.Mode
-			}
-			merged[p] = flatEntry{Hash: h, Mode: mode}
-		}
-	}
-	return merged, auto, conflicts, nil
-}
-
-// hunk is a change of a base text: base lines [start,end) become lines.
-type hunk struct {
-	start, end int
-	lines      [][]byte
-}
-
-func hunksOf(base, side [][]byte) []hunk {
-	var out []hunk
-	edits := diffLines(base, side)
-	pos := 0 // the base line the next edit is at
-	for i := 0; i < len(edits); {
-		if edits[i].op == opEqual {
-			pos = edits[i].a + 1
-			i++
 			continue
 		}
-		h := hunk{start: pos, end: pos}
-		for i < len(edits) && edits[i].op != opEqual {
-			if edits[i].op == opDel {
-				h.end = edits[i].a + 1
-			} else {
-				h.lines = append(h.lines, side[edits[i].b])
-			}
-			i++
+		if r.hiddenPath(p) {
+			return nil, &exitError{msg: "error: this merge would change files hidden from this session\nAborting\n", code: 1}
 		}
-		out = append(out, h)
-		pos = h.end
+		c := mergeConflict{path: p, stages: [3]flatEntry{b, o, t}}
+		switch {
+		case o.Mode == 0 || t.Mode == 0:
+			gone, kept, left := "HEAD", theirName, t
+			if t.Mode == 0 {
+				gone, kept, left = theirName, "HEAD", o
+			}
+			res.msgs = append(res.msgs, fmt.Sprintf("CONFLICT (modify/delete): %s deleted in %s and modified in %s.  Version %s of %s left in tree.", p, gone, kept, kept, p))
+			res.merged[p] = left
+			res.conflicts = append(res.conflicts, c)
+			continue
+		case o.Mode == filemode.Symlink || t.Mode == filemode.Symlink || o.Mode == filemode.Submodule || t.Mode == filemode.Submodule:
+			res.msgs = append(res.msgs, fmt.Sprintf("CONFLICT (content): Merge conflict in %s", p))
+			res.merged[p] = o
+			res.conflicts = append(res.conflicts, c)
+			continue
+		}
+		mode := o.Mode
+		if o.Mode == b.Mode {
+			mode = t.Mode
+		}
+		h, clean, binary, err := r.mergeContent(b.Hash, o.Hash, t.Hash, theirName)
+		if err != nil {
+			return nil, err
+		}
+		if binary {
+			res.msgs = append(res.msgs, fmt.Sprintf("warning: Cannot merge binary files: %s (HEAD vs. %s)", p, theirName))
+			h = o.Hash
+		}
+		res.msgs = append(res.msgs, "Auto-merging "+p)
+		res.merged[p] = flatEntry{Hash: h, Mode: mode}
+		if clean {
+			continue
+		}
+		kind := "content"
+		if b.Mode == 0 {
+			kind = "add/add"
+		}
+		res.msgs = append(res.msgs, fmt.Sprintf("CONFLICT (%s): Merge conflict in %s", kind, p))
+		res.conflicts = append(res.conflicts, c)
 	}
-	return out
+	return res, nil
 }
 
-// mergeFile merges two edits of a base file line by line; ok is false
-// when they touch the same or adjacent base lines (as git's merge does).
-func (r *repo) mergeFile(b, o, t plumbing.Hash) (plumbing.Hash, bool, error) {
+// mergeContent merges two edits of a base blob (zero: none, as when both
+// sides added the file) line by line and stores the result, conflict
+// markers included; clean says it has none. Binary content is not merged.
+func (r *repo) mergeContent(b, o, t plumbing.Hash, theirName string) (h plumbing.Hash, clean, binary bool, err error) {
 	var texts [3][]byte
-	for i, h := range []plumbing.Hash{b, o, t} {
-		data, err := r.blob(h)
+	for i, id := range []plumbing.Hash{b, o, t} {
+		data, err := r.blob(id)
 		if err != nil {
-			return plumbing.ZeroHash, false, err
+			return h, false, false, err
 		}
 		if isBinary(data) {
-			return plumbing.ZeroHash, false, nil
+			return h, false, true, nil
 		}
 		texts[i] = data
 	}
-	base := splitLines(texts[0])
-	hs := append(hunksOf(base, splitLines(texts[1])), hunksOf(base, splitLines(texts[2]))...)
-	sort.SliceStable(hs, func(i, j int) bool { return hs[i].start < hs[j].start })
-	for i := 1; i < len(hs); i++ {
-		if hs[i].start <= hs[i-1].end {
-			if hs[i].start == hs[i-1].start && hs[i].end == hs[i-1].end && equalLines(hs[i].lines, hs[i-1].lines) {
-				continue // the same change on both sides
-			}
-			return plumbing.ZeroHash, false, nil
-		}
+	// The result is at most both sides and the markers: it must fit in
+	// the line's memory budget along with what is read (G-12.3).
+	if err := r.fits(int64(len(texts[1]) + len(texts[2]))); err != nil {
+		return h, false, false, err
 	}
-	var outText bytes.Buffer
-	pos := 0
-	for i, h := range hs {
-		if i > 0 && h.start == hs[i-1].start && h.end == hs[i-1].end && equalLines(h.lines, hs[i-1].lines) {
-			continue
-		}
-		for ; pos < h.start; pos++ {
-			outText.Write(base[pos])
-		}
-		for _, ln := range h.lines {
-			outText.Write(ln)
-		}
-		pos = h.end
-	}
-	for ; pos < len(base); pos++ {
-		outText.Write(base[pos])
-	}
-	h, err := r.writeObject(plumbing.BlobObject, outText.Bytes())
-	return h, true, err
+	merged, conflicts := mergeText(texts[0], texts[1], texts[2], "HEAD", theirName)
+	h, err = r.writeObject(plumbing.BlobObject, merged)
+	return h, conflicts == 0, false, err
 }
 
 func equalLines(a, b [][]byte) bool {

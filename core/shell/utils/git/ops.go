@@ -49,6 +49,17 @@ func (r *repo) lockedIndex() (*indexLock, *index.Index, error) {
 	return lock, idx, nil
 }
 
+// dropConflicts forgets every conflict stage (a reset, an aborted merge).
+func (ed *indexEdit) dropConflicts() {
+	kept := ed.idx.Entries[:0]
+	for _, e := range ed.idx.Entries {
+		if e.Stage == stageMerged {
+			kept = append(kept, e)
+		}
+	}
+	ed.idx.Entries = kept
+}
+
 func (ed *indexEdit) commit() error {
 	setEntries(ed.idx, ed.entries)
 	return ed.lock.commit(ed.idx)
@@ -108,9 +119,23 @@ func runRm(g *cmd, args []string) error {
 		return err
 	}
 	defer ed.lock.release()
+	// A conflicted path is removed whole (all its stages), as resolving
+	// it by removal: git rm asks nothing of its content.
+	unmerged := map[string]bool{}
+	candidates := ed.entries
+	if um := unmergedOf(ed.idx); len(um) > 0 {
+		candidates = make(map[string]*index.Entry, len(ed.entries)+len(um))
+		for k, v := range ed.entries {
+			candidates[k] = v
+		}
+		for _, u := range um {
+			unmerged[u.path] = true
+			candidates[u.path] = nil
+		}
+	}
 	var names []string
 	for _, sp := range specs {
-		m := r.matching(ed.entries, sp)
+		m := r.matching(candidates, sp)
 		if len(m) == 0 {
 			return fatalf("pathspec '%s' did not match any files", sp.arg)
 		}
@@ -121,7 +146,13 @@ func runRm(g *cmd, args []string) error {
 	}
 	names = dedupe(names)
 	if !force {
-		if err := r.rmCheck(ed, names, cached); err != nil {
+		var settled []string
+		for _, p := range names {
+			if !unmerged[p] {
+				settled = append(settled, p)
+			}
+		}
+		if err := r.rmCheck(ed, settled, cached); err != nil {
 			return err
 		}
 	}
@@ -143,6 +174,7 @@ func runRm(g *cmd, args []string) error {
 	if dryRun {
 		return nil
 	}
+	dropStages(ed.idx, names)
 	return ed.commit()
 }
 
@@ -552,12 +584,16 @@ func (r *repo) resetTo(target plumbing.Hash, mode string, quiet bool) error {
 				ed.entries[p] = &index.Entry{Name: p, Hash: fe.Hash, Mode: fe.Mode}
 			}
 		}
+		ed.dropConflicts()
 		if err := ed.commit(); err != nil {
 			return err
 		}
 	}
 	if err := r.setHead(target); err != nil {
 		return fatalf("cannot lock ref 'HEAD': %s", errText(err))
+	}
+	if mode != "soft" {
+		r.clearMergeState()
 	}
 	if mode == "hard" && !quiet {
 		c, err := r.readCommit(target)
@@ -597,8 +633,8 @@ func (r *repo) hardReset(head, target plumbing.Hash) error {
 	for p := range flat {
 		paths[p] = true
 	}
-	for p := range ed.entries {
-		paths[p] = true
+	for _, e := range ed.idx.Entries {
+		paths[e.Name] = true // conflicted paths too
 	}
 	for _, p := range sortedKeys(paths) {
 		fe, inTarget := flat[p]
@@ -616,6 +652,7 @@ func (r *repo) hardReset(head, target plumbing.Hash) error {
 			return err
 		}
 	}
+	ed.dropConflicts()
 	return ed.commit()
 }
 

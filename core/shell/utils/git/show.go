@@ -89,11 +89,20 @@ func (r *repo) showOne(name string, o logOptions) error {
 
 func (r *repo) showCommit(c *commit, o logOptions) error {
 	r.printCommit(c, o)
-	if len(c.Parents) > 1 || !(o.patch || o.stat || o.nameOnly || o.nameStat) {
+	if len(c.Parents) > 1 {
+		// git shows a merge as its dense combined diff, empty where
+		// the merge took each change from one side; its diffstat is
+		// against the first parent.
+		if !o.stat {
+			return nil
+		}
+		o.patch, o.nameOnly, o.nameStat = false, false, false
+	}
+	if !(o.patch || o.stat || o.nameOnly || o.nameStat) {
 		return nil
 	}
 	from := plumbing.ZeroHash
-	if len(c.Parents) == 1 {
+	if len(c.Parents) >= 1 {
 		pc, err := r.readCommit(c.Parents[0])
 		if err != nil {
 			return err

@@ -24,7 +24,38 @@ type status struct {
 	head     plumbing.Hash
 	staged   []change
 	unstaged []change
+	unmerged []unmergedPath
+	merging  bool // MERGE_HEAD exists: a merge waits to be concluded
 	scan     *scan
+}
+
+// unmergedPath is a conflicted path and which stages it has: bit 0 the
+// base (stage 1), bit 1 ours (2), bit 2 theirs (3), as git's stagemask.
+type unmergedPath struct {
+	path string
+	mask int
+}
+
+// unmergedCodes are status -s's two letters for each stage mask.
+var unmergedCodes = [8]string{1: "DD", 2: "AU", 3: "UD", 4: "UA", 5: "DU", 6: "AA", 7: "UU"}
+
+// unmergedLabels are the long format's words for each stage mask.
+var unmergedLabels = [8]string{1: "both deleted:", 2: "added by us:", 3: "deleted by them:", 4: "added by them:", 5: "deleted by us:", 6: "both added:", 7: "both modified:"}
+
+// unmergedOf lists the index's conflicted paths.
+func unmergedOf(idx *index.Index) []unmergedPath {
+	var out []unmergedPath
+	for _, e := range idx.Entries {
+		if e.Stage == stageMerged || e.Stage > 3 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].path == e.Name {
+			out[n-1].mask |= 1 << (e.Stage - 1)
+			continue
+		}
+		out = append(out, unmergedPath{path: e.Name, mask: 1 << (e.Stage - 1)})
+	}
+	return out
 }
 
 // collectStatus compares HEAD, the index and the worktree.
@@ -47,6 +78,16 @@ func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
 		return nil, nil, err
 	}
 	st.staged = r.stagedChanges(headTree, dirs, s.entries, st.scan)
+	if st.unmerged = unmergedOf(idx); len(st.unmerged) > 0 {
+		kept := st.staged[:0]
+		for _, c := range st.staged {
+			if !s.unmerged[c.path] {
+				kept = append(kept, c)
+			}
+		}
+		st.staged = kept
+	}
+	_, st.merging = r.mergeHead()
 	for _, name := range s.names {
 		switch st.scan.tracked[name] {
 		case wtModified:
@@ -214,6 +255,13 @@ func (st *status) filter(specs []pathspec) {
 		return out
 	}
 	st.staged, st.unstaged = keep(st.staged), keep(st.unstaged)
+	var um []unmergedPath
+	for _, u := range st.unmerged {
+		if matchAny(specs, u.path) {
+			um = append(um, u)
+		}
+	}
+	st.unmerged = um
 	var u []string
 	for _, p := range st.scan.untracked {
 		if matchAny(specs, strings.TrimSuffix(p, "/")) {
@@ -273,6 +321,10 @@ func (r *repo) printShort(st *status, branch, porcelain bool) {
 	for _, c := range st.unstaged {
 		get(c.path).y = c.kind
 	}
+	for _, u := range st.unmerged {
+		rw := get(u.path)
+		rw.x, rw.y = unmergedCodes[u.mask][0], unmergedCodes[u.mask][1]
+	}
 	sort.Strings(names)
 	for _, p := range names {
 		rw := rows[p]
@@ -314,6 +366,12 @@ func (r *repo) printLong(st *status, forCommit bool) {
 			out.WriteString(up + "\n")
 		}
 	}
+	switch {
+	case st.merging && len(st.unmerged) > 0:
+		out.WriteString("You have unmerged paths.\n  (fix conflicts and run \"git commit\")\n  (use \"git merge --abort\" to abort the merge)\n\n")
+	case st.merging:
+		out.WriteString("All conflicts fixed but you are still merging.\n  (use \"git commit\" to conclude merge)\n\n")
+	}
 	if st.head.IsZero() && forCommit {
 		out.WriteString("\nInitial commit\n\n")
 	} else if st.head.IsZero() {
@@ -321,9 +379,11 @@ func (r *repo) printLong(st *status, forCommit bool) {
 	}
 	if len(st.staged) > 0 {
 		out.WriteString("Changes to be committed:\n")
-		if st.head.IsZero() {
+		switch {
+		case st.merging:
+		case st.head.IsZero():
 			out.WriteString("  (use \"git rm --cached <file>...\" to unstage)\n")
-		} else {
+		default:
 			out.WriteString("  (use \"git restore --staged <file>...\" to unstage)\n")
 		}
 		for _, c := range st.staged {
@@ -335,6 +395,7 @@ func (r *repo) printLong(st *status, forCommit bool) {
 		}
 		out.WriteString("\n")
 	}
+	r.printUnmerged(st)
 	if len(st.unstaged) > 0 {
 		out.WriteString("Changes not staged for commit:\n")
 		deleted := false
@@ -361,7 +422,7 @@ func (r *repo) printLong(st *status, forCommit bool) {
 	}
 	switch {
 	case len(st.staged) > 0:
-	case len(st.unstaged) > 0:
+	case len(st.unstaged) > 0 || len(st.unmerged) > 0:
 		out.WriteString("no changes added to commit (use \"git add\" and/or \"git commit -a\")\n")
 	case len(st.scan.untracked) > 0:
 		out.WriteString("nothing added to commit but untracked files present (use \"git add\" to track)\n")
@@ -370,6 +431,28 @@ func (r *repo) printLong(st *status, forCommit bool) {
 	default:
 		out.WriteString("nothing to commit, working tree clean\n")
 	}
+}
+
+// printUnmerged is the long format's "Unmerged paths:" section.
+func (r *repo) printUnmerged(st *status) {
+	if len(st.unmerged) == 0 {
+		return
+	}
+	out := r.g.out
+	out.WriteString("Unmerged paths:\n")
+	deletion := false
+	for _, u := range st.unmerged {
+		deletion = deletion || u.mask == 1 || u.mask == 3 || u.mask == 5
+	}
+	if deletion {
+		out.WriteString("  (use \"git add/rm <file>...\" as appropriate to mark resolution)\n")
+	} else {
+		out.WriteString("  (use \"git add <file>...\" to mark resolution)\n")
+	}
+	for _, u := range st.unmerged {
+		fmt.Fprintf(out, "\t%-17s%s\n", unmergedLabels[u.mask], quotePath(r.rel(u.path)))
+	}
+	out.WriteString("\n")
 }
 
 // abbrev is the short form of an object id (7 hex digits).

@@ -36,13 +36,17 @@ type scan struct {
 
 // scanner walks a worktree against an index.
 type scanner struct {
-	r        *repo
-	entries  map[string]*index.Entry
-	names    []string // tracked names, sorted
-	idxMtime int64    // the index file's mtime (ns): entries as new are racy
-	allFiles bool     // list untracked files one by one (-uall, add -A)
-	noIgnore bool     // read no ignore file: every untracked path counts
-	out      *scan
+	r       *repo
+	entries map[string]*index.Entry
+	names   []string // tracked names, sorted
+	// unmerged are the conflicted names (stages 1-3 only): neither
+	// tracked as a stage-0 entry is nor untracked.
+	unmerged      map[string]bool
+	unmergedNames []string // sorted
+	idxMtime      int64    // the index file's mtime (ns): entries as new are racy
+	allFiles      bool     // list untracked files one by one (-uall, add -A)
+	noIgnore      bool     // read no ignore file: every untracked path counts
+	out           *scan
 }
 
 func newScanner(r *repo, idx *index.Index) *scanner {
@@ -51,6 +55,12 @@ func newScanner(r *repo, idx *index.Index) *scanner {
 		if e.Stage == stageMerged {
 			s.entries[e.Name] = e
 			s.names = append(s.names, e.Name)
+		} else if !s.unmerged[e.Name] {
+			if s.unmerged == nil {
+				s.unmerged = map[string]bool{}
+			}
+			s.unmerged[e.Name] = true
+			s.unmergedNames = append(s.unmergedNames, e.Name)
 		}
 	}
 	if !sort.StringsAreSorted(s.names) {
@@ -65,7 +75,11 @@ func newScanner(r *repo, idx *index.Index) *scanner {
 // hasTracked reports whether any tracked name lies under dir ("a/b/").
 func (s *scanner) hasTracked(dir string) bool {
 	i := sort.SearchStrings(s.names, dir)
-	return i < len(s.names) && strings.HasPrefix(s.names[i], dir)
+	if i < len(s.names) && strings.HasPrefix(s.names[i], dir) {
+		return true
+	}
+	j := sort.SearchStrings(s.unmergedNames, dir)
+	return j < len(s.unmergedNames) && strings.HasPrefix(s.unmergedNames[j], dir)
 }
 
 // run walks the whole worktree.
@@ -149,6 +163,10 @@ func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
 		if e, ok := s.entries[p]; ok {
 			s.out.files[p] = info
 			s.out.tracked[p] = s.compare(p, e, info)
+			continue
+		}
+		if s.unmerged[p] {
+			s.out.files[p] = info
 			continue
 		}
 		if matcher.Match(splitRel(p), false) {
