@@ -89,7 +89,7 @@ func parseArgs(argv []string, defs []optDef, mode parseMode) (*parsedArgs, *usag
 		switch {
 		case arg == "--":
 			for j := i + 1; j < len(argv); j++ {
-				res.operands = append(res.operands, j)
+				res.addOperand(j, len(argv))
 			}
 			return res, nil
 		case strings.HasPrefix(arg, "--"):
@@ -107,14 +107,24 @@ func parseArgs(argv []string, defs []optDef, mode parseMode) (*parsedArgs, *usag
 		default:
 			if mode.stopAtOperand {
 				for j := i; j < len(argv); j++ {
-					res.operands = append(res.operands, j)
+					res.addOperand(j, len(argv))
 				}
 				return res, nil
 			}
-			res.operands = append(res.operands, i)
+			res.addOperand(i, len(argv))
 		}
 	}
 	return res, nil
+}
+
+// addOperand records argv[i] as an operand. The first one makes room for
+// every element after it: xargs hands a utility thousands of operands,
+// and a slice grown by doubling allocated about twice what it kept.
+func (res *parsedArgs) addOperand(i, argc int) {
+	if res.operands == nil {
+		res.operands = make([]int, 0, argc-i)
+	}
+	res.operands = append(res.operands, i)
 }
 
 // parseLong handles one --name[=value] element and returns the index of the

@@ -264,8 +264,10 @@ func (x *xargsRun) run() (int, error) {
 	size := baseSize
 	lines := 0
 	flush := func() bool {
+		// commandFor copies the items, so the batch's array serves the
+		// next batch too.
 		argv := x.commandFor(batch)
-		batch, size, lines = batch[:0:0], baseSize, 0
+		batch, size, lines = batch[:0], baseSize, 0
 		ranAny = true
 		return x.launch(argv)
 	}
