@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // grepMatcher decides whether a line matches and where.
@@ -19,6 +21,11 @@ type grepMatcher struct {
 	// parts finds the pieces -o prints; with -w its group 1 is the word.
 	parts regexEngine
 	word  bool
+	// literal is the whole pattern when it is one string to find (grep
+	// TODO, grep -F word): lines and buffers are searched with
+	// bytes.Index, as GNU grep searches for a fixed string, instead of
+	// setting up the regexp machine for each. nil otherwise.
+	literal []byte
 }
 
 // newGrepMatcher compiles the patterns the way grep -G/-E/-F/-P reads
@@ -75,12 +82,37 @@ func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 	if m.parts, err = compile(prefix + parts); err != nil {
 		return nil, err
 	}
+	m.literal = literalOf(prefix + whole)
 	// Jumping through a buffer is sound when the pattern cannot tell a
 	// line from a buffer: no absolute anchors, no user-chosen flags.
 	if cfg.dialect != "P" && !cfg.nullData && !strings.Contains(core, `\A`) && !strings.Contains(core, `\z`) {
 		m.multi, _ = compile("(?m" + flags + ")" + whole)
 	}
 	return m, nil
+}
+
+// literalOf is the string expr matches when it matches exactly one
+// string, case and all, and nil otherwise. The regexp matches that
+// string's UTF-8 wherever it occurs, so bytes.Index finds the same
+// matches, except for U+FFFD, which the regexp also matches at every
+// invalid byte of the input.
+func literalOf(expr string) []byte {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	if re.Op != syntax.OpLiteral || re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+		return nil
+	}
+	lit := make([]byte, 0, len(re.Rune))
+	for _, r := range re.Rune {
+		if r == utf8.RuneError || !utf8.ValidRune(r) {
+			return nil
+		}
+		lit = utf8.AppendRune(lit, r)
+	}
+	return lit
 }
 
 // grepAlternatives translates each pattern; backtrack says some pattern
@@ -157,7 +189,21 @@ func (m *grepMatcher) matches(line []byte) bool {
 	if m.nothing {
 		return false
 	}
+	if m.literal != nil {
+		return bytes.Contains(line, m.literal)
+	}
 	return m.line.Match(line)
+}
+
+// jump is where the first match in a buffer of whole lines starts, or -1.
+func (m *grepMatcher) jump(b []byte) int {
+	if m.literal != nil {
+		return bytes.Index(b, m.literal)
+	}
+	if loc := m.multi.FindIndex(b); loc != nil {
+		return loc[0]
+	}
+	return -1
 }
 
 // pieces returns the non-empty matches -o prints, as [start, end) pairs.
@@ -326,14 +372,14 @@ func (g *grepper) scanRegion(s *fileScan, region []byte, delim byte, listOnly bo
 			return
 		}
 		if jump && s.afterLeft == 0 {
-			loc := g.m.multi.FindIndex(region[pos:])
-			if loc == nil {
+			at := g.m.jump(region[pos:])
+			if at < 0 {
 				skipped := region[pos:]
 				s.lineNo += int64(bytes.Count(skipped, []byte{delim}))
 				s.offset += int64(len(skipped))
 				return
 			}
-			start := pos + loc[0]
+			start := pos + at
 			lineStart := bytes.LastIndexByte(region[pos:start], delim) + 1 + pos
 			if lineStart > pos {
 				s.lineNo += int64(bytes.Count(region[pos:lineStart], []byte{delim}))

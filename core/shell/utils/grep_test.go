@@ -152,3 +152,57 @@ func TestGrepLongInput(t *testing.T) {
 		t.Errorf("got %q %q %d", out, errs, exit)
 	}
 }
+
+// A pattern that is one string is searched for with bytes.Index; it must
+// find what the regexp finds, line by line and as the first match of a
+// buffer, on invalid UTF-8 too, and must not be taken for -i, -w, -x,
+// alternatives, classes or U+FFFD (which the regexp also matches at
+// every invalid byte).
+func TestGrepLiteralMatchesAsTheRegexp(t *testing.T) {
+	t.Parallel()
+	inputs := []string{
+		"", "TODO", "a TODO b\n", "todo\n", "xTODOx\nTODO\n", "TOD\nO\n", "\xffTODO\xfe\n",
+		"é\n", "e\u0301\n", "\xc3é\n", "\xe0é\n", "\xef\xbf\xbd\n", "\xff\n", "a.b axb\n", "\x00TODO\n",
+	}
+	cases := []struct {
+		cfg     grepConfig
+		literal bool
+	}{
+		{grepConfig{dialect: "G", patterns: []string{"TODO"}}, true},
+		{grepConfig{dialect: "E", patterns: []string{"TODO"}}, true},
+		{grepConfig{dialect: "F", patterns: []string{"a.b"}}, true},
+		{grepConfig{dialect: "G", patterns: []string{"é"}}, true},
+		{grepConfig{dialect: "G", patterns: []string{"TODO"}, nullData: true}, true},
+		{grepConfig{dialect: "P", patterns: []string{"TODO"}}, true},
+		{grepConfig{dialect: "F", patterns: []string{"\ufffd"}}, false},
+		{grepConfig{dialect: "G", patterns: []string{"TODO"}, ignoreCase: true}, false},
+		{grepConfig{dialect: "G", patterns: []string{"TODO"}, word: true}, false},
+		{grepConfig{dialect: "G", patterns: []string{"TODO"}, line: true}, false},
+		{grepConfig{dialect: "G", patterns: []string{"TODO", "é"}}, false},
+		{grepConfig{dialect: "G", patterns: []string{"a.b"}}, false},
+		{grepConfig{dialect: "G", patterns: []string{""}}, false},
+		{grepConfig{dialect: "G", patterns: []string{"^TODO"}}, false},
+	}
+	for _, c := range cases {
+		m, err := newGrepMatcher(&c.cfg)
+		if err != nil {
+			t.Fatalf("%+v: %v", c.cfg, err)
+		}
+		if (m.literal != nil) != c.literal {
+			t.Errorf("%+v: literal %q, want one: %v", c.cfg, m.literal, c.literal)
+		}
+		viaRegexp := *m
+		viaRegexp.literal = nil
+		for _, in := range inputs {
+			if got, want := m.matches([]byte(in)), viaRegexp.matches([]byte(in)); got != want {
+				t.Errorf("%+v on %q: matches %v, the regexp says %v", c.cfg, in, got, want)
+			}
+			if m.multi == nil {
+				continue
+			}
+			if got, want := m.jump([]byte(in)), viaRegexp.jump([]byte(in)); got != want {
+				t.Errorf("%+v on %q: first match at %d, the regexp says %d", c.cfg, in, got, want)
+			}
+		}
+	}
+}
