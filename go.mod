@@ -74,3 +74,5 @@ replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
 replace github.com/dop251/goja => ./third_party/goja
 
 replace github.com/itchyny/gojq => ./third_party/gojq
+
+replace github.com/atotto/clipboard => ./third_party/atotto-clipboard
