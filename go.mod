@@ -76,3 +76,5 @@ replace github.com/dop251/goja => ./third_party/goja
 replace github.com/itchyny/gojq => ./third_party/gojq
 
 replace github.com/atotto/clipboard => ./third_party/atotto-clipboard
+
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
