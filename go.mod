@@ -78,3 +78,7 @@ replace github.com/itchyny/gojq => ./third_party/gojq
 replace github.com/atotto/clipboard => ./third_party/atotto-clipboard
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+replace github.com/go-git/gcfg => ./third_party/gcfg
+
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/mcp-go-sdk
