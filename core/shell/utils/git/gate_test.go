@@ -454,3 +454,22 @@ func TestConflictedMergeKeepsHiddenPaths(t *testing.T) {
 		t.Errorf("after the merge in the hiding session:\n%s", got)
 	}
 }
+
+// TestStashKeepsHiddenFiles: stash -u, stash of paths and --index in a
+// session that hides files never take, stash or name them: a hidden
+// untracked file stays where it is, a hidden tracked one keeps its
+// content, and the other session sees both unchanged (G-4.5).
+func TestStashKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt", "/w/loot.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && echo changed >> secret.txt && echo l > loot.txt")
+	out := hide.must("echo x >> a.txt && echo u > u.txt && git stash -u && git status -s && git stash show -p && git stash pop -q --index && git status -s && git stash push -q -- . && git stash list")
+	if strings.Contains(out, "secret") || strings.Contains(out, "loot") || !strings.Contains(out, "stash@{0}: WIP on main") {
+		t.Errorf("stash in the hiding session:\n%s", out)
+	}
+	if got := open.must("git status -s; cat secret.txt loot.txt"); got != " M secret.txt\n?? loot.txt\n?? u.txt\ns\nchanged\nl\n" {
+		t.Errorf("the hidden files after the hiding session's stashes:\n%s", got)
+	}
+}

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // The stash is git's: refs/stash names the newest entry, a commit of the
@@ -42,51 +45,116 @@ func runStash(g *cmd, args []string) error {
 	}
 	switch sub {
 	case "push", "save":
-		msg := ""
-		for i := 0; i < len(args); i++ {
-			switch a := args[i]; {
-			case a == "-m" || a == "--message":
-				if i+1 >= len(args) {
-					return usageErr("error: switch `m' requires a value\n")
-				}
-				i++
-				msg = args[i]
-			case a == "-q" || a == "--quiet":
-			case strings.HasPrefix(a, "-"):
-				return &exitError{msg: "git: 'stash push " + a + "' is not supported here\n", code: 1}
-			default:
-				if sub == "save" {
-					msg = strings.Join(args[i:], " ")
-					i = len(args)
-					continue
-				}
-				return &exitError{msg: "git: 'stash push' of paths is not supported here\n", code: 1}
-			}
+		o, err := parseStashPush(sub, args)
+		if err != nil {
+			return err
 		}
-		return r.stashPush(msg)
+		return r.stashPush(o)
 	case "list":
 		return r.stashList()
 	case "pop", "apply", "drop":
-		n, err := stashIndex(args)
+		keepIndex := false
+		var refs []string
+		for _, a := range args {
+			switch {
+			case a == "--index" && sub != "drop":
+				keepIndex = true
+			case strings.HasPrefix(a, "-") && a != "-":
+				return unknownOption("stash "+sub, a)
+			default:
+				refs = append(refs, a)
+			}
+		}
+		n, err := stashIndex(refs)
 		if err != nil {
 			return err
 		}
 		name := "refs/stash@{0}"
-		if len(args) > 0 {
-			name = args[0]
+		if len(refs) > 0 {
+			name = refs[0]
 			if !strings.HasPrefix(name, "stash@{") {
 				name = "stash@{" + name + "}"
 			}
 		}
-		return r.stashTake(sub, n, name)
+		return r.stashTake(sub, n, name, keepIndex)
 	case "show":
-		n, err := stashIndex(args)
+		var d diffOutput
+		var refs []string
+		for _, a := range args {
+			switch a {
+			case "-p", "-u", "--patch":
+				d.patch = true
+			case "--stat":
+				d.stat = true
+			case "--name-only":
+				d.nameOnly = true
+			case "--name-status":
+				d.nameStatus = true
+			case "--shortstat":
+				d.shortstat = true
+			default:
+				if strings.HasPrefix(a, "-") {
+					return unknownOption("stash show", a)
+				}
+				refs = append(refs, a)
+			}
+		}
+		if !d.patch && !d.nameOnly && !d.nameStatus && !d.shortstat {
+			d.stat = true
+		}
+		n, err := stashIndex(refs)
 		if err != nil {
 			return err
 		}
-		return r.stashShow(n)
+		return r.stashShow(n, d)
 	}
 	return &exitError{msg: "git: 'stash " + sub + "' is not supported here\n", code: 1}
+}
+
+// stashPushOptions are git stash push's flags.
+type stashPushOptions struct {
+	msg              string
+	paths            []string
+	includeUntracked bool
+	keepIndex        bool
+}
+
+func parseStashPush(sub string, args []string) (stashPushOptions, error) {
+	var o stashPushOptions
+	dashdash := false
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case dashdash:
+			o.paths = append(o.paths, a)
+		case a == "--":
+			dashdash = true
+		case a == "-m" || a == "--message":
+			if i+1 >= len(args) {
+				return o, usageErr("error: switch `m' requires a value\n")
+			}
+			i++
+			o.msg = args[i]
+		case strings.HasPrefix(a, "--message="):
+			o.msg = strings.TrimPrefix(a, "--message=")
+		case strings.HasPrefix(a, "-m") && len(a) > 2:
+			o.msg = a[2:]
+		case a == "-u" || a == "--include-untracked":
+			o.includeUntracked = true
+		case a == "-k" || a == "--keep-index":
+			o.keepIndex = true
+		case a == "--no-keep-index":
+			o.keepIndex = false
+		case a == "-q" || a == "--quiet":
+		case strings.HasPrefix(a, "-"):
+			return o, &exitError{msg: "git: 'stash push " + a + "' is not supported here\n", code: 1}
+		case sub == "save":
+			o.msg = strings.Join(args[i:], " ")
+			i = len(args)
+		default:
+			o.paths = append(o.paths, a)
+		}
+	}
+	return o, nil
 }
 
 // stashIndex reads "stash@{N}" or "N" (0 by default).
@@ -138,12 +206,41 @@ func (r *repo) stashList() error {
 	return nil
 }
 
-func (r *repo) stashPush(msg string) error {
-	st, idx, err := r.collectStatus(false)
+// stashPush saves the index and the worktree's tracked changes (and,
+// with -u, the untracked files) as a stash commit, then takes them out of
+// the worktree: all of them, or only the paths the pathspecs name. As in
+// git, the worktree commit holds the whole index plus the named paths'
+// worktree versions.
+func (r *repo) stashPush(o stashPushOptions) error {
+	st, idx, err := r.collectStatus(o.includeUntracked)
 	if err != nil {
 		return err
 	}
-	if len(st.staged) == 0 && len(st.unstaged) == 0 {
+	if len(st.unmerged) > 0 {
+		for _, u := range st.unmerged {
+			fmt.Fprintf(r.g.errw, "%s: needs merge\n", u.path)
+		}
+		return &exitError{msg: "error: could not write index\n", code: 1}
+	}
+	headFlat, err := r.headTree()
+	if err != nil {
+		return err
+	}
+	var specs []pathspec
+	if len(o.paths) > 0 {
+		if specs, err = r.pathspecs(o.paths); err != nil {
+			return err
+		}
+		if err := r.checkStashSpecs(specs, idx, headFlat, st); err != nil {
+			return err
+		}
+		st.filter(specs)
+	}
+	var untracked []string
+	if o.includeUntracked {
+		untracked = st.scan.untracked
+	}
+	if len(st.staged) == 0 && len(st.unstaged) == 0 && len(untracked) == 0 {
 		fmt.Fprintln(r.g.out, "No local changes to save")
 		return nil
 	}
@@ -176,41 +273,29 @@ func (r *repo) stashPush(msg string) error {
 	if err != nil {
 		return fatalf("%s", errText(err))
 	}
-	// The worktree's tracked files, as they are now.
-	work, err := r.worktreeFlat(idx)
+	workTree, err := r.stashWorkTree(idx, specs)
 	if err != nil {
 		return err
 	}
-	for p, e := range work.entries {
-		if e.Hash == (plumbing.Hash{}) {
-			continue
-		}
-		if ie := indexFlat(idx)[p]; ie.Hash == e.Hash {
-			continue
-		}
-		data, err := work.load(p, e)
+	parents := []plumbing.Hash{head, ih}
+	if len(untracked) > 0 {
+		uh, err := r.stashUntracked(untracked, title, author, committer)
 		if err != nil {
-			return &exitError{msg: fmt.Sprintf("error: %s: %s\nCannot save the current worktree state\n", p, errText(err)), code: 1}
+			return err
 		}
-		if _, err := r.writeObject(plumbing.BlobObject, data); err != nil {
-			return fatalf("%s", errText(err))
-		}
-	}
-	workTree, err := r.writeFlatTree(work.entries)
-	if err != nil {
-		return err
+		parents = append(parents, uh)
 	}
 	label := "WIP on " + title
-	if msg != "" {
-		label = "On " + where + ": " + msg
+	if o.msg != "" {
+		label = "On " + where + ": " + o.msg
 	}
 	// git writes the worktree commit's message without a final newline.
-	wc := &commit{Tree: workTree, Parents: []plumbing.Hash{head, ih}, Author: author, Committer: committer, Message: label}
+	wc := &commit{Tree: workTree, Parents: parents, Author: author, Committer: committer, Message: label}
 	wh, err := r.writeObject(plumbing.CommitObject, wc.encode())
 	if err != nil {
 		return fatalf("%s", errText(err))
 	}
-	if err := r.resetTo(head, "hard", true); err != nil {
+	if err := r.stashClean(head, headFlat, specs, untracked, o.keepIndex); err != nil {
 		return err
 	}
 	old := plumbing.ZeroHash
@@ -222,6 +307,155 @@ func (r *repo) stashPush(msg string) error {
 	}
 	r.appendLog("logs/refs/stash", old, wh, committer, label)
 	fmt.Fprintf(r.g.out, "Saved working directory and index state %s\n", label)
+	return nil
+}
+
+// checkStashSpecs makes every pathspec name a path git knows (the index,
+// HEAD) or, with -u, an untracked file, as git stash push requires.
+func (r *repo) checkStashSpecs(specs []pathspec, idx *index.Index, headFlat map[string]flatEntry, st *status) error {
+	for _, sp := range specs {
+		found := false
+		for _, e := range idx.Entries {
+			if found = sp.match(e.Name) && !r.hiddenPath(e.Name); found {
+				break
+			}
+		}
+		for p := range headFlat {
+			if found {
+				break
+			}
+			found = sp.match(p) && !r.hiddenPath(p)
+		}
+		for _, p := range st.scan.untracked {
+			if found {
+				break
+			}
+			found = sp.match(strings.TrimSuffix(p, "/"))
+		}
+		if !found {
+			return &exitError{msg: fmt.Sprintf("error: pathspec ':(,prefix:0)%s' did not match any file(s) known to git\nDid you forget to 'git add'?\n", sp.arg), code: 1}
+		}
+	}
+	return nil
+}
+
+// stashWorkTree stores the stash's worktree tree: the index with the
+// worktree's version of every tracked path (of the named ones, given
+// pathspecs).
+func (r *repo) stashWorkTree(idx *index.Index, specs []pathspec) (plumbing.Hash, error) {
+	work, err := r.worktreeFlat(idx)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	flat := indexFlat(idx)
+	for p := range flat {
+		if _, ok := work.entries[p]; !ok && (specs == nil || matchAny(specs, p)) {
+			delete(flat, p) // gone from the worktree
+		}
+	}
+	for p, e := range work.entries {
+		if specs != nil && !matchAny(specs, p) {
+			continue
+		}
+		if ie := flat[p]; ie.Hash != e.Hash {
+			data, err := work.load(p, e)
+			if err != nil {
+				return plumbing.ZeroHash, &exitError{msg: fmt.Sprintf("error: %s: %s\nCannot save the current worktree state\n", p, errText(err)), code: 1}
+			}
+			if _, err := r.writeObject(plumbing.BlobObject, data); err != nil {
+				return plumbing.ZeroHash, fatalf("%s", errText(err))
+			}
+		}
+		flat[p] = e
+	}
+	return r.writeFlatTree(flat)
+}
+
+// stashUntracked stores the untracked files as the stash's third parent:
+// a commit of them alone, as git stash -u makes.
+func (r *repo) stashUntracked(paths []string, title string, author, committer signature) (plumbing.Hash, error) {
+	flat := map[string]flatEntry{}
+	for _, p := range paths {
+		info, err := r.g.fsys.Lstat(r.abs(p))
+		if err != nil {
+			return plumbing.ZeroHash, &exitError{msg: fmt.Sprintf("error: %s: %s\nCannot save the untracked files\n", p, errText(err)), code: 1}
+		}
+		data, err := r.workContent(p, info)
+		if err != nil {
+			return plumbing.ZeroHash, &exitError{msg: fmt.Sprintf("error: %s: %s\nCannot save the untracked files\n", p, errText(err)), code: 1}
+		}
+		h, err := r.writeObject(plumbing.BlobObject, data)
+		if err != nil {
+			return plumbing.ZeroHash, fatalf("%s", errText(err))
+		}
+		flat[p] = flatEntry{Hash: h, Mode: modeOf(info)}
+	}
+	tree, err := r.writeFlatTree(flat)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	uc := &commit{Tree: tree, Author: author, Committer: committer, Message: "untracked files on " + title + "\n"}
+	h, err := r.writeObject(plumbing.CommitObject, uc.encode())
+	if err != nil {
+		return plumbing.ZeroHash, fatalf("%s", errText(err))
+	}
+	return h, nil
+}
+
+// stashClean takes the stashed changes out: the worktree and the index go
+// back to HEAD (only the named paths, given pathspecs; with --keep-index
+// the index's versions stay, in the index and the worktree), and stashed
+// untracked files are removed.
+func (r *repo) stashClean(head plumbing.Hash, headFlat map[string]flatEntry, specs []pathspec, untracked []string, keepIndex bool) error {
+	if specs == nil && !keepIndex {
+		if err := r.resetTo(head, "hard", true); err != nil {
+			return err
+		}
+	} else {
+		ed, err := r.editIndex()
+		if err != nil {
+			return err
+		}
+		defer ed.lock.release()
+		target := headFlat
+		if keepIndex {
+			target = indexFlat(ed.idx)
+		}
+		s := newScanner(r, ed.idx)
+		sc, err := s.run()
+		if err != nil {
+			return err
+		}
+		paths := map[string]bool{}
+		for p := range ed.entries {
+			paths[p] = true
+		}
+		for p := range headFlat {
+			paths[p] = true
+		}
+		for _, p := range sortedKeys(paths) {
+			if (specs != nil && !matchAny(specs, p)) || sc.hidden[p] || r.hiddenPath(p) {
+				continue
+			}
+			e, inIndex := ed.entries[p]
+			t, inTarget := target[p]
+			if inIndex == inTarget && (!inIndex || e.Hash == t.Hash && e.Mode == t.Mode) && sc.tracked[p] == wtSame {
+				continue
+			}
+			if err := r.applyPath(p, target, ed.entries); err != nil {
+				return err
+			}
+		}
+		if err := ed.commit(); err != nil {
+			return err
+		}
+	}
+	for _, p := range untracked {
+		if err := r.g.fsys.Remove(r.abs(p)); err != nil {
+			return fatalf("could not remove '%s': %s", p, errText(err))
+		}
+		r.pruneDirs(path.Dir(p))
+	}
 	return nil
 }
 
@@ -239,7 +473,7 @@ func (r *repo) appendLog(name string, old, new plumbing.Hash, who signature, msg
 }
 
 // stashTake applies entry n (pop, apply) and drops it (pop, drop).
-func (r *repo) stashTake(how string, n int, name string) error {
+func (r *repo) stashTake(how string, n int, name string, keepIndex bool) error {
 	entries, lines, err := r.stashEntries()
 	if err != nil {
 		return err
@@ -255,14 +489,21 @@ func (r *repo) stashTake(how string, n int, name string) error {
 	}
 	e := entries[n]
 	if how != "drop" {
-		if err := r.stashApply(e.hash); err != nil {
+		err := r.stashApply(e.hash, keepIndex)
+		if _, refused := err.(*stashRefusal); err != nil && !refused {
 			return err
 		}
-		st, _, err := r.collectStatus(false)
-		if err != nil {
-			return err
+		st, _, serr := r.collectStatus(false)
+		if serr != nil {
+			return serr
 		}
 		r.printLong(st, false)
+		if err != nil {
+			if how == "pop" {
+				r.g.out.WriteString("The stash entry is kept in case you need it again.\n")
+			}
+			return exitErrorOf(err.(*stashRefusal).msg)
+		}
 	}
 	if how == "apply" {
 		return nil
@@ -285,10 +526,12 @@ func (r *repo) stashTake(how string, n int, name string) error {
 }
 
 // stashApply brings a stash's changes into the worktree: every path the
-// stash changed from its base is written (or removed), and files its
-// index added are added again. It refuses when the worktree or index has
-// changes of its own on those paths.
-func (r *repo) stashApply(w plumbing.Hash) error {
+// stash changed from its base is written (or removed), files its index
+// added are added again, and its untracked files come back. With --index
+// the index gets the stash's index versions too. It refuses when the
+// worktree or index has changes of its own on those paths (a path that
+// already holds what the stash brings is left as it is).
+func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 	wc, err := r.readCommit(w)
 	if err != nil || len(wc.Parents) < 2 {
 		return fatalf("'%s' is not a stash-like commit", w)
@@ -318,6 +561,9 @@ func (r *repo) stashApply(w plumbing.Hash) error {
 		return err
 	}
 	defer ed.lock.release()
+	if hasUnmerged(ed.idx) {
+		return &exitError{msg: "error: could not write index\n", code: 1}
+	}
 	headFlat, err := r.headTree()
 	if err != nil {
 		return err
@@ -328,30 +574,44 @@ func (r *repo) stashApply(w plumbing.Hash) error {
 			changed = append(changed, p)
 		}
 	}
+	if keepIndex {
+		changed = append(changed, differing(baseFlat, indexFlatT)...)
+	}
 	changed = dedupe(changed)
 	s := newScanner(r, ed.idx)
 	sc, err := s.run()
 	if err != nil {
 		return err
 	}
-	var local []string
+	var local, todo []string
 	for _, p := range changed {
 		if r.hiddenPath(p) {
 			return &exitError{msg: "error: this stash would change files hidden from this session\n", code: 1}
 		}
-		if headFlat[p] != baseFlat[p] || sc.tracked[p] != wtSame && sc.tracked[p] != wtDeleted || func() bool { _, ok := ed.entries[p]; return ok && headFlat[p].Hash != ed.entries[p].Hash }() {
+		want, inStash := workFlat[p]
+		cur, inIndex := ed.entries[p]
+		if inIndex == inStash && (!inIndex || cur.Hash == want.Hash && cur.Mode == want.Mode && sc.tracked[p] == wtSame) && !keepIndex {
+			continue // already as the stash has it
+		}
+		todo = append(todo, p)
+		if headFlat[p] != baseFlat[p] || sc.tracked[p] != wtSame && sc.tracked[p] != wtDeleted || inIndex && headFlat[p].Hash != cur.Hash {
 			local = append(local, p)
 		}
 	}
 	if len(local) > 0 {
-		return &exitError{msg: "error: Your local changes to the following files would be overwritten by merge:\n\t" + strings.Join(local, "\n\t") + "\nPlease commit your changes or stash them before you merge.\nAborting\n", code: 1}
+		return &stashRefusal{"error: Your local changes to the following files would be overwritten by merge:\n\t" + strings.Join(local, "\n\t") + "\nPlease commit your changes or stash them before you merge.\nAborting\n"}
 	}
-	for _, p := range changed {
+	if len(differing(baseFlat, workFlat)) == 0 {
+		r.g.out.WriteString("Already up to date.\n")
+	}
+	for _, p := range todo {
 		fe, ok := workFlat[p]
 		if !ok {
-			if _, inIndex := indexFlatT[p]; !inIndex {
-				r.g.fsys.Remove(r.abs(p))
-				delete(ed.entries, p)
+			r.g.fsys.Remove(r.abs(p))
+			r.pruneDirs(path.Dir(p))
+			delete(ed.entries, p)
+			if ie, inIndex := indexFlatT[p]; inIndex && (keepIndex || baseFlat[p].Mode == 0) {
+				ed.entries[p] = &index.Entry{Name: p, Hash: ie.Hash, Mode: ie.Mode}
 			}
 			continue
 		}
@@ -360,23 +620,94 @@ func (r *repo) stashApply(w plumbing.Hash) error {
 			return err
 		}
 		_, inBase := baseFlat[p]
-		if ie, added := indexFlatT[p]; added && !inBase {
+		ie, inIndexT := indexFlatT[p]
+		switch {
+		case keepIndex && !inIndexT:
+			delete(ed.entries, p)
+		case keepIndex || inIndexT && !inBase:
+			if ie != fe {
+				e.ModifiedAt = e.ModifiedAt.Add(-time.Nanosecond) // the worktree differs: stat must not match
+			}
 			e.Hash, e.Mode = ie.Hash, ie.Mode
 			ed.entries[p] = e
-		} else if cur := ed.entries[p]; cur != nil {
-			cur.ModifiedAt = cur.ModifiedAt.Add(-time.Nanosecond) // content changed: stat must not match
+		default:
+			if cur := ed.entries[p]; cur != nil {
+				cur.ModifiedAt = cur.ModifiedAt.Add(-time.Nanosecond) // content changed: stat must not match
+			}
 		}
 	}
-	return ed.commit()
+	if err := ed.commit(); err != nil {
+		return err
+	}
+	if len(wc.Parents) > 2 {
+		// git brings the untracked files back after the tracked ones.
+		return r.restoreUntracked(wc.Parents[2])
+	}
+	return nil
 }
 
-func (r *repo) stashShow(n int) error {
+// stashRefusal is an apply that could not be done: git then prints the
+// status, and pop keeps the entry.
+type stashRefusal struct{ msg string }
+
+func (e *stashRefusal) Error() string { return e.msg }
+
+// exitErrorOf is a refusal's message as git's exit (status 1).
+func exitErrorOf(msg string) error { return &exitError{msg: msg, code: 1} }
+
+// restoreUntracked writes a stash's untracked files back, refusing (as
+// git does) when one is already there.
+func (r *repo) restoreUntracked(u plumbing.Hash) error {
+	tree, err := r.commitTree(u)
+	if err != nil {
+		return err
+	}
+	flat, err := r.flatten(tree)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(flat))
+	for p := range flat {
+		if r.hiddenPath(p) {
+			return &exitError{msg: "error: this stash would change files hidden from this session\n", code: 1}
+		}
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	var there []string
+	for _, p := range names {
+		if _, err := r.g.fsys.Lstat(r.abs(p)); err == nil {
+			there = append(there, p)
+		}
+	}
+	if len(there) > 0 {
+		var msg strings.Builder
+		for _, p := range there {
+			fmt.Fprintf(&msg, "%s already exists, no checkout\n", p)
+		}
+		msg.WriteString("error: could not restore untracked files from stash\n")
+		return &stashRefusal{msg.String()}
+	}
+	for _, p := range names {
+		if _, err := r.writeWorkFile(p, flat[p]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stashShow prints what a stash changed from its base: a diffstat, or
+// what the flags ask for.
+func (r *repo) stashShow(n int, d diffOutput) error {
 	entries, _, err := r.stashEntries()
 	if err != nil {
 		return err
 	}
 	if n >= len(entries) {
-		return &exitError{msg: "No stash entries found.\n", code: 1}
+		if len(entries) == 0 {
+			return &exitError{msg: "No stash entries found.\n", code: 1}
+		}
+		return fatalf("stash@{%d} is not a valid reference", n)
 	}
 	wc, err := r.readCommit(entries[n].hash)
 	if err != nil {
@@ -390,6 +721,5 @@ func (r *repo) stashShow(n int) error {
 	if err != nil {
 		return err
 	}
-	r.printStat(changes, false)
-	return nil
+	return r.printDiff(changes, d, nil)
 }
