@@ -79,6 +79,13 @@ type stopFS struct {
 	keeps utils.Keeps
 }
 
+// GitView wraps the git view of the FS it wraps (vfs.GitViewer).
+func (s stopFS) GitView(role vfs.GitRole) (vfs.FS, bool) {
+	inner, ok := vfs.GitView(s.FS, role)
+	s.FS = inner
+	return s, ok
+}
+
 func (s stopFS) Open(name string) (vfs.File, error) {
 	return s.OpenFile(name, os.O_RDONLY, 0)
 }

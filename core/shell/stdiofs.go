@@ -40,6 +40,14 @@ func (f *stdioFS) special(name string) (vfs.File, bool, error) {
 	return nil, false, nil
 }
 
+// GitView wraps the git view of the FS it wraps (vfs.GitViewer).
+func (f *stdioFS) GitView(role vfs.GitRole) (vfs.FS, bool) {
+	inner, ok := vfs.GitView(f.FS, role)
+	g := *f
+	g.FS = inner
+	return &g, ok
+}
+
 func (f *stdioFS) Open(name string) (vfs.File, error) {
 	if sf, ok, err := f.special(name); ok {
 		return sf, err

@@ -17,6 +17,10 @@ type view struct {
 	vfs   *VFS
 	door  Door
 	umask fs.FileMode // taken from the permissions of what it creates
+	// git marks the views of the git utility (see GitView): a work tree's
+	// ops never reach into a .git, and a repository's never reach its
+	// index or object store through a link.
+	git GitRole
 }
 
 // resolved is where a caller's path leads.
@@ -43,6 +47,9 @@ func (r *resolved) synthetic() bool { return r.m == nil }
 // op that creates a name the gate alone decides between ENOENT and EACCES
 // (G-4.11).
 func (v *view) judge(op Op) error {
+	if v.git == GitWorkTree && !op.Listing && hasGitComponent(op.Path) {
+		return errIntoGit
+	}
 	err := v.door.CheckOp(op)
 	if err == nil {
 		return nil
@@ -122,6 +129,9 @@ func (v *view) resolveSynthetic(r *resolved) {
 func (v *view) lookup(r *resolved, op Op, name string, follow bool) error {
 	if err := v.resolve(r, op.Name, name, follow); err != nil {
 		return err
+	}
+	if v.git == GitRepository && linkedIntoGitStore(r.clean, r.path) {
+		return errIntoGit
 	}
 	op.Path, op.Prefix = r.path, r.prefix()
 	err := v.judge(op)

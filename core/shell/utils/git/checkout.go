@@ -646,14 +646,14 @@ func (r *repo) logCheckout(oldBranch plumbing.ReferenceName, oldHead plumbing.Ha
 	now := time.Now().UTC()
 	line := fmt.Sprintf("%s %s %s <%s> %d +0000\tcheckout: moving from %s to %s\n", oldHead, req.target, name, email, now.Unix(), from, to)
 	p := r.gitDir + "/logs/HEAD"
-	mkdirAll(r.g.fsys, r.gitDir+"/logs", 0o777)
-	old, _ := readFile(r.g.fsys, p)
-	writeFile(r.g.fsys, p, append(old, line...), 0o644)
+	mkdirAll(r.g.gitfs, r.gitDir+"/logs", 0o777)
+	old, _ := readFile(r.g.gitfs, p)
+	writeFile(r.g.gitfs, p, append(old, line...), 0o644)
 }
 
 // previousBranch is what "-" names: where the last checkout came from.
 func (r *repo) previousBranch() (string, bool) {
-	data, err := readFile(r.g.fsys, r.gitDir+"/logs/HEAD")
+	data, err := readFile(r.g.gitfs, r.gitDir+"/logs/HEAD")
 	if err != nil {
 		return "", false
 	}

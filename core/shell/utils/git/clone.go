@@ -43,7 +43,7 @@ func runClone(g *cmd, args []string) error {
 	}
 	srcAbs := g.env.Abs(src)
 	srcWork := strings.TrimSuffix(srcAbs, "/.git")
-	if _, err := g.fsys.Stat(srcWork + "/.git/HEAD"); err != nil {
+	if _, err := g.gitfs.Stat(srcWork + "/.git/HEAD"); err != nil {
 		return fatalf("repository '%s' does not exist", src)
 	}
 	dir := ""

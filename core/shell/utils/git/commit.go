@@ -184,7 +184,7 @@ func runCommit(g *cmd, args []string) error {
 	if err := r.setHead(h); err != nil {
 		return fatalf("cannot lock ref 'HEAD': %s", errText(err))
 	}
-	writeFile(r.g.fsys, r.gitDir+"/COMMIT_EDITMSG", []byte(msg), 0o644)
+	writeFile(r.g.gitfs, r.gitDir+"/COMMIT_EDITMSG", []byte(msg), 0o644)
 	lock.release()
 	if merging && !o.amend {
 		r.clearMergeState()
@@ -200,7 +200,7 @@ func runCommit(g *cmd, args []string) error {
 // that saved it unchanged would leave it, its comment lines stripped
 // (there is no editor here to open).
 func (r *repo) mergeMessage(noEdit bool) []string {
-	data, err := readFile(r.g.fsys, r.gitDir+"/MERGE_MSG")
+	data, err := readFile(r.g.gitfs, r.gitDir+"/MERGE_MSG")
 	if err != nil {
 		return nil
 	}

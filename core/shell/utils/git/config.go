@@ -214,11 +214,11 @@ func (g *cmd) writeConfig(f *fconfig.Config, p string) error {
 		return fatalf("%s", errText(err))
 	}
 	lock := p + ".lock"
-	if err := writeFile(g.fsys, lock, buf.Bytes(), 0o644); err != nil {
+	if err := writeFile(g.gitfs, lock, buf.Bytes(), 0o644); err != nil {
 		return &exitError{msg: fmt.Sprintf("error: could not lock config file %s: %s\n", p, errText(err)), code: 4}
 	}
-	if err := g.fsys.Rename(lock, p); err != nil {
-		g.fsys.Remove(lock)
+	if err := g.gitfs.Rename(lock, p); err != nil {
+		g.gitfs.Remove(lock)
 		return &exitError{msg: fmt.Sprintf("error: could not write config file %s: %s\n", p, errText(err)), code: 4}
 	}
 	return nil

@@ -88,7 +88,7 @@ func decodeIndexEntries(data []byte) (idx *index.Index, ok bool) {
 
 // readIndex loads .git/index quickly (an empty index when there is none).
 func (r *repo) readIndex() (*index.Index, error) {
-	data, err := readFile(r.g.fsys, r.gitDir+"/index")
+	data, err := readFile(r.g.gitfs, r.gitDir+"/index")
 	if errors.Is(err, fs.ErrNotExist) {
 		return &index.Index{Version: 2}, nil
 	}

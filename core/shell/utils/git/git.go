@@ -88,10 +88,15 @@ plumbing and configuration
 
 // cmd is one run of git.
 type cmd struct {
-	env  *utils.Env
-	fsys vfs.FS
-	out  *bufio.Writer
-	errw io.Writer
+	env *utils.Env
+	// fsys is the work tree's view: no op of it reaches into a .git,
+	// whatever links stand or are flipped on the way (vfs.GitWorkTree).
+	// gitfs is the repository's own (vfs.GitRepository): git's files
+	// under .git, and the lookups that must see a .git (finding the
+	// repository, -C, refusing a .git as a work tree).
+	fsys, gitfs vfs.FS
+	out         *bufio.Writer
+	errw        io.Writer
 	// overrides are -c NAME=VALUE settings, winning over every file.
 	overrides map[string]string
 }
@@ -173,7 +178,14 @@ var unsupported = map[string]bool{
 }
 
 func run(e *utils.Env) (int, error) {
-	g := &cmd{env: e, fsys: e.FS, out: bufio.NewWriterSize(e.Stdout, 32*1024), errw: e.Stderr}
+	work, okWork := vfs.GitView(e.FS, vfs.GitWorkTree)
+	repo, okRepo := vfs.GitView(e.FS, vfs.GitRepository)
+	if !okWork || !okRepo {
+		// Without its views git's work-tree writes would go unguarded.
+		fmt.Fprintln(e.Stderr, "fatal: git cannot run on this filesystem")
+		return 128, nil
+	}
+	g := &cmd{env: e, fsys: work, gitfs: repo, out: bufio.NewWriterSize(e.Stdout, 32*1024), errw: e.Stderr}
 	err := g.main(e.Args[1:])
 	g.out.Flush()
 	if err == nil {
@@ -238,7 +250,7 @@ func (g *cmd) changeDir(dir string) error {
 	}
 	c := *g.env
 	c.Dir = g.env.Abs(dir)
-	info, err := g.fsys.Stat(c.Dir)
+	info, err := g.gitfs.Stat(c.Dir)
 	if err == nil && !info.IsDir() {
 		err = syscall.ENOTDIR
 	}

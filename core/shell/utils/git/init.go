@@ -65,7 +65,7 @@ func runInit(g *cmd, args []string) error {
 		return errInGitDir
 	}
 	gd := path.Join(work, ".git")
-	if _, err := g.fsys.Stat(gd + "/HEAD"); err == nil {
+	if _, err := g.gitfs.Stat(gd + "/HEAD"); err == nil {
 		if branch != "" {
 			fmt.Fprintf(g.errw, "warning: re-init: ignored --initial-branch=%s\n", branch)
 		}
@@ -87,7 +87,7 @@ func runInit(g *cmd, args []string) error {
 		return fatalf("invalid initial branch name: '%s'", branch)
 	}
 	for _, d := range []string{"", "/objects/info", "/objects/pack", "/refs/heads", "/refs/tags", "/info", "/branches", "/hooks"} {
-		if err := mkdirAll(g.fsys, gd+d, 0o777); err != nil {
+		if err := mkdirAll(g.gitfs, gd+d, 0o777); err != nil {
 			return fatalf("cannot mkdir %s: %s", gd+d, errText(err))
 		}
 	}
@@ -98,7 +98,7 @@ func runInit(g *cmd, args []string) error {
 		{"info/exclude", excludeText},
 	}
 	for _, f := range files {
-		if err := writeFile(g.fsys, gd+"/"+f.name, []byte(f.text), 0o644); err != nil {
+		if err := writeFile(g.gitfs, gd+"/"+f.name, []byte(f.text), 0o644); err != nil {
 			return fatalf("could not write %s: %s", gd+"/"+f.name, errText(err))
 		}
 	}

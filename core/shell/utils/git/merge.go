@@ -149,7 +149,7 @@ fatal: Exiting because of an unresolved conflict.
 
 // mergeHead is the commit a merge in progress merges (MERGE_HEAD).
 func (r *repo) mergeHead() (plumbing.Hash, bool) {
-	data, err := readFile(r.g.fsys, r.gitDir+"/MERGE_HEAD")
+	data, err := readFile(r.g.gitfs, r.gitDir+"/MERGE_HEAD")
 	if err != nil {
 		return plumbing.ZeroHash, false
 	}
@@ -160,7 +160,7 @@ func (r *repo) mergeHead() (plumbing.Hash, bool) {
 // clearMergeState forgets a merge in progress, as a commit or a reset does.
 func (r *repo) clearMergeState() {
 	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"} {
-		if err := r.g.fsys.Remove(r.gitDir + "/" + name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := r.g.gitfs.Remove(r.gitDir + "/" + name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(r.g.errw, "warning: could not remove '%s': %s\n", r.gitDir+"/"+name, errText(err))
 		}
 	}
@@ -400,7 +400,7 @@ func (r *repo) stopWithConflicts(ours, theirs, tree plumbing.Hash, res *mergeRes
 	for _, f := range []struct{ name, text string }{
 		{"MERGE_HEAD", theirs.String() + "\n"}, {"MERGE_MSG", m.String()}, {"MERGE_MODE", mode},
 	} {
-		if err := writeFile(r.g.fsys, r.gitDir+"/"+f.name, []byte(f.text), 0o644); err != nil {
+		if err := writeFile(r.g.gitfs, r.gitDir+"/"+f.name, []byte(f.text), 0o644); err != nil {
 			return fatalf("could not write '%s': %s", r.gitDir+"/"+f.name, errText(err))
 		}
 	}
@@ -411,7 +411,7 @@ func (r *repo) stopWithConflicts(ours, theirs, tree plumbing.Hash, res *mergeRes
 
 // writeRef points a ref of .git (ORIG_HEAD) at h.
 func (r *repo) writeRef(name string, h plumbing.Hash) error {
-	return writeFile(r.g.fsys, r.gitDir+"/"+name, []byte(h.String()+"\n"), 0o644)
+	return writeFile(r.g.gitfs, r.gitDir+"/"+name, []byte(h.String()+"\n"), 0o644)
 }
 
 // mergeResult is a merge of three trees: the tree it leaves (a conflicted

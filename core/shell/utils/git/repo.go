@@ -39,8 +39,8 @@ func (g *cmd) findRepo() (*repo, error) {
 	}
 	for {
 		gd := path.Join(dir, ".git")
-		if info, err := g.fsys.Stat(gd); err == nil && info.IsDir() {
-			if _, err := g.fsys.Stat(path.Join(gd, "HEAD")); err == nil {
+		if info, err := g.gitfs.Stat(gd); err == nil && info.IsDir() {
+			if _, err := g.gitfs.Stat(path.Join(gd, "HEAD")); err == nil {
 				return g.openRepo(dir), nil
 			}
 		}
@@ -54,7 +54,7 @@ func (g *cmd) findRepo() (*repo, error) {
 func (g *cmd) openRepo(work string) *repo {
 	gd := path.Join(work, ".git")
 	r := &repo{g: g, work: work, gitDir: gd}
-	r.st = filesystem.NewStorageWithOptions(newDoorFS(g.fsys, gd), cache.NewObjectLRU(8*cache.MiByte), filesystem.Options{})
+	r.st = filesystem.NewStorageWithOptions(newDoorFS(g.gitfs, gd), cache.NewObjectLRU(8*cache.MiByte), filesystem.Options{})
 	r.cfg = g.loadConfig(gd)
 	return r
 }
@@ -236,7 +236,7 @@ func (r *repo) loadIndex() (*index.Index, error) {
 // the returned function releases it without writing.
 func (r *repo) lockIndex() (*indexLock, error) {
 	p := r.gitDir + "/index.lock"
-	f, err := r.g.fsys.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := r.g.gitfs.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fatalf("Unable to create '%s': File exists.\n\nAnother git process seems to be running in this repository, e.g.\nan editor opened by 'git commit'. Please make sure all processes\nare terminated then try again. If it still fails, a git process\nmay have crashed in this repository earlier:\nremove the file manually to continue.", p)
@@ -273,8 +273,8 @@ func (l *indexLock) commit(idx *index.Index) error {
 	}
 	l.f.Close()
 	l.done = true
-	if err := l.r.g.fsys.Rename(l.path, l.r.gitDir+"/index"); err != nil {
-		l.r.g.fsys.Remove(l.path)
+	if err := l.r.g.gitfs.Rename(l.path, l.r.gitDir+"/index"); err != nil {
+		l.r.g.gitfs.Remove(l.path)
 		return fatalf("unable to write new index file")
 	}
 	return nil
@@ -287,7 +287,7 @@ func (l *indexLock) release() {
 	}
 	l.done = true
 	l.f.Close()
-	l.r.g.fsys.Remove(l.path)
+	l.r.g.gitfs.Remove(l.path)
 }
 
 // readFile reads a whole worktree or .git file.
@@ -325,13 +325,13 @@ func (g *cmd) loadConfig(gitDir string) *configSet {
 	c := &configSet{global: fconfig.New(), local: fconfig.New()}
 	if home := g.env.Getenv("HOME"); home != "" {
 		c.globalPath = path.Join(g.env.Abs(home), ".gitconfig")
-		if data, err := readFile(g.fsys, c.globalPath); err == nil {
+		if data, err := readFile(g.gitfs, c.globalPath); err == nil {
 			fconfig.NewDecoder(bytes.NewReader(data)).Decode(c.global)
 		}
 	}
 	if gitDir != "" {
 		c.localPath = gitDir + "/config"
-		if data, err := readFile(g.fsys, c.localPath); err == nil {
+		if data, err := readFile(g.gitfs, c.localPath); err == nil {
 			fconfig.NewDecoder(bytes.NewReader(data)).Decode(c.local)
 		}
 	}
@@ -399,7 +399,7 @@ var errInGitDir = fatalf("this operation must be run in a work tree")
 // only git may write, and a work tree there would let checkout, mv or
 // restore write them with content the agent chose (G-4.5, G-6.1).
 func (g *cmd) insideGitDir(dir string) bool {
-	if real, err := g.fsys.Resolve(dir); err == nil {
+	if real, err := g.gitfs.Resolve(dir); err == nil {
 		dir = real
 	}
 	for _, part := range strings.Split(dir, "/") {

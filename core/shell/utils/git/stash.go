@@ -173,7 +173,7 @@ func stashIndex(args []string) (int, error) {
 // stashEntries reads the stash's reflog, newest first: each entry's
 // commit and message.
 func (r *repo) stashEntries() ([]stashEntry, []string, error) {
-	data, err := readFile(r.g.fsys, r.gitDir+"/logs/refs/stash")
+	data, err := readFile(r.g.gitfs, r.gitDir+"/logs/refs/stash")
 	if err != nil {
 		return nil, nil, nil
 	}
@@ -462,14 +462,14 @@ func (r *repo) stashClean(head plumbing.Hash, headFlat map[string]flatEntry, spe
 // appendLog adds one reflog line.
 func (r *repo) appendLog(name string, old, new plumbing.Hash, who signature, msg string) {
 	p := r.gitDir + "/" + name
-	mkdirAll(r.g.fsys, p[:strings.LastIndexByte(p, '/')], 0o777)
-	prev, _ := readFile(r.g.fsys, p)
+	mkdirAll(r.g.gitfs, p[:strings.LastIndexByte(p, '/')], 0o777)
+	prev, _ := readFile(r.g.gitfs, p)
 	when := who.When
 	if when.IsZero() {
 		when = time.Now().UTC()
 	}
 	line := fmt.Sprintf("%s %s %s <%s> %d %s\t%s\n", old, new, who.Name, who.Email, when.Unix(), when.Format("-0700"), msg)
-	writeFile(r.g.fsys, p, append(prev, line...), 0o644)
+	writeFile(r.g.gitfs, p, append(prev, line...), 0o644)
 }
 
 // stashTake applies entry n (pop, apply) and drops it (pop, drop).
@@ -515,11 +515,11 @@ func (r *repo) stashTake(how string, n int, name string, keepIndex bool) error {
 	keep = append(keep, lines[pos+1:]...)
 	if len(keep) == 0 {
 		r.st.RemoveReference(stashRef)
-		r.g.fsys.Remove(r.gitDir + "/logs/refs/stash")
+		r.g.gitfs.Remove(r.gitDir + "/logs/refs/stash")
 	} else {
 		f := strings.Fields(keep[len(keep)-1])
 		r.setRef(stashRef, plumbing.NewHash(f[1]))
-		writeFile(r.g.fsys, r.gitDir+"/logs/refs/stash", []byte(strings.Join(keep, "\n")+"\n"), 0o644)
+		writeFile(r.g.gitfs, r.gitDir+"/logs/refs/stash", []byte(strings.Join(keep, "\n")+"\n"), 0o644)
 	}
 	fmt.Fprintf(r.g.out, "Dropped %s (%s)\n", name, e.hash)
 	return nil

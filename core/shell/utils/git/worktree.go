@@ -66,7 +66,7 @@ func newScanner(r *repo, idx *index.Index) *scanner {
 	if !sort.StringsAreSorted(s.names) {
 		sort.Strings(s.names)
 	}
-	if info, err := r.g.fsys.Stat(r.gitDir + "/index"); err == nil {
+	if info, err := r.g.gitfs.Stat(r.gitDir + "/index"); err == nil {
 		s.idxMtime = info.ModTime().UnixNano()
 	}
 	return s
@@ -291,7 +291,7 @@ func (r *repo) readablePath(p string) error {
 
 // excludes are the patterns of .git/info/exclude.
 func (r *repo) excludes() []gitignore.Pattern {
-	data, err := readFile(r.g.fsys, r.gitDir+"/info/exclude")
+	data, err := readFile(r.g.gitfs, r.gitDir+"/info/exclude")
 	if err != nil {
 		return nil
 	}
