@@ -92,6 +92,13 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`eval 'a=x; while :; do a=$a$a; done'`, small},
 		{`a=(); while :; do a+=(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx); done`, small},
 		{`declare -A m; i=0; while :; do m[$i]=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; i=$((i+1)); done`, small},
+		{`a=(); i=0; while :; do a[i++]=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done`, small},
+		{`a=(); i=0; while :; do a[i+=2]=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done`, small},
+		{`a=(); while :; do a+=(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx); done`, small},
+		{`a=; while :; do a+=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done`, small},
+		{`declare -A m; i=0; while :; do ((m[k$((i++))]=i)); done`, small},
+		{`f() { local -A m; local i=0; while :; do m[$((i++))]=xxxxxxxxxxxxxxxxxxxxxxxx; done; }; f`, small},
+		{`a=(x); while :; do a[0]+=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done`, small},
 		{`tr -d '\n' < /dev/zero | read -r x`, small},
 		{`read -r x < <(yes | tr -d '\n'); echo ${#x}`, small},
 		{`while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx >> /tmp/grow; done`, small},
@@ -117,6 +124,39 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 			next := s.Execute(context.Background(), "unset a m; echo alive; x=$(seq 1000); echo ${#x}")
 			if next.Stdout != "alive\n3892\n" || next.ExitCode != 0 {
 				t.Errorf("the session did not survive: %+v", next)
+			}
+		})
+	}
+}
+
+// G-12.3: element writes and appends change a variable in place, and the
+// budget counts what each adds: four arrays of 350 KB or more each do not fit in
+// 1 MiB, and the same arrays made and unset one after the other do, as
+// often as the line likes, so every byte charged is given back.
+func TestInPlaceWritesAreCounted(t *testing.T) {
+	t.Parallel()
+	fills := map[string]string{
+		"assoc":   `declare -A %[1]s; for i in $(seq 4000); do %[1]s[k$i]=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx$i; done`,
+		"indexed": `%[1]s=(); for i in $(seq 4000); do %[1]s[i*2]=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx$i; done`,
+		"append":  `%[1]s=(); for i in $(seq 4000); do %[1]s+=(xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx$i); done`,
+		"arith":   `declare -A %[1]s; for i in $(seq 3000); do ((%[1]s[kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk$i]=i)); done`,
+		"string":  `%[1]s=; for i in $(seq 4000); do %[1]s+=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx$i; done`,
+	}
+	for name, fill := range fills {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := memoryWorkspace(t, 1<<20)
+			together := fmt.Sprintf(fill, "v1") + "; " + fmt.Sprintf(fill, "v2") + "; " + fmt.Sprintf(fill, "v3") + "; " + fmt.Sprintf(fill, "v4") + "; echo fit"
+			if res := s.Execute(context.Background(), together); res.ExitCode != 125 {
+				t.Errorf("four fills held together: exit %d, stdout %q, want 125", res.ExitCode, res.Stdout)
+			}
+			one := fmt.Sprintf(fill, "v")
+			apart := "unset v1 v2 v3 v4; for r in 1 2 3 4 5 6; do " + one + "; unset v; done; " + one + "; echo fit"
+			if res := s.Execute(context.Background(), apart); res.ExitCode != 0 || res.Stdout != "fit\n" {
+				t.Errorf("fills made and unset in turn: %+v", res)
+			}
+			if res := s.Execute(context.Background(), "unset v; "+one+"; echo fit"); res.ExitCode != 0 || res.Stdout != "fit\n" {
+				t.Errorf("the next line: %+v", res)
 			}
 		})
 	}

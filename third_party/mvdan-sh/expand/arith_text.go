@@ -867,6 +867,14 @@ func (e *arithEval) index(v *arithVar, vr Variable) (int, error) {
 	return int(i), nil
 }
 
+// elemSetter is a [WriteEnviron] that can set one element of an array
+// without building the array anew (gatehouse): SetElem sets element
+// index of an indexed array, or key of an associative one, and reports
+// false, having done nothing, when the write must go through Set.
+type elemSetter interface {
+	SetElem(name string, kind ValueKind, index int, key, val string) (bool, error)
+}
+
 // writeVar stores a number in a variable or an element.
 func (e *arithEval) writeVar(v *arithVar, val int64) error {
 	wenv, ok := e.cfg.Env.(WriteEnviron)
@@ -893,11 +901,21 @@ func (e *arithEval) writeVar(v *arithVar, val int64) error {
 		if err != nil {
 			return err
 		}
+		if es, ok := wenv.(elemSetter); ok {
+			if done, err := es.SetElem(name, Associative, 0, key, str); done {
+				return err
+			}
+		}
 		vr = AssocSet(vr, key, str)
 	default:
 		i, err := e.index(v, vr)
 		if err != nil {
 			return err
+		}
+		if es, ok := wenv.(elemSetter); ok && vr.Kind == Indexed {
+			if done, err := es.SetElem(name, Indexed, i, "", str); done {
+				return err
+			}
 		}
 		var list []string
 		var indexes []int

@@ -71,12 +71,12 @@ func DeleteIndexedElem(list []string, indexes []int, k int) ([]string, []int) {
 }
 
 // CanonicalIndexes returns nil when indexes is simply 0, 1, 2, and so on,
-// as a dense array should leave the indexes nil.
+// as a dense array should leave the indexes nil. Indexes are unique,
+// sorted and not negative, so the last one tells (gatehouse: an element
+// write must not scan the array).
 func CanonicalIndexes(indexes []int) []int {
-	for i, k := range indexes {
-		if k != i {
-			return indexes
-		}
+	if n := len(indexes); n == 0 || indexes[n-1] == n-1 {
+		return nil
 	}
-	return nil
+	return indexes
 }

@@ -674,11 +674,16 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					return
 				}
 				refusals := r.varRefusals
-				vr := r.assignNew(name, prev, as)
+				// An element write or an append changes the
+				// variable's own storage when it can (patch 120).
+				vr, done := r.assignInPlace(name, prev, as)
+				if !done {
+					vr = r.assignNew(name, prev, as)
+				}
 				if r.exit.exiting {
 					return
 				}
-				if r.varRefusals == refusals {
+				if !done && r.varRefusals == refusals {
 					r.setVar(name, vr)
 				}
 				if r.varRefusals != refusals {

@@ -30,6 +30,11 @@ func newOverlayEnviron(parent expand.Environ, background bool) *overlayEnviron {
 		for name, vr := range parent.Each {
 			oenv.Set(name, vr)
 		}
+		// The copy shares the values' storage with a shell that goes on
+		// running: neither may change it in place any more (patch 120).
+		if p, ok := parent.(*overlayEnviron); ok {
+			p.disown()
+		}
 	}
 	return oenv
 }
@@ -59,6 +64,16 @@ type namedVariable struct {
 	// and know what was its original name without looping over Environ.Each.
 	Name string
 	expand.Variable
+
+	// owned says the value's storage (List, Indexes, Map, Keys) was
+	// copied for this entry and is held by nothing else, so an element
+	// write may change it in place (gatehouse, patch 120). Any Set
+	// replaces the entry and so clears it.
+	owned bool
+
+	// text, when not nil, holds Str with room to grow, so that s+=x
+	// appends in place; Str is always text.String() (patch 120).
+	text *strings.Builder
 }
 
 func (o *overlayEnviron) normalize(name string) string {
@@ -108,14 +123,14 @@ func (o *overlayEnviron) Set(name string, vr expand.Variable) error {
 	if !vr.IsSet() { // unsetting
 		if prev.Local {
 			vr.Local = true
-			o.values[normalized] = namedVariable{name, vr}
+			o.values[normalized] = namedVariable{Name: name, Variable: vr}
 			return nil
 		}
 		delete(o.values, normalized)
 	}
 	// modifying the entire variable
 	vr.Local = prev.Local || vr.Local
-	o.values[normalized] = namedVariable{name, vr}
+	o.values[normalized] = namedVariable{Name: name, Variable: vr}
 	return nil
 }
 
