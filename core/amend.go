@@ -16,6 +16,7 @@ import (
 	"gatehouse/core/document"
 	"gatehouse/core/gate"
 	"gatehouse/internal/hostfile"
+	"gatehouse/internal/lazy"
 )
 
 // Amendments: "allow, and add a rule". A host that answers an ask may also
@@ -49,12 +50,14 @@ var ErrDocumentChanged = document.ErrChanged
 // the exception cannot see (a program on stdin, the environment, another
 // command): an exception for `python` alone would waive every script piped
 // into it. With operands they are as exact as any other command.
-var neverExcepted = map[string]bool{
-	"python": true, "python3": true, "bash": true, "sh": true, "env": true,
-	"xargs": true, "eval": true, "find": true, "timeout": true, "nice": true,
-	"nohup": true, "command": true, "builtin": true, "exec": true, "source": true,
-	".": true, "time": true, "node": true, "perl": true, "ruby": true,
-}
+var neverExcepted = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"python": true, "python3": true, "bash": true, "sh": true, "env": true,
+		"xargs": true, "eval": true, "find": true, "timeout": true, "nice": true,
+		"nohup": true, "command": true, "builtin": true, "exec": true, "source": true,
+		".": true, "time": true, "node": true, "perl": true, "ruby": true,
+	}
+}}
 
 // Amendment is a proposed change to the workspace document that would have
 // let one asked command run without asking.
@@ -86,7 +89,7 @@ func (ws *Workspace) ProposeAmendment(ctx context.Context, rec decisions.Record)
 	if len(rec.Argv) == 0 {
 		return nil, fmt.Errorf("%w: the ask has no command", ErrNoAmendment)
 	}
-	if len(rec.Argv) == 1 && neverExcepted[path.Base(rec.Argv[0])] {
+	if len(rec.Argv) == 1 && neverExcepted.Get()[path.Base(rec.Argv[0])] {
 		return nil, fmt.Errorf("%w: a bare %s runs whatever it is handed; answer it once instead", ErrNoAmendment, rec.Argv[0])
 	}
 	if row, err := ws.ledger.GetSession(ctx, rec.SessionID); err == nil && filepath.IsAbs(row.Workspace) && row.Workspace != ws.document {

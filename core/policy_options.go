@@ -33,13 +33,16 @@ func WithPolicies(p ...any) Option {
 	return func(o *options) { o.policies = append(o.policies, named...) }
 }
 
-// policyEngines are the languages a document's policy block may use
-// (G-8.3).
-var policyEngines = gate.WithEngines(starlark.Engine{}, javascript.Engine{})
-
 // compileOptions are what every profile of the workspace compiles with: the
 // policy engines, the coded policies, and the filesystem policy programs
 // read through open().
 func (o *options) compileOptions(fsys *vfs.VFS) []gate.CompileOption {
-	return []gate.CompileOption{policyEngines, gate.WithFS(fsys), gate.WithPolicies(o.policies...)}
+	return []gate.CompileOption{policyEngines(), gate.WithFS(fsys), gate.WithPolicies(o.policies...)}
+}
+
+// policyEngines are the languages a document's policy block may use
+// (G-8.3); made per compilation rather than by an initialiser, which would
+// allocate at every start of the program.
+func policyEngines() gate.CompileOption {
+	return gate.WithEngines(starlark.Engine{}, javascript.Engine{})
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"gatehouse/internal/lazy"
 )
 
 // ErrUnknown is a demo name that does not exist.
@@ -31,18 +33,20 @@ type Options struct {
 
 type demoFunc func(ctx context.Context, args []string, w io.Writer, opts Options) error
 
-var demos = map[string]demoFunc{
-	"permissions": func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Permissions(ctx, w) },
-	"policy":      func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Policy(ctx, w) },
-	"incident":    Incident,
-	"ask":         func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Ask(ctx, w) },
-	"ask-pending": func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return AskPending(ctx, w) },
-}
+var demos = lazy.Value[map[string]demoFunc]{New: func() map[string]demoFunc {
+	return map[string]demoFunc{
+		"permissions": func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Permissions(ctx, w) },
+		"policy":      func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Policy(ctx, w) },
+		"incident":    Incident,
+		"ask":         func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return Ask(ctx, w) },
+		"ask-pending": func(ctx context.Context, _ []string, w io.Writer, _ Options) error { return AskPending(ctx, w) },
+	}
+}}
 
 // Names lists the demos.
 func Names() []string {
-	names := make([]string, 0, len(demos))
-	for n := range demos {
+	names := make([]string, 0, len(demos.Get()))
+	for n := range demos.Get() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -51,7 +55,7 @@ func Names() []string {
 
 // Run runs the demo called name, printing to w.
 func Run(ctx context.Context, name string, args []string, w io.Writer, opts Options) error {
-	d, ok := demos[name]
+	d, ok := demos.Get()[name]
 	if !ok {
 		return fmt.Errorf("%w %q (demos: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
 	}

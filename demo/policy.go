@@ -15,6 +15,7 @@ import (
 	"gatehouse/core"
 	"gatehouse/core/gate"
 	"gatehouse/core/vfs"
+	"gatehouse/internal/lazy"
 )
 
 //go:embed policy/workspace.yaml
@@ -189,11 +190,13 @@ func Policy(ctx context.Context, w io.Writer) error {
 }
 
 // policyTitles introduce each variant's tables.
-var policyTitles = map[string]string{
-	"go":         "Built in Go: the coded policy change-freeze beside the agent's program guard.star",
-	"starlark":   "Loaded from " + PolicyDocPath + ": the agent's program is guard.star",
-	"javascript": "Loaded from " + PolicyDocPath + ": the same block with guard.js",
-}
+var policyTitles = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"go":         "Built in Go: the coded policy change-freeze beside the agent's program guard.star",
+		"starlark":   "Loaded from " + PolicyDocPath + ": the agent's program is guard.star",
+		"javascript": "Loaded from " + PolicyDocPath + ": the same block with guard.js",
+	}
+}}
 
 // PolicyTables prints one variant's tables.
 func PolicyTables(ctx context.Context, variant string, w io.Writer) error {
@@ -245,7 +248,7 @@ func policyTables(ctx context.Context, variant string) (string, []*table, error)
 	if err != nil {
 		return "", nil, err
 	}
-	return policyTitles[variant], []*table{lines, checks}, nil
+	return policyTitles.Get()[variant], []*table{lines, checks}, nil
 }
 
 // policyChecks prints what the agent's profile says of each check, as

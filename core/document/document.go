@@ -18,12 +18,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"gatehouse/core/vfs"
+	"gatehouse/internal/lazy"
 )
 
 // Load reads a workspace document (G-1) from a file. Relative paths in
@@ -124,24 +124,26 @@ func Parse(path string, data []byte) (*Config, error) {
 
 // yamlLineError is compiled when first needed, not at start-up: most
 // processes never see a YAML error.
-var yamlLineError = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
+var yamlLineError = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) }}
 
 // yamlParserProblems are the messages of yaml.v3's parser (as opposed to its
 // scanner). yaml.v3 v3.0.1 reports their line 0-based (the scanner's it
 // corrects), so the line is shifted to point at the unfinished construct.
-var yamlParserProblems = map[string]bool{
-	"did not find expected <stream-start>":   true,
-	"did not find expected <document start>": true,
-	"found undefined tag handle":             true,
-	"did not find expected node content":     true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected key":              true,
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found duplicate %TAG directive":         true,
-}
+var yamlParserProblems = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"did not find expected <stream-start>":   true,
+		"did not find expected <document start>": true,
+		"found undefined tag handle":             true,
+		"did not find expected node content":     true,
+		"did not find expected '-' indicator":    true,
+		"did not find expected key":              true,
+		"did not find expected ',' or ']'":       true,
+		"did not find expected ',' or '}'":       true,
+		"found duplicate %YAML directive":        true,
+		"found incompatible YAML document":       true,
+		"found duplicate %TAG directive":         true,
+	}
+}}
 
 // decode parses the YAML text into its root node; nil means an empty document.
 func (p *documentParser) decode(data []byte) (root *yaml.Node, err error) {
@@ -185,9 +187,9 @@ func (p *documentParser) decode(data []byte) (root *yaml.Node, err error) {
 // Error; yaml.v3 reports a line but no column.
 func (p *documentParser) yamlError(err error) error {
 	msg := err.Error()
-	if m := yamlLineError().FindStringSubmatch(msg); m != nil {
+	if m := yamlLineError.Get().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		if yamlParserProblems[m[2]] {
+		if yamlParserProblems.Get()[m[2]] {
 			line++
 		}
 		return &Error{File: p.file, Line: line, Msg: "invalid YAML: " + m[2]}
@@ -458,7 +460,7 @@ func (p *documentParser) count(n *yaml.Node, key string) (int, error) {
 }
 
 // documentByteSize is compiled when a document first gives a size.
-var documentByteSize = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)\s*(B|KiB|MiB|GiB)?$`) })
+var documentByteSize = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp { return regexp.MustCompile(`^([0-9]+)\s*(B|KiB|MiB|GiB)?$`) }}
 
 // byteSize reads a positive size: a plain number of bytes or one with a
 // KiB/MiB/GiB suffix ("16MiB").
@@ -468,7 +470,7 @@ func (p *documentParser) byteSize(n *yaml.Node, key string) (int64, error) {
 		return 0, err
 	}
 	bad := p.fail(n, key, "want a positive size like 16MiB, 512KiB or 1048576, got %q", text)
-	m := documentByteSize().FindStringSubmatch(text)
+	m := documentByteSize.Get().FindStringSubmatch(text)
 	if m == nil {
 		return 0, bad
 	}

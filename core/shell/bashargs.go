@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"gatehouse/internal/lazy"
+)
 
 // bashInvocation is what `bash ARGS…` (or `sh`) was asked to run, read the
 // way bash reads its own command line: GNU long options first, then
@@ -25,23 +29,29 @@ type bashInvocation struct {
 }
 
 // bashLongFlags are bash's GNU long options that take no argument.
-var bashLongFlags = map[string]bool{
-	"--debug": true, "--debugger": true, "--dump-po-strings": true, "--dump-strings": true,
-	"--help": true, "--login": true, "--noediting": true, "--noprofile": true, "--norc": true,
-	"--posix": true, "--pretty-print": true, "--restricted": true, "--verbose": true, "--version": true,
-}
+var bashLongFlags = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"--debug": true, "--debugger": true, "--dump-po-strings": true, "--dump-strings": true,
+		"--help": true, "--login": true, "--noediting": true, "--noprofile": true, "--norc": true,
+		"--posix": true, "--pretty-print": true, "--restricted": true, "--verbose": true, "--version": true,
+	}
+}}
 
 // bashLongWithArg are the long options that take the next word.
-var bashLongWithArg = map[string]bool{"--rcfile": true, "--init-file": true}
+var bashLongWithArg = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"--rcfile": true, "--init-file": true}
+}}
 
 // setOptionLetters and setOptionNames are the `set` options mvdan/sh's
 // interpreter supports, by letter and by -o name.
 const setOptionLetters = "aefnux"
 
-var setOptionNames = map[string]bool{
-	"allexport": true, "errexit": true, "noexec": true, "noglob": true,
-	"nounset": true, "xtrace": true, "pipefail": true,
-}
+var setOptionNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"allexport": true, "errexit": true, "noexec": true, "noglob": true,
+		"nounset": true, "xtrace": true, "pipefail": true,
+	}
+}}
 
 // parseBashArgs reads argv (argv[0] is bash or sh).
 func parseBashArgs(argv []string) bashInvocation {
@@ -50,13 +60,13 @@ func parseBashArgs(argv []string) bashInvocation {
 	for ; i < len(argv) && strings.HasPrefix(argv[i], "--") && argv[i] != "--"; i++ {
 		a := argv[i]
 		switch {
-		case bashLongWithArg[a]:
+		case bashLongWithArg.Get()[a]:
 			if i+1 >= len(argv) {
 				inv.usage = a[2:] + ": option requires an argument"
 				return inv
 			}
 			i++
-		case !bashLongFlags[a]:
+		case !bashLongFlags.Get()[a]:
 			inv.usage, inv.invalid = a+": invalid option", true
 			return inv
 		}
@@ -85,7 +95,7 @@ func parseBashArgs(argv []string) bashInvocation {
 				// (Alone, bash lists the options; here it just ends.)
 				if i+1 < len(argv) {
 					i++
-					if c == 'o' && setOptionNames[argv[i]] {
+					if c == 'o' && setOptionNames.Get()[argv[i]] {
 						inv.setOptions = append(inv.setOptions, string(a[0])+"o", argv[i])
 					}
 				}

@@ -374,14 +374,14 @@ func Commands(p *gate.Profile) []string { return installedNames(p, false) }
 
 func installedNames(p *gate.Profile, builtinsOnly bool) []string {
 	var names []string
-	for n := range builtinNames {
+	for _, n := range shellBuiltinNames {
 		if p.Installed(n) && interp.IsBuiltin(n) {
 			names = append(names, n)
 		}
 	}
 	if !builtinsOnly {
 		for _, n := range utils.Names() {
-			if p.Installed(n) && !builtinNames[n] {
+			if p.Installed(n) && !isShellBuiltin(n) {
 				names = append(names, n)
 			}
 		}

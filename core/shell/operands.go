@@ -1,8 +1,11 @@
 package shell
 
 import (
+	"sort"
+
 	"gatehouse/core/gate"
 	"gatehouse/core/shell/utils"
+	"gatehouse/internal/lazy"
 )
 
 // operandsOf resolves a command's path operands against dir (G-4.9):
@@ -13,7 +16,7 @@ func operandsOf(argv []string, dir string) []gate.Operand {
 		if u.Operands != nil {
 			refs = u.Operands(argv)
 		}
-	} else if f, ok := builtinOperands[argv[0]]; ok {
+	} else if f, ok := builtinOperands.Get()[argv[0]]; ok {
 		refs = f(argv)
 	}
 	if len(refs) == 0 {
@@ -33,17 +36,25 @@ func operandsOf(argv []string, dir string) []gate.Operand {
 	return ops
 }
 
+// shellBuiltinNames are the shell's builtins, sorted (byte order): static
+// data, where a map would be built at every start of the program.
+var shellBuiltinNames = [...]string{
+	".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd",
+	"command", "compgen", "complete", "compopt", "continue", "declare",
+	"dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export",
+	"false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill",
+	"let", "local", "logout", "mapfile", "newgrp", "popd", "printf", "pushd",
+	"pwd", "read", "readarray", "readonly", "return", "set", "shift", "shopt",
+	"source", "suspend", "test", "times", "trap", "true", "type", "typeset",
+	"ulimit", "umask", "unalias", "unset", "wait",
+}
+
 // isShellBuiltin: a builtin shadows a utility of the same name inside the
 // shell, as in bash (echo, printf, test, true, false, pwd, kill).
-func isShellBuiltin(name string) bool { return builtinNames[name] }
-
-var builtinNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range []string{"alias", "bg", "cd", "command", "false", "fc", "fg", "getopts", "hash", "jobs", "kill", "newgrp", "pwd", "read", "true", "umask", "unalias", "wait", "break", ":", "continue", ".", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset", "source", "bind", "builtin", "caller", "compgen", "complete", "compopt", "declare", "typeset", "dirs", "disown", "enable", "history", "help", "let", "local", "logout", "mapfile", "readarray", "popd", "pushd", "shopt", "suspend", "type", "ulimit", "echo", "printf", "test", "["} {
-		m[n] = true
-	}
-	return m
-}()
+func isShellBuiltin(name string) bool {
+	i := sort.SearchStrings(shellBuiltinNames[:], name)
+	return i < len(shellBuiltinNames) && shellBuiltinNames[i] == name
+}
 
 func firstArg(argv []string) []utils.OperandRef {
 	for i := 1; i < len(argv); i++ {
@@ -82,19 +93,23 @@ func testOperands(argv []string) []utils.OperandRef {
 	return refs
 }
 
-var builtinOperands = map[string]func([]string) []utils.OperandRef{
-	"cd":     firstArg,
-	"pushd":  firstArg,
-	"source": firstArg,
-	".":      firstArg,
-	"test":   testOperands,
-	"[":      testOperands,
-}
+var builtinOperands = lazy.Value[map[string]func([]string) []utils.OperandRef]{New: func() map[string]func([]string) []utils.OperandRef {
+	return map[string]func([]string) []utils.OperandRef{
+		"cd":     firstArg,
+		"pushd":  firstArg,
+		"source": firstArg,
+		".":      firstArg,
+		"test":   testOperands,
+		"[":      testOperands,
+	}
+}}
 
 // builtinVoices are the GNU-bash voices of builtins for a failing operand.
-var builtinVoices = map[string]func(arg, msg string) string{
-	"cd":     func(arg, msg string) string { return "bash: cd: " + arg + ": " + msg + "\n" },
-	"pushd":  func(arg, msg string) string { return "bash: pushd: " + arg + ": " + msg + "\n" },
-	"source": func(arg, msg string) string { return "bash: " + arg + ": " + msg + "\n" },
-	".":      func(arg, msg string) string { return "bash: " + arg + ": " + msg + "\n" },
-}
+var builtinVoices = lazy.Value[map[string]func(arg, msg string) string]{New: func() map[string]func(arg, msg string) string {
+	return map[string]func(arg, msg string) string{
+		"cd":     func(arg, msg string) string { return "bash: cd: " + arg + ": " + msg + "\n" },
+		"pushd":  func(arg, msg string) string { return "bash: pushd: " + arg + ": " + msg + "\n" },
+		"source": func(arg, msg string) string { return "bash: " + arg + ": " + msg + "\n" },
+		".":      func(arg, msg string) string { return "bash: " + arg + ": " + msg + "\n" },
+	}
+}}

@@ -175,7 +175,7 @@ func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix s
 	if isPathCommand(name) {
 		// As at run time: /usr/bin/NAME is the utility NAME, any other
 		// path a script, judged as the bash that runs it.
-		if base := path.Base(name); utilityDirs[path.Dir(utils.Join(w.dir, name))] && w.s.installed(base) {
+		if base := path.Base(name); utilityDirs.Get()[path.Dir(utils.Join(w.dir, name))] && w.s.installed(base) {
 			argv = append([]string{base}, argv[1:]...)
 		} else {
 			argv = append([]string{"bash"}, argv...)

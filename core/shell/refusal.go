@@ -80,7 +80,7 @@ func refusalText(v gate.Verdict, argv []string) (string, int) {
 
 // voice renders a failing operand in the command's GNU voice (G-7.3).
 func voice(name string, op gate.Operand, msg string) string {
-	if v, ok := builtinVoices[name]; ok {
+	if v, ok := builtinVoices.Get()[name]; ok {
 		return v(op.Arg, msg)
 	}
 	if u := utils.Lookup(name); u != nil {

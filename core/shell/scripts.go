@@ -10,6 +10,7 @@ import (
 
 	"gatehouse/core/shell/utils"
 	"gatehouse/core/vfs"
+	"gatehouse/internal/lazy"
 )
 
 // Running a script by path (./build.sh, scripts/x, /w/bin/tool): the
@@ -20,13 +21,17 @@ import (
 // interpreter is missing, and the command fails with bash's own words.
 
 // scriptShells are the "#!" interpreters a workspace can run.
-var scriptShells = map[string]string{
-	"/bin/bash": "bash", "/usr/bin/bash": "bash",
-	"/bin/sh": "sh", "/usr/bin/sh": "sh", "/bin/dash": "sh", "/usr/bin/dash": "sh",
-}
+var scriptShells = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"/bin/bash": "bash", "/usr/bin/bash": "bash",
+		"/bin/sh": "sh", "/usr/bin/sh": "sh", "/bin/dash": "sh", "/usr/bin/dash": "sh",
+	}
+}}
 
 // utilityDirs are where `type` and `which` say the utilities live.
-var utilityDirs = map[string]bool{"/usr/bin": true, "/bin": true}
+var utilityDirs = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"/usr/bin": true, "/bin": true}
+}}
 
 // scriptHead is how much of a file the kernel reads for its "#!" line.
 const scriptHead = 256
@@ -48,7 +53,7 @@ func (s *Shell) scriptArgv(ctx context.Context, ls *lineState, dir string, argv 
 	abs := utils.Join(dir, name)
 	info, err := fsys.Stat(abs)
 	switch {
-	case err != nil && errors.Is(err, fs.ErrNotExist) && utilityDirs[path.Dir(abs)] && s.installed(path.Base(abs)):
+	case err != nil && errors.Is(err, fs.ErrNotExist) && utilityDirs.Get()[path.Dir(abs)] && s.installed(path.Base(abs)):
 		// `which cat` says /usr/bin/cat: that spelling runs the utility,
 		// judged under its own name.
 		return append([]string{path.Base(abs)}, argv[1:]...), "", 0
@@ -77,7 +82,7 @@ func (s *Shell) scriptArgv(ctx context.Context, ls *lineState, dir string, argv 
 		return append([]string{"bash", name}, argv[1:]...), "", 0
 	}
 	interpreter, arg := shebang(head)
-	shell, ok := scriptShells[interpreter]
+	shell, ok := scriptShells.Get()[interpreter]
 	if interpreter == "/usr/bin/env" || interpreter == "/bin/env" {
 		prog, rest, _ := strings.Cut(strings.TrimPrefix(arg, "-S "), " ")
 		shell, ok = map[string]string{"bash": "bash", "sh": "sh"}[prog], prog == "bash" || prog == "sh"

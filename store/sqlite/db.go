@@ -29,6 +29,7 @@ import (
 
 	"modernc.org/sqlite"
 
+	"gatehouse/internal/lazy"
 	"gatehouse/store"
 )
 
@@ -131,11 +132,12 @@ func Open(path string, opts ...Option) (*Ledger, error) {
 // removals (on a journalled disk, most of an open's cost) for every
 // `gatehouse exec`. Kept, they are reused; the closing connection still
 // checkpoints and empties the WAL.
-var ledgerDriver = func() *sqlite.Driver {
+// It is made on first use, not at start-up.
+var ledgerDriver = lazy.Value[*sqlite.Driver]{New: func() *sqlite.Driver {
 	d := &sqlite.Driver{}
 	d.RegisterConnectionHook(persistentWAL)
 	return d
-}()
+}}
 
 func persistentWAL(c sqlite.ExecQuerierContext, _ string) error {
 	fc, ok := c.(sqlite.FileControl)
@@ -150,10 +152,10 @@ func persistentWAL(c sqlite.ExecQuerierContext, _ string) error {
 type ledgerConnector struct{ dsn string }
 
 func (c ledgerConnector) Connect(context.Context) (driver.Conn, error) {
-	return ledgerDriver.Open(c.dsn)
+	return ledgerDriver.Get().Open(c.dsn)
 }
 
-func (c ledgerConnector) Driver() driver.Driver { return ledgerDriver }
+func (c ledgerConnector) Driver() driver.Driver { return ledgerDriver.Get() }
 
 // Close releases the connections. Transactions still open are rolled back
 // by SQLite; committed ones are already on disk.

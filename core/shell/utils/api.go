@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"runtime/debug"
 	"sort"
+	"sync/atomic"
 
 	"gatehouse/core/vfs"
 )
@@ -206,24 +207,89 @@ type Utility struct {
 	Help string
 }
 
-var registry = map[string]*Utility{}
+// A Provider names a utility and makes it the first time it is looked up,
+// so that starting the program builds no utility it does not run. Make is
+// given the name, so that one maker serves several names (grep, egrep,
+// fgrep). A Provider is static data: the package's own are the builtins
+// table, another package declares one as a variable and passes it to
+// Provide from its init, which allocates nothing.
+type Provider struct {
+	Name string
+	Make func(name string) *Utility
+	made atomic.Pointer[Utility]
+	next *Provider // the list of provided utilities (Provide)
+}
 
-// Register adds a utility; utilities call it from init.
-func Register(u *Utility) {
-	if _, dup := registry[u.Name]; dup {
-		panic("utils: duplicate utility " + u.Name)
+// utility returns p's utility, making it on first use. Two lookups racing
+// may both make it; one is kept and both return the kept one.
+func (p *Provider) utility() *Utility {
+	if u := p.made.Load(); u != nil {
+		return u
 	}
-	registry[u.Name] = u
+	u := p.Make(p.Name)
+	if !p.made.CompareAndSwap(nil, u) {
+		u = p.made.Load()
+	}
+	return u
+}
+
+// provided lists the utilities other packages (and tests) add, newest
+// first; it is short (awk, gawk, git), so a walk finds a name.
+var provided atomic.Pointer[Provider]
+
+// Provide adds a utility that another package makes; call it from init
+// with a package-level Provider. It panics when the name is taken.
+func Provide(p *Provider) {
+	if findProvider(p.Name) != nil {
+		panic("utils: duplicate utility " + p.Name)
+	}
+	for {
+		head := provided.Load()
+		p.next = head
+		if provided.CompareAndSwap(head, p) {
+			return
+		}
+	}
+}
+
+// Register adds a utility already made (tests use it). It panics when the
+// name is taken.
+func Register(u *Utility) {
+	p := &Provider{Name: u.Name, Make: func(string) *Utility { return u }}
+	p.made.Store(u)
+	Provide(p)
+}
+
+// findProvider returns the provider of name, or nil.
+func findProvider(name string) *Provider {
+	i := sort.Search(len(builtinTable), func(i int) bool { return builtinTable[i].Name >= name })
+	if i < len(builtinTable) && builtinTable[i].Name == name {
+		return &builtinTable[i]
+	}
+	for p := provided.Load(); p != nil; p = p.next {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // Lookup returns the utility of that name, or nil.
-func Lookup(name string) *Utility { return registry[name] }
+func Lookup(name string) *Utility {
+	if p := findProvider(name); p != nil {
+		return p.utility()
+	}
+	return nil
+}
 
 // Names lists every utility, sorted.
 func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+	names := make([]string, 0, len(builtins)+4)
+	for i := range builtins {
+		names = append(names, builtins[i].Name)
+	}
+	for p := provided.Load(); p != nil; p = p.next {
+		names = append(names, p.Name)
 	}
 	sort.Strings(names)
 	return names

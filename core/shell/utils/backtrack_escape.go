@@ -3,6 +3,8 @@ package utils
 import (
 	"strconv"
 	"strings"
+
+	"gatehouse/internal/lazy"
 )
 
 // Escapes and bracket classes of PCRE syntax.
@@ -216,16 +218,18 @@ func (p *btParser) property(negate bool) (*btNode, *btSyntaxError) {
 }
 
 // btPosixClasses are the [:name:] classes.
-var btPosixClasses = map[string]func(byte) bool{
-	"alpha": isASCIILetter, "digit": func(b byte) bool { return b >= '0' && b <= '9' },
-	"alnum": func(b byte) bool { return isASCIILetter(b) || b >= '0' && b <= '9' },
-	"upper": func(b byte) bool { return b >= 'A' && b <= 'Z' }, "lower": func(b byte) bool { return b >= 'a' && b <= 'z' },
-	"space": func(b byte) bool { return b == ' ' || b >= '\t' && b <= '\r' }, "blank": func(b byte) bool { return b == ' ' || b == '\t' },
-	"punct": func(b byte) bool { return b > ' ' && b < 0x7f && !isASCIILetter(b) && !(b >= '0' && b <= '9') },
-	"print": func(b byte) bool { return b >= ' ' && b < 0x7f }, "graph": func(b byte) bool { return b > ' ' && b < 0x7f },
-	"cntrl": func(b byte) bool { return b < ' ' || b == 0x7f }, "xdigit": func(b byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", b) >= 0 },
-	"word": isWordByte,
-}
+var btPosixClasses = lazy.Value[map[string]func(byte) bool]{New: func() map[string]func(byte) bool {
+	return map[string]func(byte) bool{
+		"alpha": isASCIILetter, "digit": func(b byte) bool { return b >= '0' && b <= '9' },
+		"alnum": func(b byte) bool { return isASCIILetter(b) || b >= '0' && b <= '9' },
+		"upper": func(b byte) bool { return b >= 'A' && b <= 'Z' }, "lower": func(b byte) bool { return b >= 'a' && b <= 'z' },
+		"space": func(b byte) bool { return b == ' ' || b >= '\t' && b <= '\r' }, "blank": func(b byte) bool { return b == ' ' || b == '\t' },
+		"punct": func(b byte) bool { return b > ' ' && b < 0x7f && !isASCIILetter(b) && !(b >= '0' && b <= '9') },
+		"print": func(b byte) bool { return b >= ' ' && b < 0x7f }, "graph": func(b byte) bool { return b > ' ' && b < 0x7f },
+		"cntrl": func(b byte) bool { return b < ' ' || b == 0x7f }, "xdigit": func(b byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", b) >= 0 },
+		"word": isWordByte,
+	}
+}}
 
 // class parses a bracket expression.
 func (p *btParser) class() (*btNode, *btSyntaxError) {
@@ -251,7 +255,7 @@ func (p *btParser) class() (*btNode, *btSyntaxError) {
 			if end := strings.Index(p.src[p.pos:], ":]"); end > 0 {
 				name := p.src[p.pos+2 : p.pos+end]
 				neg := strings.HasPrefix(name, "^")
-				test, ok := btPosixClasses[strings.TrimPrefix(name, "^")]
+				test, ok := btPosixClasses.Get()[strings.TrimPrefix(name, "^")]
 				if !ok {
 					return nil, btFail("unknown POSIX class name")
 				}

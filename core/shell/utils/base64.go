@@ -31,8 +31,9 @@ var base64Opts = []optDef{
 	{short: 'w', long: "wrap", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// base64Utility makes the base64 utility (see builtins).
+func base64Utility(string) *Utility {
+	return &Utility{
 		Name:        "base64",
 		Keeps:       KeepsNothing,
 		Run:         runBase64,
@@ -40,7 +41,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       quotedVoice("base64"),
 		Help:        base64Help,
-	})
+	}
 }
 
 func runBase64(e *Env) (int, error) {

@@ -43,11 +43,17 @@ var basenameOpts = []optDef{
 
 var dirnameOpts = []optDef{{short: 'z', long: "zero"}}
 
+// basenameUtility makes the basename utility (see builtins).
+//
 // basename and dirname only work on the text of their arguments: they
 // touch no file, so they declare no path operands.
-func init() {
-	Register(&Utility{Name: "basename", Run: runBasename, OperandExit: 1, Help: basenameHelp})
-	Register(&Utility{Name: "dirname", Run: runDirname, OperandExit: 1, Help: dirnameHelp})
+func basenameUtility(string) *Utility {
+	return &Utility{Name: "basename", Run: runBasename, OperandExit: 1, Help: basenameHelp}
+}
+
+// dirnameUtility makes the dirname utility (see builtins).
+func dirnameUtility(string) *Utility {
+	return &Utility{Name: "dirname", Run: runDirname, OperandExit: 1, Help: dirnameHelp}
 }
 
 func runBasename(e *Env) (int, error) {

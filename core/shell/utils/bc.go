@@ -27,15 +27,16 @@ var bcOpts = []optDef{
 	{short: 'v', long: "version"},
 }
 
-func init() {
-	Register(&Utility{
+// bcUtility makes the bc utility (see builtins).
+func bcUtility(string) *Utility {
+	return &Utility{
 		Name:        "bc",
 		Run:         runBc,
 		Operands:    inputOperands(bcOpts, parseMode{}),
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "File " + arg + " is unavailable.\n" },
 		Help:        bcHelp,
-	})
+	}
 }
 
 // Control flow inside bc programs.

@@ -13,9 +13,7 @@ type bcNum struct {
 	scale int
 }
 
-var bigTen = big.NewInt(10)
-
-func pow10(n int) *big.Int { return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil) }
+func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
 
 func bcInt(n int64) bcNum { return bcNum{v: big.NewInt(n)} }
 

@@ -38,8 +38,9 @@ var catOpts = []optDef{
 	{short: 'v', long: "show-nonprinting"},
 }
 
-func init() {
-	Register(&Utility{
+// catUtility makes the cat utility (see builtins).
+func catUtility(string) *Utility {
+	return &Utility{
 		Name:        "cat",
 		Keeps:       KeepsNothing,
 		Run:         runCat,
@@ -47,7 +48,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "cat: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		Help:        catHelp,
-	})
+	}
 }
 
 // catFormat is what cat does to each line; the zero value copies bytes.

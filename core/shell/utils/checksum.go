@@ -59,6 +59,7 @@ var checksumOpts = []optDef{
 // checksumAlgo is one digest utility.
 type checksumAlgo struct {
 	name, tag string
+	rfc       string // the standard the help names
 	newHash   func() hash.Hash
 	help      string
 	lengthOpt bool // b2sum's -l BITS
@@ -66,42 +67,49 @@ type checksumAlgo struct {
 }
 
 // checksumAlgos are the digest utilities (cksum -a finds its hashes here).
-var checksumAlgos []*checksumAlgo
+// The table is static data; each utility's help and options are made the
+// first time it is looked up (checksumUtility), not at start-up.
+var checksumAlgos = []checksumAlgo{
+	{name: "md5sum", tag: "MD5", rfc: "RFC 1321", newHash: md5.New},
+	{name: "sha1sum", tag: "SHA1", rfc: "FIPS-180-1", newHash: sha1.New},
+	{name: "sha224sum", tag: "SHA224", rfc: "RFC 3874", newHash: sha256.New224},
+	{name: "sha256sum", tag: "SHA256", rfc: "FIPS-180-2", newHash: sha256.New},
+	{name: "sha384sum", tag: "SHA384", rfc: "FIPS-180-2", newHash: sha512.New384},
+	{name: "sha512sum", tag: "SHA512", rfc: "FIPS-180-2", newHash: sha512.New},
+	{name: "b2sum", tag: "BLAKE2b", rfc: "RFC 7693", newHash: newBlake2b512, lengthOpt: true},
+}
 
-func init() {
-	algos := []*checksumAlgo{
-		{name: "md5sum", tag: "MD5", newHash: md5.New},
-		{name: "sha1sum", tag: "SHA1", newHash: sha1.New},
-		{name: "sha224sum", tag: "SHA224", newHash: sha256.New224},
-		{name: "sha256sum", tag: "SHA256", newHash: sha256.New},
-		{name: "sha384sum", tag: "SHA384", newHash: sha512.New384},
-		{name: "sha512sum", tag: "SHA512", newHash: sha512.New},
-		{name: "b2sum", tag: "BLAKE2b", newHash: func() hash.Hash { return newBlake2b(64) }, lengthOpt: true},
-	}
-	rfc := map[string]string{"md5sum": "RFC 1321", "sha1sum": "FIPS-180-1", "sha224sum": "RFC 3874",
-		"sha256sum": "FIPS-180-2", "sha384sum": "FIPS-180-2", "sha512sum": "FIPS-180-2", "b2sum": "RFC 7693"}
-	checksumAlgos = algos
-	for _, a := range algos {
-		// Three plain replacements: a strings.Replacer per utility cost a
-		// tenth of a millisecond at every start (issue 18).
-		a.help = strings.ReplaceAll(checksumHelpTemplate, "NAME", a.name)
-		a.help = strings.ReplaceAll(a.help, "ALGO", a.tag)
-		a.help = strings.ReplaceAll(a.help, "RFC.", rfc[a.name]+".")
-		opts := checksumOpts
-		if a.lengthOpt {
-			opts = append(append([]optDef(nil), checksumOpts...), optDef{short: 'l', long: "length", arg: needArg})
-			a.help = strings.Replace(a.help, "  -b, --binary", "  -l, --length=BITS     digest length in bits; a multiple of 8, at most 512\n  -b, --binary", 1)
+// newBlake2b512 is b2sum's default digest, BLAKE2b-512.
+func newBlake2b512() hash.Hash { return newBlake2b(64) }
+
+// checksumUtility makes the digest utility name, one of checksumAlgos (see
+// builtins).
+func checksumUtility(name string) *Utility {
+	var a *checksumAlgo
+	for i := range checksumAlgos {
+		if checksumAlgos[i].name == name {
+			c := checksumAlgos[i]
+			a = &c
 		}
-		a.opts = opts
-		Register(&Utility{
-			Name:        a.name,
-			Keeps:       KeepsNothing,
-			Run:         func(e *Env) (int, error) { return runChecksum(e, a) },
-			Operands:    plainOperands(opts, parseMode{}, Read),
-			OperandExit: 1,
-			Voice:       quotedVoice(a.name),
-			Help:        a.help,
-		})
+	}
+	// Three plain replacements rather than a strings.Replacer, which
+	// costs more than the text it makes.
+	a.help = strings.ReplaceAll(checksumHelpTemplate, "NAME", a.name)
+	a.help = strings.ReplaceAll(a.help, "ALGO", a.tag)
+	a.help = strings.ReplaceAll(a.help, "RFC.", a.rfc+".")
+	a.opts = checksumOpts
+	if a.lengthOpt {
+		a.opts = append(append([]optDef(nil), checksumOpts...), optDef{short: 'l', long: "length", arg: needArg})
+		a.help = strings.Replace(a.help, "  -b, --binary", "  -l, --length=BITS     digest length in bits; a multiple of 8, at most 512\n  -b, --binary", 1)
+	}
+	return &Utility{
+		Name:        a.name,
+		Keeps:       KeepsNothing,
+		Run:         func(e *Env) (int, error) { return runChecksum(e, a) },
+		Operands:    plainOperands(a.opts, parseMode{}, Read),
+		OperandExit: 1,
+		Voice:       quotedVoice(a.name),
+		Help:        a.help,
 	}
 }
 

@@ -38,15 +38,16 @@ var chmodOpts = []optDef{
 	{short: 'R', long: "recursive"},
 }
 
-func init() {
-	Register(&Utility{
+// chmodUtility makes the chmod utility (see builtins).
+func chmodUtility(string) *Utility {
+	return &Utility{
 		Name:        "chmod",
 		Run:         runChmod,
 		Operands:    chmodOperands,
 		OperandExit: 1,
 		Voice:       chmodVoice,
 		Help:        chmodHelp,
-	})
+	}
 }
 
 // chmodVoice: a missing (or hidden) file "cannot access", any other

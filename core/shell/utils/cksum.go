@@ -6,6 +6,8 @@ import (
 	"hash"
 	"io"
 	"strconv"
+
+	"gatehouse/internal/lazy"
 )
 
 const cksumHelp = `Usage: cksum [OPTION]... [FILE]...
@@ -38,13 +40,20 @@ var cksumOpts = []optDef{
 
 var sumOpts = []optDef{{short: 'r'}, {short: 's', long: "sysv"}}
 
-func init() {
-	Register(&Utility{Name: "cksum", Keeps: KeepsNothing, Run: runCksum, Operands: inputOperands(cksumOpts, parseMode{}), OperandExit: 1, Help: cksumHelp})
-	Register(&Utility{Name: "sum", Keeps: KeepsNothing, Run: runSum, Operands: inputOperands(sumOpts, parseMode{}), OperandExit: 1, Help: sumHelp})
+// cksumUtility makes the cksum utility (see builtins).
+func cksumUtility(string) *Utility {
+	return &Utility{Name: "cksum", Keeps: KeepsNothing, Run: runCksum, Operands: inputOperands(cksumOpts, parseMode{}), OperandExit: 1, Help: cksumHelp}
 }
 
-// crcTable is the POSIX cksum CRC (polynomial 0x04C11DB7, MSB first).
-var crcTable = func() (tab [256]uint32) {
+// sumUtility makes the sum utility (see builtins).
+func sumUtility(string) *Utility {
+	return &Utility{Name: "sum", Keeps: KeepsNothing, Run: runSum, Operands: inputOperands(sumOpts, parseMode{}), OperandExit: 1, Help: sumHelp}
+}
+
+// crcTable is the POSIX cksum CRC (polynomial 0x04C11DB7, MSB first),
+// computed when cksum first runs.
+var crcTable = lazy.Value[*[256]uint32]{New: func() *[256]uint32 {
+	var tab [256]uint32
 	for i := range tab {
 		c := uint32(i) << 24
 		for range 8 {
@@ -56,8 +65,8 @@ var crcTable = func() (tab [256]uint32) {
 		}
 		tab[i] = c
 	}
-	return tab
-}()
+	return &tab
+}}
 
 // sumState accumulates one of the non-digest checksums over a stream.
 type sumState struct {
@@ -69,10 +78,11 @@ type sumState struct {
 }
 
 func (s *sumState) Write(p []byte) (int, error) {
+	tab := crcTable.Get()
 	for _, b := range p {
 		switch s.kind {
 		case "crc":
-			s.crc = s.crc<<8 ^ crcTable[byte(s.crc>>24)^b]
+			s.crc = s.crc<<8 ^ tab[byte(s.crc>>24)^b]
 		case "bsd":
 			s.bsd = (s.bsd >> 1) + ((s.bsd & 1) << 15)
 			s.bsd += uint16(b)
@@ -94,15 +104,17 @@ func (s *sumState) result() string {
 		r = r%0x10000 + r/0x10000
 		return strconv.FormatUint(uint64(r), 10) + " " + strconv.FormatInt((s.n+511)/512, 10)
 	}
-	crc := s.crc
+	crc, tab := s.crc, crcTable.Get()
 	for n := s.n; n > 0; n >>= 8 {
-		crc = crc<<8 ^ crcTable[byte(crc>>24)^byte(n)]
+		crc = crc<<8 ^ tab[byte(crc>>24)^byte(n)]
 	}
 	return strconv.FormatUint(uint64(^crc), 10) + " " + strconv.FormatInt(s.n, 10)
 }
 
 // cksumDigests are the digests -a names, with the tags they print.
-var cksumDigests = map[string]string{"md5": "MD5", "sha1": "SHA1", "sha224": "SHA224", "sha256": "SHA256", "sha384": "SHA384", "sha512": "SHA512", "blake2b": "BLAKE2b"}
+var cksumDigests = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{"md5": "MD5", "sha1": "SHA1", "sha224": "SHA224", "sha256": "SHA256", "sha384": "SHA384", "sha512": "SHA512", "blake2b": "BLAKE2b"}
+}}
 
 func runCksum(e *Env) (int, error) {
 	t, args, status, done := begin(e, spec{name: "cksum", defs: cksumOpts, usageExit: 1, help: cksumHelp})
@@ -113,7 +125,7 @@ func runCksum(e *Env) (int, error) {
 	for _, o := range args.opts {
 		switch o.name {
 		case "algorithm":
-			if _, ok := cksumDigests[o.value]; !ok && o.value != "crc" && o.value != "bsd" && o.value != "sysv" {
+			if _, ok := cksumDigests.Get()[o.value]; !ok && o.value != "crc" && o.value != "bsd" && o.value != "sysv" {
 				t.warn("invalid argument '" + o.value + "' for '--algorithm'")
 				t.rawStderr("Valid arguments are:\n  - 'bsd'\n  - 'sysv'\n  - 'crc'\n  - 'md5'\n  - 'sha1'\n  - 'sha224'\n  - 'sha256'\n  - 'sha384'\n  - 'sha512'\n  - 'blake2b'\n  - 'sm3'\n")
 				t.rawStderr("Try 'cksum --help' for more information.\n")
@@ -134,7 +146,7 @@ func runCksum(e *Env) (int, error) {
 		}
 	}
 	return t.end(sumFiles(t, args.operandStrings(e.Args), func(name string, r io.Reader) (string, error) {
-		if tag, ok := cksumDigests[algo]; ok {
+		if tag, ok := cksumDigests.Get()[algo]; ok {
 			h := cksumHash(algo, bits)
 			if _, err := io.Copy(h, r); err != nil {
 				return "", err

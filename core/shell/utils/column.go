@@ -43,8 +43,9 @@ var columnOpts = []optDef{
 	{short: 'V', long: "version"},
 }
 
-func init() {
-	Register(&Utility{Name: "column", Run: runColumn, Operands: inputOperands(columnOpts, parseMode{}), OperandExit: 1, Help: columnHelp})
+// columnUtility makes the column utility (see builtins).
+func columnUtility(string) *Utility {
+	return &Utility{Name: "column", Run: runColumn, Operands: inputOperands(columnOpts, parseMode{}), OperandExit: 1, Help: columnHelp}
 }
 
 // columnConfig is a parsed column command line.

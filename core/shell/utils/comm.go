@@ -47,15 +47,16 @@ var commOpts = []optDef{
 	{short: 'z', long: "zero-terminated"},
 }
 
-func init() {
-	Register(&Utility{
+// commUtility makes the comm utility (see builtins).
+func commUtility(string) *Utility {
+	return &Utility{
 		Name:        "comm",
 		Run:         runComm,
 		Operands:    plainOperands(commOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("comm"),
 		Help:        commHelp,
-	})
+	}
 }
 
 // commFile reads one sorted input, remembering its previous line for

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gatehouse/core/vfs"
+	"gatehouse/internal/lazy"
 )
 
 // tool is the running state every utility shares: its name for messages,
@@ -215,7 +216,7 @@ func errText(err error) string {
 	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		if text, ok := strerror[errno]; ok {
+		if text, ok := strerror.Get()[errno]; ok {
 			return text
 		}
 		return capitalize(errno.Error())
@@ -238,29 +239,31 @@ func errText(err error) string {
 }
 
 // strerror holds glibc's wording for the errors the VFS produces.
-var strerror = map[syscall.Errno]string{
-	syscall.ENOENT:       "No such file or directory",
-	syscall.EACCES:       "Permission denied",
-	syscall.EPERM:        "Operation not permitted",
-	syscall.EROFS:        "Read-only file system",
-	syscall.EISDIR:       "Is a directory",
-	syscall.ENOTDIR:      "Not a directory",
-	syscall.EEXIST:       "File exists",
-	syscall.ENOTEMPTY:    "Directory not empty",
-	syscall.ELOOP:        "Too many levels of symbolic links",
-	syscall.EXDEV:        "Invalid cross-device link",
-	syscall.EINVAL:       "Invalid argument",
-	syscall.EBUSY:        "Device or resource busy",
-	syscall.EBADF:        "Bad file descriptor",
-	syscall.ENOSPC:       "No space left on device",
-	syscall.ENAMETOOLONG: "File name too long",
-	syscall.EFBIG:        "File too large",
-	syscall.EPIPE:        "Broken pipe",
-	syscall.EIO:          "Input/output error",
-	syscall.ENOTSUP:      "Operation not supported",
-	syscall.EMFILE:       "Too many open files",
-	syscall.ENOMEM:       "Cannot allocate memory",
-}
+var strerror = lazy.Value[map[syscall.Errno]string]{New: func() map[syscall.Errno]string {
+	return map[syscall.Errno]string{
+		syscall.ENOENT:       "No such file or directory",
+		syscall.EACCES:       "Permission denied",
+		syscall.EPERM:        "Operation not permitted",
+		syscall.EROFS:        "Read-only file system",
+		syscall.EISDIR:       "Is a directory",
+		syscall.ENOTDIR:      "Not a directory",
+		syscall.EEXIST:       "File exists",
+		syscall.ENOTEMPTY:    "Directory not empty",
+		syscall.ELOOP:        "Too many levels of symbolic links",
+		syscall.EXDEV:        "Invalid cross-device link",
+		syscall.EINVAL:       "Invalid argument",
+		syscall.EBUSY:        "Device or resource busy",
+		syscall.EBADF:        "Bad file descriptor",
+		syscall.ENOSPC:       "No space left on device",
+		syscall.ENAMETOOLONG: "File name too long",
+		syscall.EFBIG:        "File too large",
+		syscall.EPIPE:        "Broken pipe",
+		syscall.EIO:          "Input/output error",
+		syscall.ENOTSUP:      "Operation not supported",
+		syscall.EMFILE:       "Too many open files",
+		syscall.ENOMEM:       "Cannot allocate memory",
+	}
+}}
 
 func capitalize(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {

@@ -61,8 +61,9 @@ var cpOpts = []optDef{
 	{short: 'v', long: "verbose"},
 }
 
-func init() {
-	Register(&Utility{
+// cpUtility makes the cp utility (see builtins).
+func cpUtility(string) *Utility {
+	return &Utility{
 		Name:        "cp",
 		Keeps:       KeepsNothing,
 		Run:         runCp,
@@ -73,7 +74,7 @@ func init() {
 			return "cp: cannot create regular file " + quoteAlways(arg) + ": " + msg + "\n"
 		},
 		Help: cpHelp,
-	})
+	}
 }
 
 // sourceVoice is how cp and mv report a source they cannot use: a missing

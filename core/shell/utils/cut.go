@@ -55,15 +55,16 @@ var cutOpts = []optDef{
 	{short: 'z', long: "zero-terminated"},
 }
 
-func init() {
-	Register(&Utility{
+// cutUtility makes the cut utility (see builtins).
+func cutUtility(string) *Utility {
+	return &Utility{
 		Name:        "cut",
 		Run:         runCut,
 		Operands:    plainOperands(cutOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("cut"),
 		Help:        cutHelp,
-	})
+	}
 }
 
 // cutRange is an inclusive range of positions counted from 1.

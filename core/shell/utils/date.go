@@ -58,15 +58,16 @@ var dateOpts = []optDef{
 	{long: "universal"},
 }
 
-func init() {
-	Register(&Utility{
+// dateUtility makes the date utility (see builtins).
+func dateUtility(string) *Utility {
+	return &Utility{
 		Name:        "date",
 		Run:         runDate,
 		Operands:    dateOperands,
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "date: " + arg + ": " + msg + "\n" },
 		Help:        dateHelp,
-	})
+	}
 }
 
 // dateOperands: only -r FILE names a path.

@@ -59,14 +59,15 @@ var dfOpts = []optDef{
 	{short: 'v'},
 }
 
-func init() {
-	Register(&Utility{
+// dfUtility makes the df utility (see builtins).
+func dfUtility(string) *Utility {
+	return &Utility{
 		Name:        "df",
 		Run:         runDf,
 		Operands:    plainOperands(dfOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Help:        dfHelp,
-	})
+	}
 }
 
 // dfConfig is what df's options chose.

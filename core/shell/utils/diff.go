@@ -68,15 +68,16 @@ var diffOpts = []optDef{
 	{short: 'v'},
 }
 
-func init() {
-	Register(&Utility{
+// diffUtility makes the diff utility (see builtins).
+func diffUtility(string) *Utility {
+	return &Utility{
 		Name:        "diff",
 		Run:         runDiff,
 		Operands:    plainOperands(diffOpts, parseMode{}, Read),
 		OperandExit: 2,
 		Voice:       quotedVoice("diff"),
 		Help:        diffHelp,
-	})
+	}
 }
 
 type diffConfig struct {

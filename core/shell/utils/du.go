@@ -51,15 +51,16 @@ var duOpts = []optDef{
 	{short: 'x', long: "one-file-system"},
 }
 
-func init() {
-	Register(&Utility{
+// duUtility makes the du utility (see builtins).
+func duUtility(string) *Utility {
+	return &Utility{
 		Name:        "du",
 		Run:         runDu,
 		Operands:    plainOperands(duOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       alwaysQuotedVoice("du: cannot access "),
 		Help:        duHelp,
-	})
+	}
 }
 
 type duConfig struct {

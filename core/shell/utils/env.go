@@ -45,19 +45,24 @@ var printenvOpts = []optDef{
 	{short: '0', long: "null"},
 }
 
-func init() {
-	Register(&Utility{
+// envUtility makes the env utility (see builtins).
+func envUtility(string) *Utility {
+	return &Utility{
 		Name:        "env",
 		Run:         runEnv,
 		OperandExit: 125,
 		Help:        envHelp,
-	})
-	Register(&Utility{
+	}
+}
+
+// printenvUtility makes the printenv utility (see builtins).
+func printenvUtility(string) *Utility {
+	return &Utility{
 		Name:        "printenv",
 		Run:         runPrintenv,
 		OperandExit: 1,
 		Help:        printenvHelp,
-	})
+	}
 }
 
 func runEnv(e *Env) (int, error) {

@@ -40,9 +40,14 @@ var unexpandOpts = []optDef{
 	{short: 't', long: "tabs", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{Name: "expand", Run: runExpand, Operands: inputOperands(expandOpts, parseMode{}), OperandExit: 1, Help: expandHelp})
-	Register(&Utility{Name: "unexpand", Run: runUnexpand, Operands: inputOperands(unexpandOpts, parseMode{}), OperandExit: 1, Help: unexpandHelp})
+// expandUtility makes the expand utility (see builtins).
+func expandUtility(string) *Utility {
+	return &Utility{Name: "expand", Run: runExpand, Operands: inputOperands(expandOpts, parseMode{}), OperandExit: 1, Help: expandHelp}
+}
+
+// unexpandUtility makes the unexpand utility (see builtins).
+func unexpandUtility(string) *Utility {
+	return &Utility{Name: "unexpand", Run: runUnexpand, Operands: inputOperands(unexpandOpts, parseMode{}), OperandExit: 1, Help: unexpandHelp}
 }
 
 // tabStops is a -t setting: a regular interval, or a list of positions.

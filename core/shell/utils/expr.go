@@ -28,8 +28,9 @@ Exit status is 0 if EXPRESSION is neither null nor 0, 1 if it is null or
 0, 2 if it is invalid, 3 if an error occurred.
 `
 
-func init() {
-	Register(&Utility{Name: "expr", Run: runExpr, Help: exprHelp})
+// exprUtility makes the expr utility (see builtins).
+func exprUtility(string) *Utility {
+	return &Utility{Name: "expr", Run: runExpr, Help: exprHelp}
 }
 
 // exprError is a failure with expr's status (2 syntax, 3 other).

@@ -31,8 +31,9 @@ var fileOpts = []optDef{
 	{short: 'v'},
 }
 
-func init() {
-	Register(&Utility{
+// fileUtility makes the file utility (see builtins).
+func fileUtility(string) *Utility {
+	return &Utility{
 		Name:     "file",
 		Run:      runFile,
 		Operands: plainOperands(fileOpts, parseMode{}, Read),
@@ -40,7 +41,7 @@ func init() {
 		OperandExit: 0,
 		Voice:       func(arg, msg string) string { return arg + ": cannot open `" + arg + "' (" + msg + ")\n" },
 		Help:        fileHelp,
-	})
+	}
 }
 
 func runFile(e *Env) (int, error) {
@@ -116,7 +117,7 @@ func fileDescribe(e *Env, name string, deref bool) string {
 	case m.IsDir():
 		return "directory"
 	case m&fs.ModeCharDevice != 0:
-		if n, ok := devNumbers[info.Name()]; ok {
+		if n, ok := devNumbers.Get()[info.Name()]; ok {
 			return "character special (" + strings.ReplaceAll(n, ", ", "/") + ")"
 		}
 		return "character special"

@@ -43,15 +43,16 @@ Commands of -exec run through the workspace's gate like any other.
 
 const findVersion = "find (GNU findutils) 4.9.0\n"
 
-func init() {
-	Register(&Utility{
+// findUtility makes the find utility (see builtins).
+func findUtility(string) *Utility {
+	return &Utility{
 		Name:        "find",
 		Run:         runFind,
 		Operands:    findOperands,
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "find: " + quoteAlways(arg) + ": " + msg + "\n" },
 		Help:        findHelp,
-	})
+	}
 }
 
 // findOperands: the start points, and the files tests name (-newer F).

@@ -3,6 +3,8 @@ package utils
 import (
 	"strconv"
 	"strings"
+
+	"gatehouse/internal/lazy"
 )
 
 // find's tests of types, sizes, modes, owners and links.
@@ -52,7 +54,9 @@ func findEmpty() findNode {
 }
 
 // sizeUnits are -size's suffixes, in bytes.
-var sizeUnits = map[byte]int64{'b': 512, 'c': 1, 'w': 2, 'k': 1024, 'M': 1 << 20, 'G': 1 << 30}
+var sizeUnits = lazy.Value[map[byte]int64]{New: func() map[byte]int64 {
+	return map[byte]int64{'b': 512, 'c': 1, 'w': 2, 'k': 1024, 'M': 1 << 20, 'G': 1 << 30}
+}}
 
 // sizeTest parses -size [+-]N[bcwkMG], rounding sizes up to the unit.
 func (p *findParser) sizeTest(tok string) findNode {
@@ -63,7 +67,7 @@ func (p *findParser) sizeTest(tok string) findNode {
 	unit := int64(512)
 	num := v
 	if num != "" {
-		if u, ok := sizeUnits[num[len(num)-1]]; ok {
+		if u, ok := sizeUnits.Get()[num[len(num)-1]]; ok {
 			unit, num = u, num[:len(num)-1]
 		}
 	}

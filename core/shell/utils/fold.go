@@ -24,14 +24,15 @@ var foldOpts = []optDef{
 	{short: 'w', long: "width", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// foldUtility makes the fold utility (see builtins).
+func foldUtility(string) *Utility {
+	return &Utility{
 		Name:        "fold",
 		Run:         runFold,
 		Operands:    inputOperands(foldOpts, parseMode{digitsAs: "width"}),
 		OperandExit: 1,
 		Help:        foldHelp,
-	})
+	}
 }
 
 func runFold(e *Env) (int, error) {

@@ -134,18 +134,16 @@ const grepVersion = "grep (GNU grep) 3.11\n"
 
 const grepUsageLine = "Usage: grep [OPTION]... PATTERNS [FILE]...\n"
 
-func init() {
-	for _, name := range []string{"grep", "egrep", "fgrep"} {
-		name := name
-		Register(&Utility{
-			Name:        name,
-			Run:         func(e *Env) (int, error) { return runGrep(e, name) },
-			Operands:    grepOperands,
-			OperandExit: 2,
-			// egrep and fgrep are scripts that run grep: they speak as grep.
-			Voice: func(arg, msg string) string { return "grep: " + arg + ": " + msg + "\n" },
-			Help:  grepHelp,
-		})
+// grepUtility makes grep, egrep or fgrep (see builtins).
+func grepUtility(name string) *Utility {
+	return &Utility{
+		Name:        name,
+		Run:         func(e *Env) (int, error) { return runGrep(e, name) },
+		Operands:    grepOperands,
+		OperandExit: 2,
+		// egrep and fgrep are scripts that run grep: they speak as grep.
+		Voice: func(arg, msg string) string { return "grep: " + arg + ": " + msg + "\n" },
+		Help:  grepHelp,
 	}
 }
 

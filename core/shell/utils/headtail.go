@@ -77,41 +77,39 @@ var tailOpts = []optDef{
 	{short: 'z', long: "zero-terminated"},
 }
 
-func init() {
-	for _, name := range []string{"head", "tail"} {
-		name := name
-		defs := headOpts
-		help := headHelp
-		run := runHead
-		if name == "tail" {
-			defs, help, run = tailOpts, tailHelp, runTail
-		}
-		Register(&Utility{
-			Name: name,
-			// head streams; what tail (and head -n -N) keeps it reads
-			// with readWindowCtx, which charges it.
-			Keeps: KeepsNothing,
-			Run:   run,
-			Operands: func(argv []string) []OperandRef {
-				argv, shift := rewriteObsoleteCount(name, argv)
-				args, err := parseArgs(argv, defs, parseMode{})
-				if err != nil {
-					return nil
+// headTailUtility makes head or tail (see builtins).
+func headTailUtility(name string) *Utility {
+	defs := headOpts
+	help := headHelp
+	run := runHead
+	if name == "tail" {
+		defs, help, run = tailOpts, tailHelp, runTail
+	}
+	return &Utility{
+		Name: name,
+		// head streams; what tail (and head -n -N) keeps it reads
+		// with readWindowCtx, which charges it.
+		Keeps: KeepsNothing,
+		Run:   run,
+		Operands: func(argv []string) []OperandRef {
+			argv, shift := rewriteObsoleteCount(name, argv)
+			args, err := parseArgs(argv, defs, parseMode{})
+			if err != nil {
+				return nil
+			}
+			var refs []OperandRef
+			for _, i := range args.operands {
+				if argv[i] != "-" {
+					refs = append(refs, OperandRef{Index: i - shift, Kind: Read})
 				}
-				var refs []OperandRef
-				for _, i := range args.operands {
-					if argv[i] != "-" {
-						refs = append(refs, OperandRef{Index: i - shift, Kind: Read})
-					}
-				}
-				return refs
-			},
-			OperandExit: 1,
-			Voice: func(arg, msg string) string {
-				return name + ": cannot open " + quoteAlways(arg) + " for reading: " + msg + "\n"
-			},
-			Help: help,
-		})
+			}
+			return refs
+		},
+		OperandExit: 1,
+		Voice: func(arg, msg string) string {
+			return name + ": cannot open " + quoteAlways(arg) + " for reading: " + msg + "\n"
+		},
+		Help: help,
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"gatehouse/internal/lazy"
 )
 
 const hexdumpHelp = `
@@ -48,15 +50,16 @@ var hexdumpOpts = []optDef{
 	{short: 'V', long: "version"},
 }
 
-func init() {
-	Register(&Utility{
+// hexdumpUtility makes the hexdump utility (see builtins).
+func hexdumpUtility(string) *Utility {
+	return &Utility{
 		Name:        "hexdump",
 		Keeps:       KeepsNothing,
 		Run:         runHexdump,
 		Operands:    inputOperands(hexdumpOpts, parseMode{}),
 		OperandExit: 1,
 		Help:        hexdumpHelp,
-	})
+	}
 }
 
 // hdFormat is one of hexdump's built-in displays: units of size bytes,
@@ -68,15 +71,17 @@ type hdFormat struct {
 	canonical bool // -C: two groups of eight, a text column
 }
 
-var hdFormats = map[string]hdFormat{
-	"default":           {size: 2, width: 4, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 16), 4, '0') }},
-	"two-bytes-hex":     {size: 2, width: 7, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 16), 4, '0') }},
-	"two-bytes-decimal": {size: 2, width: 7, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 10), 5, '0') }},
-	"two-bytes-octal":   {size: 2, width: 7, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 8), 6, '0') }},
-	"one-byte-octal":    {size: 1, width: 3, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 8), 3, '0') }},
-	"one-byte-char":     {size: 1, width: 3, cell: func(v uint64) string { return odChar(byte(v)) }},
-	"canonical":         {size: 1, width: 2, canonical: true, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 16), 2, '0') }},
-}
+var hdFormats = lazy.Value[map[string]hdFormat]{New: func() map[string]hdFormat {
+	return map[string]hdFormat{
+		"default":           {size: 2, width: 4, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 16), 4, '0') }},
+		"two-bytes-hex":     {size: 2, width: 7, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 16), 4, '0') }},
+		"two-bytes-decimal": {size: 2, width: 7, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 10), 5, '0') }},
+		"two-bytes-octal":   {size: 2, width: 7, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 8), 6, '0') }},
+		"one-byte-octal":    {size: 1, width: 3, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 8), 3, '0') }},
+		"one-byte-char":     {size: 1, width: 3, cell: func(v uint64) string { return odChar(byte(v)) }},
+		"canonical":         {size: 1, width: 2, canonical: true, cell: func(v uint64) string { return padFill(strconv.FormatUint(v, 16), 2, '0') }},
+	}
+}}
 
 func runHexdump(e *Env) (int, error) {
 	t, args, status, done := begin(e, spec{name: "hexdump", defs: hexdumpOpts, usageExit: 1, help: hexdumpHelp,
@@ -107,11 +112,11 @@ func runHexdump(e *Env) (int, error) {
 			squeeze = false
 		case "color":
 		default:
-			formats = append(formats, hdFormats[o.name])
+			formats = append(formats, hdFormats.Get()[o.name])
 		}
 	}
 	if len(formats) == 0 {
-		formats = []hdFormat{hdFormats["default"]}
+		formats = []hdFormat{hdFormats.Get()["default"]}
 	}
 	files := args.operandStrings(e.Args)
 	failed := 0

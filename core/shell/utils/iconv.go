@@ -7,9 +7,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"gatehouse/internal/lazy"
 )
 
 const iconvHelp = `Usage: iconv [OPTION...] [FILE...]
@@ -48,8 +49,9 @@ var iconvOpts = []optDef{
 	{short: 'V'},
 }
 
-func init() {
-	Register(&Utility{
+// iconvUtility makes the iconv utility (see builtins).
+func iconvUtility(string) *Utility {
+	return &Utility{
 		Name: "iconv",
 		Run:  runIconv,
 		Operands: func(argv []string) []OperandRef {
@@ -68,28 +70,32 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "iconv: cannot open input file `" + arg + "': " + msg + "\n" },
 		Help:        iconvHelp,
-	})
+	}
 }
 
 // iconvCharsets maps every accepted name to its encoding.
-var iconvCharsets = map[string]string{
-	"UTF-8": "utf8", "UTF8": "utf8", "ISO-10646/UTF-8/": "utf8", "ISO-10646/UTF8/": "utf8",
-	"ASCII": "ascii", "US-ASCII": "ascii", "CSASCII": "ascii", "ANSI_X3.4-1968": "ascii",
-	"ISO-8859-1": "latin1", "ISO8859-1": "latin1", "ISO_8859-1": "latin1", "LATIN1": "latin1", "L1": "latin1", "CSISOLATIN1": "latin1",
-	"ISO-8859-15": "latin9", "ISO8859-15": "latin9", "ISO_8859-15": "latin9", "LATIN-9": "latin9", "LATIN9": "latin9",
-	"CP1252": "cp1252", "WINDOWS-1252": "cp1252",
-	"UTF-16": "utf16", "UTF-16LE": "utf16le", "UTF-16BE": "utf16be",
-	"UCS-2": "utf16", "UCS-2LE": "utf16le", "UCS-2BE": "utf16be", "UCS2": "utf16",
-	"UTF-32": "utf32", "UTF-32LE": "utf32le", "UTF-32BE": "utf32be",
-	"UCS-4": "utf32be", "UCS-4LE": "utf32le", "UCS-4BE": "utf32be", "UCS4": "utf32be",
-}
+var iconvCharsets = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"UTF-8": "utf8", "UTF8": "utf8", "ISO-10646/UTF-8/": "utf8", "ISO-10646/UTF8/": "utf8",
+		"ASCII": "ascii", "US-ASCII": "ascii", "CSASCII": "ascii", "ANSI_X3.4-1968": "ascii",
+		"ISO-8859-1": "latin1", "ISO8859-1": "latin1", "ISO_8859-1": "latin1", "LATIN1": "latin1", "L1": "latin1", "CSISOLATIN1": "latin1",
+		"ISO-8859-15": "latin9", "ISO8859-15": "latin9", "ISO_8859-15": "latin9", "LATIN-9": "latin9", "LATIN9": "latin9",
+		"CP1252": "cp1252", "WINDOWS-1252": "cp1252",
+		"UTF-16": "utf16", "UTF-16LE": "utf16le", "UTF-16BE": "utf16be",
+		"UCS-2": "utf16", "UCS-2LE": "utf16le", "UCS-2BE": "utf16be", "UCS2": "utf16",
+		"UTF-32": "utf32", "UTF-32LE": "utf32le", "UTF-32BE": "utf32be",
+		"UCS-4": "utf32be", "UCS-4LE": "utf32le", "UCS-4BE": "utf32be", "UCS4": "utf32be",
+	}
+}}
 
 // cp1252High is Windows-1252's 0x80-0x9F (0: unassigned).
 var cp1252High = [32]rune{0x20ac, 0, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0, 0x17d, 0,
 	0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0, 0x17e, 0x178}
 
 // latin9Diff are the code points ISO-8859-15 changes from Latin-1.
-var latin9Diff = map[byte]rune{0xa4: 0x20ac, 0xa6: 0x160, 0xa8: 0x161, 0xb4: 0x17d, 0xb8: 0x17e, 0xbc: 0x152, 0xbd: 0x153, 0xbe: 0x178}
+var latin9Diff = lazy.Value[map[byte]rune]{New: func() map[byte]rune {
+	return map[byte]rune{0xa4: 0x20ac, 0xa6: 0x160, 0xa8: 0x161, 0xb4: 0x17d, 0xb8: 0x17e, 0xbc: 0x152, 0xbd: 0x153, 0xbe: 0x178}
+}}
 
 // iconvCharset resolves a name (and its //TRANSLIT, //IGNORE suffix).
 func iconvCharset(name string) (enc, suffix string, ok bool) {
@@ -97,7 +103,7 @@ func iconvCharset(name string) (enc, suffix string, ok bool) {
 	if strings.HasPrefix(strings.ToUpper(name), "ISO-10646/") {
 		base, suffix = strings.ToUpper(name), ""
 	}
-	enc, ok = iconvCharsets[base]
+	enc, ok = iconvCharsets.Get()[base]
 	return enc, suffix, ok
 }
 
@@ -121,8 +127,8 @@ func runIconv(e *Env) (int, error) {
 		case "to-code":
 			to = o.value
 		case "list":
-			names := make([]string, 0, len(iconvCharsets))
-			for n := range iconvCharsets {
+			names := make([]string, 0, len(iconvCharsets.Get()))
+			for n := range iconvCharsets.Get() {
 				if !strings.Contains(n, "/") {
 					n += "//"
 				}
@@ -293,7 +299,7 @@ func singleByteRune(enc string, b byte) (rune, int, bool) {
 		r := cp1252High[b-0x80]
 		return r, 1, r == 0
 	case enc == "latin9":
-		if r, ok := latin9Diff[b]; ok {
+		if r, ok := latin9Diff.Get()[b]; ok {
 			return r, 1, false
 		}
 	}
@@ -333,7 +339,7 @@ func (c *iconvConv) encode(r rune) bool {
 		return true
 	}
 	if c.translit {
-		text, ok := iconvTranslit()[r]
+		text, ok := iconvTranslit.Get()[r]
 		if !ok || len(text) == 1 && isASCIILetter(text[0]) && !c.accents {
 			text = "?"
 		}
@@ -395,12 +401,12 @@ func singleByteOf(enc string, r rune) (byte, bool) {
 			}
 		}
 	case enc == "latin9":
-		for b, v := range latin9Diff {
+		for b, v := range latin9Diff.Get() {
 			if v == r {
 				return b, true
 			}
 		}
-		if _, taken := latin9Diff[byte(r)]; taken {
+		if _, taken := latin9Diff.Get()[byte(r)]; taken {
 			return 0, false
 		}
 	}
@@ -412,7 +418,7 @@ func singleByteOf(enc string, r rune) (byte, bool) {
 
 // iconvTranslit approximates characters a target lacks, as glibc's
 // //TRANSLIT does for the common ones.
-var iconvTranslit = sync.OnceValue(func() map[rune]string {
+var iconvTranslit = lazy.Value[map[rune]string]{New: func() map[rune]string {
 	m := map[rune]string{0x20ac: "EUR", 0x2018: "'", 0x2019: "'", 0x201c: `"`, 0x201d: `"`, 0x2013: "-", 0x2014: "-",
 		0x2026: "...", 0xdf: "ss", 0xe6: "ae", 0xc6: "AE", 0x153: "oe", 0x152: "OE", 0xf8: "o", 0xd8: "O",
 		0xa0: " ", 0xa9: "(C)", 0xae: "(R)", 0x2122: "(TM)", 0xab: "<<", 0xbb: ">>", 0xb7: ".", 0x2022: "o"}
@@ -427,4 +433,4 @@ var iconvTranslit = sync.OnceValue(func() map[rune]string {
 		}
 	}
 	return m
-})
+}}

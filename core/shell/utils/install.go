@@ -47,8 +47,9 @@ var installOpts = []optDef{
 	{short: 'v', long: "verbose"},
 }
 
-func init() {
-	Register(&Utility{
+// installUtility makes the install utility (see builtins).
+func installUtility(string) *Utility {
+	return &Utility{
 		Name: "install",
 		Run:  runInstall,
 		Operands: func(argv []string) []OperandRef {
@@ -79,7 +80,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "install: cannot stat '" + arg + "': " + msg + "\n" },
 		Help:        installHelp,
-	})
+	}
 }
 
 // installRun is one install invocation.

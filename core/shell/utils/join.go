@@ -45,8 +45,9 @@ var joinOpts = []optDef{
 	{short: 'z', long: "zero-terminated"},
 }
 
-func init() {
-	Register(&Utility{Name: "join", Run: runJoin, Operands: inputOperands(joinOpts, parseMode{}), OperandExit: 1, Help: joinHelp})
+// joinUtility makes the join utility (see builtins).
+func joinUtility(string) *Utility {
+	return &Utility{Name: "join", Run: runJoin, Operands: inputOperands(joinOpts, parseMode{}), OperandExit: 1, Help: joinHelp}
 }
 
 // joinConfig is a parsed join command line.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/itchyny/gojq"
+
+	"gatehouse/internal/lazy"
 )
 
 // jq runs github.com/itchyny/gojq over inputs read through the VFS. The
@@ -55,8 +57,9 @@ null and 4 when there was none; 2 for usage problems or unreadable files;
 3 for a filter that does not compile; 5 for a runtime error.
 `
 
-func init() {
-	Register(&Utility{
+// jqUtility makes the jq utility (see builtins).
+func jqUtility(string) *Utility {
+	return &Utility{
 		Name:        "jq",
 		Opaque:      true,
 		Keeps:       KeepsAll,
@@ -65,7 +68,7 @@ func init() {
 		OperandExit: 2,
 		Voice:       jqVoice,
 		Help:        jqHelp,
-	})
+	}
 }
 
 func jqVoice(arg, msg string) string {
@@ -178,21 +181,23 @@ func (p *jqArgs) operand(i int) *jqUsageError {
 }
 
 // jqLongFlags are the long options that only set a flag.
-var jqLongFlags = map[string]func(*jqConfig){
-	"raw-output":     func(c *jqConfig) { c.raw = true },
-	"join-output":    func(c *jqConfig) { c.raw, c.join = true, true },
-	"compact-output": func(c *jqConfig) { c.compact = true },
-	"null-input":     func(c *jqConfig) { c.nullInput = true },
-	"slurp":          func(c *jqConfig) { c.slurp = true },
-	"exit-status":    func(c *jqConfig) { c.exitStatus = true },
-	"sort-keys":      func(c *jqConfig) { c.sortKeys = true },
-	"ascii-output":   func(c *jqConfig) { c.ascii = true },
-	"raw-input":      func(c *jqConfig) { c.rawInput = true },
-	"tab":            func(c *jqConfig) { c.tab = true },
-	// Accepted and without effect here: no terminal, no streaming.
-	"color-output": func(*jqConfig) {}, "monochrome-output": func(*jqConfig) {},
-	"unbuffered": func(*jqConfig) {}, "seq": func(*jqConfig) {},
-}
+var jqLongFlags = lazy.Value[map[string]func(*jqConfig)]{New: func() map[string]func(*jqConfig) {
+	return map[string]func(*jqConfig){
+		"raw-output":     func(c *jqConfig) { c.raw = true },
+		"join-output":    func(c *jqConfig) { c.raw, c.join = true, true },
+		"compact-output": func(c *jqConfig) { c.compact = true },
+		"null-input":     func(c *jqConfig) { c.nullInput = true },
+		"slurp":          func(c *jqConfig) { c.slurp = true },
+		"exit-status":    func(c *jqConfig) { c.exitStatus = true },
+		"sort-keys":      func(c *jqConfig) { c.sortKeys = true },
+		"ascii-output":   func(c *jqConfig) { c.ascii = true },
+		"raw-input":      func(c *jqConfig) { c.rawInput = true },
+		"tab":            func(c *jqConfig) { c.tab = true },
+		// Accepted and without effect here: no terminal, no streaming.
+		"color-output": func(*jqConfig) {}, "monochrome-output": func(*jqConfig) {},
+		"unbuffered": func(*jqConfig) {}, "seq": func(*jqConfig) {},
+	}
+}}
 
 // long reads the long option at argv[i] and returns the index of the last
 // word it took.
@@ -200,7 +205,7 @@ func (p *jqArgs) long(i int) (int, *jqUsageError) {
 	argv, cfg := p.argv, p.cfg
 	a := argv[i]
 	name := a[2:]
-	if set, ok := jqLongFlags[name]; ok {
+	if set, ok := jqLongFlags.Get()[name]; ok {
 		set(cfg)
 		return i, nil
 	}
@@ -249,25 +254,27 @@ func (p *jqArgs) long(i int) (int, *jqUsageError) {
 }
 
 // jqShortFlags are the letters that only set a flag.
-var jqShortFlags = map[byte]func(*jqConfig){
-	'r': func(c *jqConfig) { c.raw = true },
-	'j': func(c *jqConfig) { c.raw, c.join = true, true },
-	'c': func(c *jqConfig) { c.compact = true },
-	'n': func(c *jqConfig) { c.nullInput = true },
-	's': func(c *jqConfig) { c.slurp = true },
-	'e': func(c *jqConfig) { c.exitStatus = true },
-	'a': func(c *jqConfig) { c.ascii = true },
-	'R': func(c *jqConfig) { c.rawInput = true },
-	'S': func(c *jqConfig) { c.sortKeys = true },
-	'C': func(*jqConfig) {}, 'M': func(*jqConfig) {},
-}
+var jqShortFlags = lazy.Value[map[byte]func(*jqConfig)]{New: func() map[byte]func(*jqConfig) {
+	return map[byte]func(*jqConfig){
+		'r': func(c *jqConfig) { c.raw = true },
+		'j': func(c *jqConfig) { c.raw, c.join = true, true },
+		'c': func(c *jqConfig) { c.compact = true },
+		'n': func(c *jqConfig) { c.nullInput = true },
+		's': func(c *jqConfig) { c.slurp = true },
+		'e': func(c *jqConfig) { c.exitStatus = true },
+		'a': func(c *jqConfig) { c.ascii = true },
+		'R': func(c *jqConfig) { c.rawInput = true },
+		'S': func(c *jqConfig) { c.sortKeys = true },
+		'C': func(*jqConfig) {}, 'M': func(*jqConfig) {},
+	}
+}}
 
 // short reads the cluster of letters at argv[i] and returns the index of
 // the last word it took.
 func (p *jqArgs) short(i int) (int, *jqUsageError) {
 	a := p.argv[i]
 	for k := 1; k < len(a); k++ {
-		if set, ok := jqShortFlags[a[k]]; ok {
+		if set, ok := jqShortFlags.Get()[a[k]]; ok {
 			set(p.cfg)
 			continue
 		}
@@ -564,7 +571,9 @@ func jqRuntimeError(inputs *jqInputs, err error) string {
 }
 
 // jqBinopPast is jq's participle for an operator gojq names by its verb.
-var jqBinopPast = map[string]string{"add": "added", "subtract": "subtracted", "multiply": "multiplied", "divide": "divided"}
+var jqBinopPast = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{"add": "added", "subtract": "subtracted", "multiply": "multiplied", "divide": "divided"}
+}}
 
 // jqErrorText words gojq's commonest errors as jq does ("Cannot iterate
 // over number (1)", "number (1) and string ("a") cannot be added"); other
@@ -575,7 +584,7 @@ func jqErrorText(msg string) string {
 	}
 	if rest, ok := strings.CutPrefix(msg, "cannot "); ok {
 		verb, operands, found := strings.Cut(rest, ": ")
-		if past := jqBinopPast[verb]; found && past != "" && strings.Contains(operands, " and ") {
+		if past := jqBinopPast.Get()[verb]; found && past != "" && strings.Contains(operands, " and ") {
 			return operands + " cannot be " + past
 		}
 		if l, r, found := strings.Cut(rest, " by: "); found {

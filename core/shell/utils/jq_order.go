@@ -5,9 +5,10 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/itchyny/gojq"
+
+	"gatehouse/internal/lazy"
 )
 
 // jq keeps an object's keys in insertion order; gojq holds objects as Go
@@ -323,16 +324,16 @@ func jqOrderedKeys(v any, orders *jqKeyOrders) any {
 }
 
 // jqKeysCode is gojq's own keys, run for its error's preview of a value.
-var jqKeysCode = sync.OnceValue(func() *gojq.Code {
+var jqKeysCode = lazy.Value[*gojq.Code]{New: func() *gojq.Code {
 	q, _ := gojq.Parse("keys")
 	code, _ := gojq.Compile(q)
 	return code
-})
+}}
 
 // jqNoKeysError is jq's "string ("abc") has no keys", from gojq's "keys
 // cannot be applied to: string ("abc")".
 func jqNoKeysError(v any) error {
-	got, _ := jqKeysCode().Run(v).Next()
+	got, _ := jqKeysCode.Get().Run(v).Next()
 	err, ok := got.(error)
 	if !ok {
 		return errors.New("has no keys")

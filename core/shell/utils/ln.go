@@ -54,8 +54,9 @@ var lnOpts = []optDef{
 	{short: 'v', long: "verbose"},
 }
 
-func init() {
-	Register(&Utility{
+// lnUtility makes the ln utility (see builtins).
+func lnUtility(string) *Utility {
+	return &Utility{
 		Name:        "ln",
 		Run:         runLn,
 		Operands:    lnOperands,
@@ -63,7 +64,7 @@ func init() {
 		Voice:       alwaysQuotedVoice("ln: failed to access "),
 		WriteVoice:  alwaysQuotedVoice("ln: failed to create symbolic link "),
 		Help:        lnHelp,
-	})
+	}
 }
 
 // lnOperands: the link names (or the directory receiving them) are

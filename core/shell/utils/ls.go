@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gatehouse/internal/lazy"
 )
 
 const lsHelp = `Usage: ls [OPTION]... [FILE]...
@@ -108,15 +110,16 @@ var lsOpts = []optDef{
 	{long: "format", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// lsUtility makes the ls utility (see builtins).
+func lsUtility(string) *Utility {
+	return &Utility{
 		Name:        "ls",
 		Run:         runLs,
 		Operands:    plainOperands(lsOpts, parseMode{}, Read),
 		OperandExit: 2,
 		Voice:       lsVoice,
 		Help:        lsHelp,
-	})
+	}
 }
 
 // lsVoice: a missing (or hidden) operand cannot be accessed; anything else
@@ -275,7 +278,7 @@ func (cfg *lsConfig) option(o parsedOpt) string {
 	case "S":
 		cfg.sortBy = lsBySize
 	case "sort":
-		by, ok := lsSortWords[o.value]
+		by, ok := lsSortWords.Get()[o.value]
 		if !ok {
 			return "invalid argument " + quoteAlways(o.value) + " for '--sort'"
 		}
@@ -314,7 +317,7 @@ func (cfg *lsConfig) option(o parsedOpt) string {
 			cfg.format = lsOnePerLine
 		}
 	case "format":
-		f, ok := lsFormatWords[o.value]
+		f, ok := lsFormatWords.Get()[o.value]
 		if !ok {
 			return "invalid argument " + quoteAlways(o.value) + " for '--format'"
 		}
@@ -325,9 +328,13 @@ func (cfg *lsConfig) option(o parsedOpt) string {
 
 // lsSortWords and lsFormatWords are the values of --sort and --format.
 var (
-	lsSortWords   = map[string]lsSort{"none": lsUnsorted, "size": lsBySize, "time": lsByTime, "extension": lsByExtension, "name": lsByName}
-	lsFormatWords = map[string]lsFormat{"long": lsLong, "verbose": lsLong, "single-column": lsOnePerLine, "commas": lsCommas,
-		"across": lsAcross, "horizontal": lsAcross, "vertical": lsColumns}
+	lsSortWords = lazy.Value[map[string]lsSort]{New: func() map[string]lsSort {
+		return map[string]lsSort{"none": lsUnsorted, "size": lsBySize, "time": lsByTime, "extension": lsByExtension, "name": lsByName}
+	}}
+	lsFormatWords = lazy.Value[map[string]lsFormat]{New: func() map[string]lsFormat {
+		return map[string]lsFormat{"long": lsLong, "verbose": lsLong, "single-column": lsOnePerLine, "commas": lsCommas,
+			"across": lsAcross, "horizontal": lsAcross, "vertical": lsColumns}
+	}}
 )
 
 // indicatorStyle applies --indicator-style=WORD.

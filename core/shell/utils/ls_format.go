@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gatehouse/internal/lazy"
 )
 
 // sixMonths is GNU ls's line between a "recent" time (shown with hours) and
@@ -225,12 +227,14 @@ func appendPadRight(b []byte, s string, w int) []byte {
 
 // devNumbers are the major, minor pairs Linux gives the devices a
 // workspace has.
-var devNumbers = map[string]string{"null": "1, 3", "zero": "1, 5", "random": "1, 8", "urandom": "1, 9", "tty": "5, 0"}
+var devNumbers = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{"null": "1, 3", "zero": "1, 5", "random": "1, 8", "urandom": "1, 9", "tty": "5, 0"}
+}}
 
 func (l *lister) sizeText(e *lsEntry) string {
 	m := e.info.Mode()
 	if m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0 {
-		if n, ok := devNumbers[e.info.Name()]; ok {
+		if n, ok := devNumbers.Get()[e.info.Name()]; ok {
 			return n
 		}
 		return "0, 0"

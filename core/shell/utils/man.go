@@ -15,8 +15,9 @@ included (their help is "help NAME" in bash).
       --help     display this help and exit
 `
 
-func init() {
-	Register(&Utility{Name: "man", Run: runMan, OperandExit: 16, Help: manHelp})
+// manUtility makes the man utility (see builtins).
+func manUtility(string) *Utility {
+	return &Utility{Name: "man", Run: runMan, OperandExit: 16, Help: manHelp}
 }
 
 // runMan prints the help of each installed utility named.

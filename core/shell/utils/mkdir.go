@@ -25,8 +25,9 @@ var mkdirOpts = []optDef{
 	{long: "context", arg: maybeArg},
 }
 
-func init() {
-	Register(&Utility{
+// mkdirUtility makes the mkdir utility (see builtins).
+func mkdirUtility(string) *Utility {
+	return &Utility{
 		Name:        "mkdir",
 		Run:         runMkdir,
 		Operands:    plainOperands(mkdirOpts, parseMode{}, Write),
@@ -35,7 +36,7 @@ func init() {
 			return "mkdir: cannot create directory " + quoteAlways(arg) + ": " + msg + "\n"
 		},
 		Help: mkdirHelp,
-	})
+	}
 }
 
 func runMkdir(e *Env) (int, error) {

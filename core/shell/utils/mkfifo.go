@@ -38,15 +38,16 @@ var mkfifoOpts = []optDef{
 	{long: "context", arg: maybeArg},
 }
 
-func init() {
-	Register(&Utility{
+// mkfifoUtility makes the mkfifo utility (see builtins).
+func mkfifoUtility(string) *Utility {
+	return &Utility{
 		Name:        "mkfifo",
 		Run:         runMkfifo,
 		Operands:    plainOperands(mkfifoOpts, parseMode{}, Write),
 		OperandExit: 1,
 		Voice:       alwaysQuotedVoice("mkfifo: cannot create fifo "),
 		Help:        mkfifoHelp,
-	})
+	}
 }
 
 func runMkfifo(e *Env) (int, error) {

@@ -34,8 +34,9 @@ var mvOpts = []optDef{
 	{long: "strip-trailing-slashes"},
 }
 
-func init() {
-	Register(&Utility{
+// mvUtility makes the mv utility (see builtins).
+func mvUtility(string) *Utility {
+	return &Utility{
 		Name:        "mv",
 		Run:         runMv,
 		Operands:    copyOperands(mvOpts),
@@ -50,7 +51,7 @@ func init() {
 			return "mv: cannot move to " + quoteAlways(arg) + ": " + msg + "\n"
 		},
 		Help: mvHelp,
-	})
+	}
 }
 
 func runMv(e *Env) (int, error) {

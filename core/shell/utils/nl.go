@@ -65,15 +65,16 @@ var nlOpts = []optDef{
 	{short: 'w', long: "number-width", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// nlUtility makes the nl utility (see builtins).
+func nlUtility(string) *Utility {
+	return &Utility{
 		Name:        "nl",
 		Run:         runNl,
 		Operands:    plainOperands(nlOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("nl"),
 		Help:        nlHelp,
-	})
+	}
 }
 
 // nlStyle decides which lines of a section get a number.

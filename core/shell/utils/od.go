@@ -5,7 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
+
+	"gatehouse/internal/lazy"
 )
 
 const odHelp = `Usage: od [OPTION]... [FILE]...
@@ -42,15 +43,16 @@ var odOpts = []optDef{
 	{short: 'i'}, {short: 'l'}, {short: 'o'}, {short: 's'}, {short: 'x'},
 }
 
-func init() {
-	Register(&Utility{
+// odUtility makes the od utility (see builtins).
+func odUtility(string) *Utility {
+	return &Utility{
 		Name:        "od",
 		Keeps:       KeepsNothing,
 		Run:         runOd,
 		Operands:    inputOperands(odOpts, parseMode{}),
 		OperandExit: 1,
 		Help:        odHelp,
-	})
+	}
 }
 
 // odType is one output format: a kind letter, a unit size in bytes, the
@@ -75,13 +77,15 @@ type odConfig struct {
 }
 
 // odFieldWidths are the widest field of each integer kind and size.
-var odFieldWidths = map[byte]map[int]int{
-	'd': {1: 4, 2: 6, 4: 11, 8: 20},
-	'u': {1: 3, 2: 5, 4: 10, 8: 20},
-	'o': {1: 3, 2: 6, 4: 11, 8: 22},
-	'x': {1: 2, 2: 4, 4: 8, 8: 16},
-	'f': {4: 15, 8: 24},
-}
+var odFieldWidths = lazy.Value[map[byte]map[int]int]{New: func() map[byte]map[int]int {
+	return map[byte]map[int]int{
+		'd': {1: 4, 2: 6, 4: 11, 8: 20},
+		'u': {1: 3, 2: 5, 4: 10, 8: 20},
+		'o': {1: 3, 2: 6, 4: 11, 8: 22},
+		'x': {1: 2, 2: 4, 4: 8, 8: 16},
+		'f': {4: 15, 8: 24},
+	}
+}}
 
 // odParseType appends the formats of one -t argument.
 func odParseType(spec string, types []odType) ([]odType, string) {
@@ -98,7 +102,7 @@ func odParseType(spec string, types []odType) ([]odType, string) {
 				return nil, msg
 			}
 			i += n
-			t.size, t.width = size, odFieldWidths[c][size]
+			t.size, t.width = size, odFieldWidths.Get()[c][size]
 		default:
 			return nil, "invalid character '" + string(c) + "' in type string '" + spec + "'"
 		}
@@ -131,7 +135,7 @@ func odTypeSize(kind byte, rest, spec string) (size, n int, msg string) {
 		return def, 0, ""
 	}
 	size, _ = strconv.Atoi(rest[:n])
-	if _, ok := odFieldWidths[kind][size]; !ok {
+	if _, ok := odFieldWidths.Get()[kind][size]; !ok {
 		what := "integral"
 		if kind == 'f' {
 			what = "floating point"
@@ -403,7 +407,7 @@ func odAppendField(buf []byte, ty odType, unit []byte, big bool) []byte {
 		}
 		return append(buf, c)
 	case 'c':
-		return append(buf, odCharText()[unit[0]]...)
+		return append(buf, odCharText.Get()[unit[0]]...)
 	}
 	var v uint64
 	if big {
@@ -447,13 +451,13 @@ func odAppendField(buf []byte, ty odType, unit []byte, big bool) []byte {
 
 // odCharText is -t c's text for every byte, made when first needed
 // (not at every start).
-var odCharText = sync.OnceValue(func() *[256]string {
+var odCharText = lazy.Value[*[256]string]{New: func() *[256]string {
 	var tab [256]string
 	for i := range tab {
 		tab[i] = odChar(byte(i))
 	}
 	return &tab
-})
+}}
 
 // odFloat prints the shortest text that reads back as the same float,
 // with C's exponent form (1e+27, 2.5e-38).

@@ -24,23 +24,28 @@ standard output with a header naming it, as it does into a pipe; paging
 options are accepted and change nothing.
 `
 
-func init() {
-	Register(&Utility{
+// lessUtility makes the less utility (see builtins).
+func lessUtility(string) *Utility {
+	return &Utility{
 		Name:        "less",
 		Run:         runLess,
 		Operands:    pagerOperands,
 		OperandExit: 0,
 		Voice:       func(arg, msg string) string { return arg + ": " + msg + "\n" },
 		Help:        lessHelp,
-	})
-	Register(&Utility{
+	}
+}
+
+// moreUtility makes the more utility (see builtins).
+func moreUtility(string) *Utility {
+	return &Utility{
 		Name:        "more",
 		Run:         runMore,
 		Operands:    pagerOperands,
 		OperandExit: 0,
 		Voice:       func(arg, msg string) string { return "more: cannot open " + arg + ": " + msg + "\n" },
 		Help:        moreHelp,
-	})
+	}
 }
 
 // pagerFiles splits a pager's argv: options (-X, +cmd, --opt, and the

@@ -26,15 +26,16 @@ var pasteOpts = []optDef{
 	{short: 'z', long: "zero-terminated"},
 }
 
-func init() {
-	Register(&Utility{
+// pasteUtility makes the paste utility (see builtins).
+func pasteUtility(string) *Utility {
+	return &Utility{
 		Name:        "paste",
 		Run:         runPaste,
 		Operands:    plainOperands(pasteOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("paste"),
 		Help:        pasteHelp,
-	})
+	}
 }
 
 // pasteDelims expands LIST's escapes; an empty string stands for \0 (no

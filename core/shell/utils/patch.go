@@ -54,15 +54,16 @@ var patchOpts = []optDef{
 	{short: 'z', long: "suffix", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// patchUtility makes the patch utility (see builtins).
+func patchUtility(string) *Utility {
+	return &Utility{
 		Name:        "patch",
 		Keeps:       KeepsAll,
 		Run:         runPatch,
 		Operands:    patchOperands,
 		OperandExit: 2,
 		Help:        patchHelp,
-	})
+	}
 }
 
 // patchOperands: ORIGFILE is written, PATCHFILE and -i read, -o written.

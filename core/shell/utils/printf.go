@@ -69,11 +69,17 @@ If -e is in effect, the following sequences are recognized:
   \xHH    byte with hexadecimal value HH (1 to 2 digits)
 `
 
+// printfUtility makes the printf utility (see builtins).
+//
 // printf and echo are the coreutils programs xargs and find -exec run; a
 // line's plain printf or echo is the shell's builtin. Neither names paths.
-func init() {
-	Register(&Utility{Name: "printf", Run: runPrintf, OperandExit: 1, Help: printfHelp})
-	Register(&Utility{Name: "echo", Run: runEcho, OperandExit: 1, Help: echoHelp})
+func printfUtility(string) *Utility {
+	return &Utility{Name: "printf", Run: runPrintf, OperandExit: 1, Help: printfHelp}
+}
+
+// echoUtility makes the echo utility (see builtins).
+func echoUtility(string) *Utility {
+	return &Utility{Name: "echo", Run: runEcho, OperandExit: 1, Help: echoHelp}
 }
 
 func runPrintf(e *Env) (int, error) {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"gatehouse/internal/lazy"
 )
 
 // ps lists the session's own processes (Env.Procs: its shell, the line's
@@ -58,54 +60,58 @@ type psColumn struct {
 	value  func(p Proc, now time.Time) string
 }
 
-var psColumns = map[string]psColumn{
-	"pid":     {"PID", 5, false, func(p Proc, _ time.Time) string { return strconv.Itoa(p.PID) }},
-	"ppid":    {"PPID", 5, false, func(p Proc, _ time.Time) string { return strconv.Itoa(p.PPID) }},
-	"user":    {"USER", 8, true, func(Proc, time.Time) string { return sysUser }},
-	"uid":     {"UID", 5, false, func(Proc, time.Time) string { return strconv.Itoa(sysUID) }},
-	"comm":    {"COMMAND", 15, true, func(p Proc, _ time.Time) string { return p.Comm }},
-	"args":    {"COMMAND", 27, true, func(p Proc, _ time.Time) string { return p.Args }},
-	"cmd":     {"CMD", 27, true, func(p Proc, _ time.Time) string { return p.Args }},
-	"tty":     {"TT", 8, true, func(Proc, time.Time) string { return "?" }},
-	"time":    {"TIME", 8, false, func(Proc, time.Time) string { return "00:00:00" }},
-	"etime":   {"ELAPSED", 11, false, func(Proc, time.Time) string { return "00:00" }},
-	"stat":    {"STAT", 4, true, psStat},
-	"pcpu":    {"%CPU", 4, false, func(Proc, time.Time) string { return "0.0" }},
-	"pmem":    {"%MEM", 4, false, func(Proc, time.Time) string { return "0.0" }},
-	"rss":     {"RSS", 5, false, func(Proc, time.Time) string { return "0" }},
-	"vsz":     {"VSZ", 6, false, func(Proc, time.Time) string { return "0" }},
-	"stime":   {"STIME", 5, false, func(_ Proc, now time.Time) string { return now.Format("15:04") }},
-	"c":       {"C", 2, false, func(Proc, time.Time) string { return "0" }},
-	"nlwp":    {"NLWP", 4, false, func(Proc, time.Time) string { return "1" }},
-	"pgid":    {"PGID", 5, false, func(p Proc, _ time.Time) string { return strconv.Itoa(p.PID) }},
-	"sid":     {"SID", 5, false, func(Proc, time.Time) string { return "0" }},
-	"ni":      {"NI", 3, false, func(Proc, time.Time) string { return "0" }},
-	"pri":     {"PRI", 3, false, func(Proc, time.Time) string { return "19" }},
-	"f":       {"F", 1, false, func(Proc, time.Time) string { return "0" }},
-	"s":       {"S", 1, true, func(p Proc, now time.Time) string { return psStat(p, now)[:1] }},
-	"wchan":   {"WCHAN", 6, true, func(Proc, time.Time) string { return "-" }},
-	"euser":   {"EUSER", 8, true, func(Proc, time.Time) string { return sysUser }},
-	"ruser":   {"RUSER", 8, true, func(Proc, time.Time) string { return sysUser }},
-	"group":   {"GROUP", 8, true, func(Proc, time.Time) string { return sysUser }},
-	"gid":     {"GID", 5, false, func(Proc, time.Time) string { return strconv.Itoa(sysUID) }},
-	"etimes":  {"ELAPSED", 7, false, func(Proc, time.Time) string { return "0" }},
-	"start":   {"STARTED", 8, false, func(_ Proc, now time.Time) string { return now.Format("15:04:05") }},
-	"lstart":  {"STARTED", 24, true, func(_ Proc, now time.Time) string { return now.Format("Mon Jan _2 15:04:05 2006") }},
-	"bsdtime": {"TIME", 6, false, func(Proc, time.Time) string { return "0:00" }},
-	"bsdstart": {"START", 5, false, func(_ Proc, now time.Time) string {
-		return now.Format("15:04")
-	}},
-}
+var psColumns = lazy.Value[map[string]psColumn]{New: func() map[string]psColumn {
+	return map[string]psColumn{
+		"pid":     {"PID", 5, false, func(p Proc, _ time.Time) string { return strconv.Itoa(p.PID) }},
+		"ppid":    {"PPID", 5, false, func(p Proc, _ time.Time) string { return strconv.Itoa(p.PPID) }},
+		"user":    {"USER", 8, true, func(Proc, time.Time) string { return sysUser }},
+		"uid":     {"UID", 5, false, func(Proc, time.Time) string { return strconv.Itoa(sysUID) }},
+		"comm":    {"COMMAND", 15, true, func(p Proc, _ time.Time) string { return p.Comm }},
+		"args":    {"COMMAND", 27, true, func(p Proc, _ time.Time) string { return p.Args }},
+		"cmd":     {"CMD", 27, true, func(p Proc, _ time.Time) string { return p.Args }},
+		"tty":     {"TT", 8, true, func(Proc, time.Time) string { return "?" }},
+		"time":    {"TIME", 8, false, func(Proc, time.Time) string { return "00:00:00" }},
+		"etime":   {"ELAPSED", 11, false, func(Proc, time.Time) string { return "00:00" }},
+		"stat":    {"STAT", 4, true, psStat},
+		"pcpu":    {"%CPU", 4, false, func(Proc, time.Time) string { return "0.0" }},
+		"pmem":    {"%MEM", 4, false, func(Proc, time.Time) string { return "0.0" }},
+		"rss":     {"RSS", 5, false, func(Proc, time.Time) string { return "0" }},
+		"vsz":     {"VSZ", 6, false, func(Proc, time.Time) string { return "0" }},
+		"stime":   {"STIME", 5, false, func(_ Proc, now time.Time) string { return now.Format("15:04") }},
+		"c":       {"C", 2, false, func(Proc, time.Time) string { return "0" }},
+		"nlwp":    {"NLWP", 4, false, func(Proc, time.Time) string { return "1" }},
+		"pgid":    {"PGID", 5, false, func(p Proc, _ time.Time) string { return strconv.Itoa(p.PID) }},
+		"sid":     {"SID", 5, false, func(Proc, time.Time) string { return "0" }},
+		"ni":      {"NI", 3, false, func(Proc, time.Time) string { return "0" }},
+		"pri":     {"PRI", 3, false, func(Proc, time.Time) string { return "19" }},
+		"f":       {"F", 1, false, func(Proc, time.Time) string { return "0" }},
+		"s":       {"S", 1, true, func(p Proc, now time.Time) string { return psStat(p, now)[:1] }},
+		"wchan":   {"WCHAN", 6, true, func(Proc, time.Time) string { return "-" }},
+		"euser":   {"EUSER", 8, true, func(Proc, time.Time) string { return sysUser }},
+		"ruser":   {"RUSER", 8, true, func(Proc, time.Time) string { return sysUser }},
+		"group":   {"GROUP", 8, true, func(Proc, time.Time) string { return sysUser }},
+		"gid":     {"GID", 5, false, func(Proc, time.Time) string { return strconv.Itoa(sysUID) }},
+		"etimes":  {"ELAPSED", 7, false, func(Proc, time.Time) string { return "0" }},
+		"start":   {"STARTED", 8, false, func(_ Proc, now time.Time) string { return now.Format("15:04:05") }},
+		"lstart":  {"STARTED", 24, true, func(_ Proc, now time.Time) string { return now.Format("Mon Jan _2 15:04:05 2006") }},
+		"bsdtime": {"TIME", 6, false, func(Proc, time.Time) string { return "0:00" }},
+		"bsdstart": {"START", 5, false, func(_ Proc, now time.Time) string {
+			return now.Format("15:04")
+		}},
+	}
+}}
 
 // psAliases are the other names procps accepts for a column.
-var psAliases = map[string]string{
-	"command": "args", "ucmd": "comm", "ucomm": "comm", "tt": "tty", "tname": "tty",
-	"%cpu": "pcpu", "%mem": "pmem", "rssize": "rss", "rsz": "rss", "vsize": "vsz",
-	"uname": "user", "user:": "user", "pgrp": "pgid", "sess": "sid", "session": "sid",
-	"nice": "ni", "thcount": "nlwp", "flag": "f", "flags": "f", "state": "s",
-	"cputime": "time", "start_time": "stime", "lwp": "pid", "tid": "pid", "spid": "pid",
-	"egroup": "group", "fname": "comm", "cp": "pcpu",
-}
+var psAliases = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"command": "args", "ucmd": "comm", "ucomm": "comm", "tt": "tty", "tname": "tty",
+		"%cpu": "pcpu", "%mem": "pmem", "rssize": "rss", "rsz": "rss", "vsize": "vsz",
+		"uname": "user", "user:": "user", "pgrp": "pgid", "sess": "sid", "session": "sid",
+		"nice": "ni", "thcount": "nlwp", "flag": "f", "flags": "f", "state": "s",
+		"cputime": "time", "start_time": "stime", "lwp": "pid", "tid": "pid", "spid": "pid",
+		"egroup": "group", "fname": "comm", "cp": "pcpu",
+	}
+}}
 
 // psStat is a process's state: ps itself runs, the rest sleep.
 func psStat(p Proc, _ time.Time) string {
@@ -129,8 +135,9 @@ type psConfig struct {
 	noHeader bool
 }
 
-func init() {
-	Register(&Utility{Name: "ps", Run: runPs, Help: psHelp})
+// psUtility makes the ps utility (see builtins).
+func psUtility(string) *Utility {
+	return &Utility{Name: "ps", Run: runPs, Help: psHelp}
 }
 
 func runPs(e *Env) (int, error) {
@@ -225,12 +232,14 @@ func psLine(b *strings.Builder, fields []psField, text func(psField) string) {
 }
 
 // psFormats are the fixed formats: the default, -f, and BSD's u.
-var psFormats = map[string]string{
-	"default": "pid,tname=TTY,time,ucmd=CMD",
-	"full":    "user=UID,pid,ppid,c,stime,tname=TTY,time,cmd",
-	"user":    "user,pid,%cpu,%mem,vsz,rss,tname=TTY,stat,bsdstart=START,bsdtime,args",
-	"bsd":     "pid,tname=TTY,stat,bsdtime,args",
-}
+var psFormats = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		"default": "pid,tname=TTY,time,ucmd=CMD",
+		"full":    "user=UID,pid,ppid,c,stime,tname=TTY,time,cmd",
+		"user":    "user,pid,%cpu,%mem,vsz,rss,tname=TTY,stat,bsdstart=START,bsdtime,args",
+		"bsd":     "pid,tname=TTY,stat,bsdtime,args",
+	}
+}}
 
 // psParse reads ps's mixed syntax: UNIX options with a dash, BSD options
 // without one, GNU long options. msg is procps's error, or "help" or
@@ -341,7 +350,7 @@ func psParse(args []string) (c *psConfig, msg string, done bool) {
 	if custom == nil && format == "default" && bsdX {
 		format = "bsd"
 	}
-	spec := psFormats[format]
+	spec := psFormats.Get()[format]
 	if custom != nil {
 		spec = strings.Join(custom, ",")
 	}
@@ -404,10 +413,10 @@ func psFields(spec string) ([]psField, string) {
 	for _, item := range strings.FieldsFunc(spec, func(r rune) bool { return r == ',' || r == ' ' }) {
 		name, header, renamed := strings.Cut(item, "=")
 		key := strings.ToLower(name)
-		if a, ok := psAliases[key]; ok {
+		if a, ok := psAliases.Get()[key]; ok {
 			key = a
 		}
-		col, ok := psColumns[key]
+		col, ok := psColumns.Get()[key]
 		if !ok {
 			return nil, "unknown user-defined format specifier \"" + name + "\""
 		}

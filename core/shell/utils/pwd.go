@@ -11,8 +11,9 @@ Print the full filename of the current working directory.
 
 var pwdOpts = []optDef{{short: 'L', long: "logical"}, {short: 'P', long: "physical"}}
 
-func init() {
-	Register(&Utility{Name: "pwd", Run: runPwd, OperandExit: 1, Help: pwdHelp})
+// pwdUtility makes the pwd utility (see builtins).
+func pwdUtility(string) *Utility {
+	return &Utility{Name: "pwd", Run: runPwd, OperandExit: 1, Help: pwdHelp}
 }
 
 // runPwd prints the shell's cwd; -P resolves its symlinks through the

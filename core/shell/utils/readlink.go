@@ -69,23 +69,28 @@ var realpathOpts = []optDef{
 	{short: 'z', long: "zero"},
 }
 
-func init() {
-	Register(&Utility{
+// readlinkUtility makes the readlink utility (see builtins).
+func readlinkUtility(string) *Utility {
+	return &Utility{
 		Name:        "readlink",
 		Run:         runReadlink,
 		Operands:    plainOperands(readlinkOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("readlink"),
 		Help:        readlinkHelp,
-	})
-	Register(&Utility{
+	}
+}
+
+// realpathUtility makes the realpath utility (see builtins).
+func realpathUtility(string) *Utility {
+	return &Utility{
 		Name:        "realpath",
 		Run:         runRealpath,
 		Operands:    realpathOperands,
 		OperandExit: 1,
 		Voice:       quotedVoice("realpath"),
 		Help:        realpathHelp,
-	})
+	}
 }
 
 // canonMode says which components of a name must exist.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"gatehouse/internal/lazy"
 )
 
 // POSIX regular expressions (grep, sed, find -regex) are translated to RE2
@@ -369,10 +371,12 @@ func (t *regexTranslator) interval(escaped bool) (ok bool, err error) {
 }
 
 // posixClasses are the class names RE2 shares with POSIX.
-var posixClasses = map[string]bool{
-	"alnum": true, "alpha": true, "blank": true, "cntrl": true, "digit": true, "graph": true,
-	"lower": true, "print": true, "punct": true, "space": true, "upper": true, "xdigit": true,
-}
+var posixClasses = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"alnum": true, "alpha": true, "blank": true, "cntrl": true, "digit": true, "graph": true,
+		"lower": true, "print": true, "punct": true, "space": true, "upper": true, "xdigit": true,
+	}
+}}
 
 // bracket translates a bracket expression; t.pos is just past '['.
 func (t *regexTranslator) bracket() error {
@@ -408,7 +412,7 @@ func (t *regexTranslator) bracket() error {
 			name := t.src[t.pos+2 : t.pos+2+end]
 			t.pos += 2 + end + 2
 			if kind == ':' {
-				if !posixClasses[name] {
+				if !posixClasses.Get()[name] {
 					return &RegexError{"Invalid character class name"}
 				}
 				cls = append(cls, "[:"+name+":]"...)

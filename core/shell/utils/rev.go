@@ -21,15 +21,16 @@ For more details see rev(1).
 
 var revOpts = []optDef{{short: 'h', long: "help"}, {short: 'V', long: "version"}}
 
-func init() {
-	Register(&Utility{
+// revUtility makes the rev utility (see builtins).
+func revUtility(string) *Utility {
+	return &Utility{
 		Name:        "rev",
 		Run:         runRev,
 		Operands:    plainOperands(revOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "rev: cannot open " + arg + ": " + msg + "\n" },
 		Help:        revHelp,
-	})
+	}
 }
 
 func runRev(e *Env) (int, error) {

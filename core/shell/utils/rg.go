@@ -3,6 +3,8 @@ package utils
 import (
 	"strconv"
 	"strings"
+
+	"gatehouse/internal/lazy"
 )
 
 // rg is ripgrep 13 as a pipe sees it (stdout is never a terminal in a
@@ -188,8 +190,9 @@ var rgOpts = []optDef{
 	{long: "engine", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// rgUtility makes the rg utility (see builtins).
+func rgUtility(string) *Utility {
+	return &Utility{
 		Name:        "rg",
 		Keeps:       KeepsAll,
 		Run:         runRg,
@@ -197,7 +200,7 @@ func init() {
 		OperandExit: 2,
 		Voice:       func(arg, msg string) string { return arg + ": " + rgErrText(msg) + "\n" },
 		Help:        rgHelp,
-	})
+	}
 }
 
 // rgOperands: the first operand is the pattern unless -e, -f, --files or
@@ -525,21 +528,23 @@ func (cfg *rgConfig) applyValue(o parsedOpt) string {
 // rgErrText adds ripgrep's "(os error N)" to the strerror texts it
 // prints; a refusal's reason stays as it is.
 func rgErrText(msg string) string {
-	if n, ok := rgOSErrors[msg]; ok {
+	if n, ok := rgOSErrors.Get()[msg]; ok {
 		return msg + " (os error " + strconv.Itoa(n) + ")"
 	}
 	return msg
 }
 
-var rgOSErrors = map[string]int{
-	"Operation not permitted":           1,
-	"No such file or directory":         2,
-	"Input/output error":                5,
-	"Permission denied":                 13,
-	"Not a directory":                   20,
-	"Is a directory":                    21,
-	"Too many levels of symbolic links": 40,
-}
+var rgOSErrors = lazy.Value[map[string]int]{New: func() map[string]int {
+	return map[string]int{
+		"Operation not permitted":           1,
+		"No such file or directory":         2,
+		"Input/output error":                5,
+		"Permission denied":                 13,
+		"Not a directory":                   20,
+		"Is a directory":                    21,
+		"Too many levels of symbolic links": 40,
+	}
+}}
 
 // runRg is rg's entry point.
 func runRg(e *Env) (int, error) {

@@ -2,7 +2,8 @@ package utils
 
 import (
 	"strings"
-	"sync"
+
+	"gatehouse/internal/lazy"
 )
 
 // rgTypeList is ripgrep 13's built-in file types, one "name: glob, glob"
@@ -179,11 +180,11 @@ zstd: *.zst, *.zstd
 `
 
 // rgTypes maps a type name to its globs, parsed from rgTypeList.
-var rgTypes = sync.OnceValue(func() map[string][]string {
+var rgTypes = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	types := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSuffix(rgTypeList, "\n"), "\n") {
 		name, globs, _ := strings.Cut(line, ": ")
 		types[name] = strings.Split(globs, ", ")
 	}
 	return types
-})
+}}

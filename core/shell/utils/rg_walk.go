@@ -81,7 +81,7 @@ func newRgRun(t *tool, cfg *rgConfig) (r *rgRun, status int, ok bool) {
 		into  *[]*regexp.Regexp
 	}{{cfg.types, &r.typeIn}, {cfg.typesNot, &r.typeOut}} {
 		for _, name := range list.names {
-			globs, known := rgTypes()[name]
+			globs, known := rgTypes.Get()[name]
 			if !known {
 				t.rawStderr("unrecognized file type: " + name + "\n")
 				return nil, 2, false

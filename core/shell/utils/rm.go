@@ -45,15 +45,16 @@ var rmOpts = []optDef{
 	{short: 'v', long: "verbose"},
 }
 
-func init() {
-	Register(&Utility{
+// rmUtility makes the rm utility (see builtins).
+func rmUtility(string) *Utility {
+	return &Utility{
 		Name:        "rm",
 		Run:         runRm,
 		Operands:    plainOperands(rmOpts, parseMode{}, Write),
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "rm: cannot remove " + quoteAlways(arg) + ": " + msg + "\n" },
 		Help:        rmHelp,
-	})
+	}
 }
 
 // remover is one rm run.

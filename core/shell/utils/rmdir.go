@@ -27,15 +27,16 @@ var rmdirOpts = []optDef{
 	{short: 'v', long: "verbose"},
 }
 
-func init() {
-	Register(&Utility{
+// rmdirUtility makes the rmdir utility (see builtins).
+func rmdirUtility(string) *Utility {
+	return &Utility{
 		Name:        "rmdir",
 		Run:         runRmdir,
 		Operands:    plainOperands(rmdirOpts, parseMode{}, Write),
 		OperandExit: 1,
 		Voice:       alwaysQuotedVoice("rmdir: failed to remove "),
 		Help:        rmdirHelp,
-	})
+	}
 }
 
 func runRmdir(e *Env) (int, error) {

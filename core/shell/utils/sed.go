@@ -74,8 +74,9 @@ var sedOpts = []optDef{
 	{short: 'z', long: "null-data"},
 }
 
-func init() {
-	Register(&Utility{
+// sedUtility makes the sed utility (see builtins).
+func sedUtility(string) *Utility {
+	return &Utility{
 		Name:        "sed",
 		Keeps:       KeepsAll,
 		Run:         runSed,
@@ -83,7 +84,7 @@ func init() {
 		OperandExit: 2,
 		Voice:       sedVoice,
 		Help:        sedHelp,
-	})
+	}
 }
 
 // sedVoice is GNU sed's line for an input file it cannot open.

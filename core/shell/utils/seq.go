@@ -38,8 +38,9 @@ var seqOpts = []optDef{
 	{short: 'w', long: "equal-width"},
 }
 
-func init() {
-	Register(&Utility{Name: "seq", Run: runSeq, OperandExit: 1, Help: seqHelp})
+// seqUtility makes the seq utility (see builtins).
+func seqUtility(string) *Utility {
+	return &Utility{Name: "seq", Run: runSeq, OperandExit: 1, Help: seqHelp}
 }
 
 // seqNumber is one parsed operand with the precision it was written in.

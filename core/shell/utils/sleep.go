@@ -18,8 +18,9 @@ specified by the sum of their values.
       --version     output version information and exit
 `
 
-func init() {
-	Register(&Utility{Name: "sleep", Run: runSleep, OperandExit: 1, Help: sleepHelp})
+// sleepUtility makes the sleep utility (see builtins).
+func sleepUtility(string) *Utility {
+	return &Utility{Name: "sleep", Run: runSleep, OperandExit: 1, Help: sleepHelp}
 }
 
 // runSleep waits for the summed interval or until the line is cancelled

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"gatehouse/internal/lazy"
 )
 
 const sortHelp = `Usage: sort [OPTION]... [FILE]...
@@ -87,8 +89,9 @@ var sortOpts = []optDef{
 	{short: 'z', long: "zero-terminated"},
 }
 
-func init() {
-	Register(&Utility{
+// sortUtility makes the sort utility (see builtins).
+func sortUtility(string) *Utility {
+	return &Utility{
 		Name: "sort",
 		Run:  runSort,
 		Operands: func(argv []string) []OperandRef {
@@ -113,7 +116,7 @@ func init() {
 		Voice:       func(arg, msg string) string { return "sort: cannot read: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		WriteVoice:  func(arg, msg string) string { return "sort: open failed: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		Help:        sortHelp,
-	})
+	}
 }
 
 // sorter holds the comparison rules of one sort run.
@@ -194,11 +197,15 @@ func sortConfigure(t *tool, args *parsedArgs) (*sortConfig, string) {
 // sortOrderLetters are the ordering options' letters, by long name and by
 // --sort=WORD.
 var (
-	sortOrderLetters = map[string]string{"dictionary-order": "d", "ignore-case": "f", "general-numeric-sort": "g",
-		"ignore-nonprinting": "i", "month-sort": "M", "human-numeric-sort": "h", "numeric-sort": "n",
-		"random-sort": "R", "reverse": "r", "version-sort": "V"}
-	sortWordLetters = map[string]string{"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n",
-		"random": "R", "version": "V"}
+	sortOrderLetters = lazy.Value[map[string]string]{New: func() map[string]string {
+		return map[string]string{"dictionary-order": "d", "ignore-case": "f", "general-numeric-sort": "g",
+			"ignore-nonprinting": "i", "month-sort": "M", "human-numeric-sort": "h", "numeric-sort": "n",
+			"random-sort": "R", "reverse": "r", "version-sort": "V"}
+	}}
+	sortWordLetters = lazy.Value[map[string]string]{New: func() map[string]string {
+		return map[string]string{"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n",
+			"random": "R", "version": "V"}
+	}}
 )
 
 // option applies one option; msg is a fatal message.
@@ -209,9 +216,9 @@ func (c *sortConfig) option(o parsedOpt) string {
 		c.globalBlanks = true
 	case "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort",
 		"human-numeric-sort", "numeric-sort", "random-sort", "reverse", "version-sort":
-		c.global.applyOrderLetters(sortOrderLetters[o.name], nil, nil)
+		c.global.applyOrderLetters(sortOrderLetters.Get()[o.name], nil, nil)
 	case "sort":
-		letter := sortWordLetters[o.value]
+		letter := sortWordLetters.Get()[o.value]
 		if letter == "" {
 			return "invalid argument " + quoteAlways(o.value) + " for '--sort'"
 		}

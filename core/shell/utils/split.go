@@ -63,8 +63,9 @@ var splitOpts = []optDef{
 	{long: "verbose"},
 }
 
-func init() {
-	Register(&Utility{
+// splitUtility makes the split utility (see builtins).
+func splitUtility(string) *Utility {
+	return &Utility{
 		Name:        "split",
 		Keeps:       KeepsNothing,
 		Run:         runSplit,
@@ -75,7 +76,7 @@ func init() {
 		},
 		WriteVoice: func(arg, msg string) string { return "split: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		Help:       splitHelp,
-	})
+	}
 }
 
 // splitOperands: FILE is read; PREFIX names the files written.

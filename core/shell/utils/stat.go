@@ -69,15 +69,16 @@ var statOpts = []optDef{
 	{short: 't', long: "terse"},
 }
 
-func init() {
-	Register(&Utility{
+// statUtility makes the stat utility (see builtins).
+func statUtility(string) *Utility {
+	return &Utility{
 		Name:        "stat",
 		Run:         runStat,
 		Operands:    plainOperands(statOpts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       alwaysQuotedVoice("stat: cannot statx "),
 		Help:        statHelp,
-	})
+	}
 }
 
 const statDefaultFormat = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n" +

@@ -35,8 +35,9 @@ var stringsOpts = []optDef{
 	{short: 'e', long: "encoding", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// stringsUtility makes the strings utility (see builtins).
+func stringsUtility(string) *Utility {
+	return &Utility{
 		Name:        "strings",
 		Keeps:       KeepsNothing,
 		Run:         runStrings,
@@ -44,7 +45,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "strings: '" + arg + "': No such file\n" },
 		Help:        stringsHelp,
-	})
+	}
 }
 
 // stringsConfig is a parsed strings command line.

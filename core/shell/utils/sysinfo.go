@@ -59,21 +59,41 @@ const simpleHelpTail = `
       --version     output version information and exit
 `
 
-func init() {
-	Register(&Utility{Name: "uname", Run: runUname, Help: unameHelp})
-	for name, summary := range map[string]string{
-		"arch":    "Print machine architecture.",
-		"whoami":  "Print the user name associated with the current effective user ID.",
-		"logname": "Print the user's login name.",
-		"groups":  "Print group memberships for each USERNAME or, if no USERNAME is specified, for\nthe current process.",
-	} {
-		// Concatenated, not replaced: this runs at every start.
-		help := "Usage: " + name + " [OPTION]...\n" + summary + "\n" + simpleHelpTail
-		Register(&Utility{Name: name, Run: func(e *Env) (int, error) { return runSimpleInfo(e, name, help) }, Help: help})
+// unameUtility makes the uname utility (see builtins).
+func unameUtility(string) *Utility {
+	return &Utility{Name: "uname", Run: runUname, Help: unameHelp}
+}
+
+// simpleInfoUtility makes arch, whoami, logname or groups (see builtins).
+func simpleInfoUtility(name string) *Utility {
+	var summary string
+	switch name {
+	case "arch":
+		summary = "Print machine architecture."
+	case "whoami":
+		summary = "Print the user name associated with the current effective user ID."
+	case "logname":
+		summary = "Print the user's login name."
+	case "groups":
+		summary = "Print group memberships for each USERNAME or, if no USERNAME is specified, for\nthe current process."
 	}
-	Register(&Utility{Name: "hostname", Run: runHostname, Help: hostnameHelp})
-	Register(&Utility{Name: "nproc", Run: runNproc, Help: nprocHelp})
-	Register(&Utility{Name: "id", Run: runID, Help: idHelp})
+	help := "Usage: " + name + " [OPTION]...\n" + summary + "\n" + simpleHelpTail
+	return &Utility{Name: name, Run: func(e *Env) (int, error) { return runSimpleInfo(e, name, help) }, Help: help}
+}
+
+// hostnameUtility makes the hostname utility (see builtins).
+func hostnameUtility(string) *Utility {
+	return &Utility{Name: "hostname", Run: runHostname, Help: hostnameHelp}
+}
+
+// nprocUtility makes the nproc utility (see builtins).
+func nprocUtility(string) *Utility {
+	return &Utility{Name: "nproc", Run: runNproc, Help: nprocHelp}
+}
+
+// idUtility makes the id utility (see builtins).
+func idUtility(string) *Utility {
+	return &Utility{Name: "id", Run: runID, Help: idHelp}
 }
 
 func runUname(e *Env) (int, error) {

@@ -24,8 +24,9 @@ var tacOpts = []optDef{
 	{short: 's', long: "separator", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// tacUtility makes the tac utility (see builtins).
+func tacUtility(string) *Utility {
+	return &Utility{
 		Name:        "tac",
 		Run:         runTac,
 		Operands:    plainOperands(tacOpts, parseMode{}, Read),
@@ -34,7 +35,7 @@ func init() {
 			return "tac: failed to open " + quoteAlways(arg) + " for reading: " + msg + "\n"
 		},
 		Help: tacHelp,
-	})
+	}
 }
 
 func runTac(e *Env) (int, error) {

@@ -35,8 +35,9 @@ var teeOpts = []optDef{
 	{long: "output-error", arg: maybeArg},
 }
 
-func init() {
-	Register(&Utility{
+// teeUtility makes the tee utility (see builtins).
+func teeUtility(string) *Utility {
+	return &Utility{
 		Name:        "tee",
 		Keeps:       KeepsNothing,
 		Run:         runTee,
@@ -44,7 +45,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       quotedVoice("tee"),
 		Help:        teeHelp,
-	})
+	}
 }
 
 // teeOutput is one FILE operand; w is nil once it failed.

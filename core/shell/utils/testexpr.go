@@ -71,10 +71,9 @@ INTEGER may also be -l STRING, which evaluates to the length of STRING.
 
 // test and [ are the coreutils programs (what xargs and find -exec run);
 // a line's own test or [ is the shell's builtin, routed through the VFS.
-func init() {
-	for _, name := range []string{"test", "["} {
-		Register(&Utility{Name: name, Run: runTest, Operands: testOperands, OperandExit: 1, Help: testHelp})
-	}
+// testUtility makes test or [ (see builtins).
+func testUtility(name string) *Utility {
+	return &Utility{Name: name, Run: runTest, Operands: testOperands, OperandExit: 1, Help: testHelp}
 }
 
 // testFileOps are the unary operators whose argument is a file.

@@ -43,8 +43,9 @@ var touchOpts = []optDef{
 	{long: "time", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// touchUtility makes the touch utility (see builtins).
+func touchUtility(string) *Utility {
+	return &Utility{
 		Name: "touch",
 		Run:  runTouch,
 		Operands: func(argv []string) []OperandRef {
@@ -63,7 +64,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "touch: cannot touch " + quoteAlways(arg) + ": " + msg + "\n" },
 		Help:        touchHelp,
-	})
+	}
 }
 
 func runTouch(e *Env) (int, error) {

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"gatehouse/internal/lazy"
 )
 
 const trHelp = `Usage: tr [OPTION]... STRING1 [STRING2]
@@ -65,9 +67,10 @@ var trOpts = []optDef{
 	{short: 't', long: "truncate-set1"},
 }
 
-func init() {
-	// tr reads only standard input: it has no path operands.
-	Register(&Utility{Name: "tr", Keeps: KeepsNothing, Run: runTr, OperandExit: 1, Help: trHelp})
+// trUtility makes the tr utility (see builtins). tr reads only standard
+// input: it has no path operands.
+func trUtility(string) *Utility {
+	return &Utility{Name: "tr", Keeps: KeepsNothing, Run: runTr, OperandExit: 1, Help: trHelp}
 }
 
 // trSet is one parsed STRING: its characters in order, and where a
@@ -245,20 +248,22 @@ func (s *trSet) expand(want int) []byte {
 }
 
 // trClasses are the C locale's members of each class, ascending.
-var trClasses = map[string]func(c byte) bool{
-	"alnum":  func(c byte) bool { return trIsAlpha(c) || trIsDigit(c) },
-	"alpha":  trIsAlpha,
-	"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
-	"cntrl":  func(c byte) bool { return c < 0x20 || c == 0x7f },
-	"digit":  trIsDigit,
-	"graph":  func(c byte) bool { return c > 0x20 && c < 0x7f },
-	"lower":  func(c byte) bool { return c >= 'a' && c <= 'z' },
-	"print":  func(c byte) bool { return c >= 0x20 && c < 0x7f },
-	"punct":  func(c byte) bool { return c > 0x20 && c < 0x7f && !trIsAlpha(c) && !trIsDigit(c) },
-	"space":  func(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') },
-	"upper":  func(c byte) bool { return c >= 'A' && c <= 'Z' },
-	"xdigit": func(c byte) bool { return trIsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') },
-}
+var trClasses = lazy.Value[map[string]func(c byte) bool]{New: func() map[string]func(c byte) bool {
+	return map[string]func(c byte) bool{
+		"alnum":  func(c byte) bool { return trIsAlpha(c) || trIsDigit(c) },
+		"alpha":  trIsAlpha,
+		"blank":  func(c byte) bool { return c == ' ' || c == '\t' },
+		"cntrl":  func(c byte) bool { return c < 0x20 || c == 0x7f },
+		"digit":  trIsDigit,
+		"graph":  func(c byte) bool { return c > 0x20 && c < 0x7f },
+		"lower":  func(c byte) bool { return c >= 'a' && c <= 'z' },
+		"print":  func(c byte) bool { return c >= 0x20 && c < 0x7f },
+		"punct":  func(c byte) bool { return c > 0x20 && c < 0x7f && !trIsAlpha(c) && !trIsDigit(c) },
+		"space":  func(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') },
+		"upper":  func(c byte) bool { return c >= 'A' && c <= 'Z' },
+		"xdigit": func(c byte) bool { return trIsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') },
+	}
+}}
 
 func trIsAlpha(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
 func trIsDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -365,7 +370,7 @@ func (set *trSet) bracket(raw []byte, escaped []bool, i int, second bool) (end i
 			return 0, "", false
 		}
 		name := rest[2 : 2+j]
-		member, known := trClasses[name]
+		member, known := trClasses.Get()[name]
 		if !known {
 			return 0, "invalid character class " + quoteAlways(name), true
 		}

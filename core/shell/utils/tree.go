@@ -50,15 +50,16 @@ Lines are drawn in UTF-8 unless --charset=ascii is given or the locale
 (LC_ALL, LC_CTYPE, LANG) names a non-UTF-8 one such as C.
 `
 
-func init() {
-	Register(&Utility{
+// treeUtility makes the tree utility (see builtins).
+func treeUtility(string) *Utility {
+	return &Utility{
 		Name:        "tree",
 		Run:         runTree,
 		Operands:    treeOperands,
 		OperandExit: 2,
 		Voice:       func(arg, msg string) string { return arg + "  [error opening dir]\n" },
 		Help:        treeHelp,
-	})
+	}
 }
 
 type treeConfig struct {

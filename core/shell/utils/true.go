@@ -16,11 +16,17 @@ Exit with a status code indicating failure.
       --version     output version information and exit
 `
 
+// trueUtility makes the true utility (see builtins).
+//
 // true and false are the coreutils programs (what xargs and find -exec
 // run); a line's plain `true` is the shell's builtin.
-func init() {
-	Register(&Utility{Name: "true", Run: func(e *Env) (int, error) { return runTrueFalse(e, "true", trueHelp, 0) }, Help: trueHelp})
-	Register(&Utility{Name: "false", Run: func(e *Env) (int, error) { return runTrueFalse(e, "false", falseHelp, 1) }, Help: falseHelp})
+func trueUtility(string) *Utility {
+	return &Utility{Name: "true", Run: func(e *Env) (int, error) { return runTrueFalse(e, "true", trueHelp, 0) }, Help: trueHelp}
+}
+
+// falseUtility makes the false utility (see builtins).
+func falseUtility(string) *Utility {
+	return &Utility{Name: "false", Run: func(e *Env) (int, error) { return runTrueFalse(e, "false", falseHelp, 1) }, Help: falseHelp}
 }
 
 // runTrueFalse ignores its arguments, except that a lone --help or

@@ -34,8 +34,9 @@ var truncateOpts = []optDef{
 	{short: 's', long: "size", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// truncateUtility makes the truncate utility (see builtins).
+func truncateUtility(string) *Utility {
+	return &Utility{
 		Name: "truncate",
 		Run:  runTruncate,
 		Operands: func(argv []string) []OperandRef {
@@ -54,7 +55,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "truncate: cannot open '" + arg + "' for writing: " + msg + "\n" },
 		Help:        truncateHelp,
-	})
+	}
 }
 
 // parseSizeUnits reads an integer with coreutils' unit suffixes (K or KiB

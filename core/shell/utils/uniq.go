@@ -49,8 +49,9 @@ var uniqOpts = []optDef{
 	{short: 'w', long: "check-chars", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// uniqUtility makes the uniq utility (see builtins).
+func uniqUtility(string) *Utility {
+	return &Utility{
 		Name: "uniq",
 		Run:  runUniq,
 		Operands: func(argv []string) []OperandRef {
@@ -74,7 +75,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "uniq: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		Help:        uniqHelp,
-	})
+	}
 }
 
 // uniqConfig is the parsed command line.

@@ -42,8 +42,9 @@ var wcOpts = []optDef{
 	{long: "total", arg: needArg},
 }
 
-func init() {
-	Register(&Utility{
+// wcUtility makes the wc utility (see builtins).
+func wcUtility(string) *Utility {
+	return &Utility{
 		Name:  "wc",
 		Keeps: KeepsNothing,
 		Run:   runWc,
@@ -63,7 +64,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "wc: " + quoteIfNeeded(arg) + ": " + msg + "\n" },
 		Help:        wcHelp,
-	})
+	}
 }
 
 // wcCounts are the five numbers wc can print.

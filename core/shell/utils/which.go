@@ -18,13 +18,14 @@ Exit status:
 // utilityDir is where every installed command appears to live (G-12.2).
 const utilityDir = "/usr/bin/"
 
-func init() {
-	Register(&Utility{
+// whichUtility makes the which utility (see builtins).
+func whichUtility(string) *Utility {
+	return &Utility{
 		Name:        "which",
 		Run:         runWhich,
 		OperandExit: 1,
 		Help:        whichHelp,
-	})
+	}
 }
 
 // runWhich follows debianutils' which: -a is its one option, and a

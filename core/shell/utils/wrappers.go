@@ -12,10 +12,19 @@ import (
 // The wrappers run another command through the gate (G-3.5): timeout, nice
 // and nohup. The shell judges the wrapped command at the wrapper's place.
 
-func init() {
-	Register(&Utility{Name: "timeout", Run: runTimeout, Help: timeoutHelp})
-	Register(&Utility{Name: "nice", Run: runNice, Help: niceHelp})
-	Register(&Utility{Name: "nohup", Run: runNohup, Help: nohupHelp})
+// timeoutUtility makes the timeout utility (see builtins).
+func timeoutUtility(string) *Utility {
+	return &Utility{Name: "timeout", Run: runTimeout, Help: timeoutHelp}
+}
+
+// niceUtility makes the nice utility (see builtins).
+func niceUtility(string) *Utility {
+	return &Utility{Name: "nice", Run: runNice, Help: niceHelp}
+}
+
+// nohupUtility makes the nohup utility (see builtins).
+func nohupUtility(string) *Utility {
+	return &Utility{Name: "nohup", Run: runNohup, Help: nohupHelp}
 }
 
 const timeoutHelp = `Usage: timeout [OPTION] DURATION COMMAND [ARG]...

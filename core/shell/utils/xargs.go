@@ -65,8 +65,9 @@ var xargsOpts = []optDef{
 
 var xargsMode = parseMode{stopAtOperand: true}
 
-func init() {
-	Register(&Utility{
+// xargsUtility makes the xargs utility (see builtins).
+func xargsUtility(string) *Utility {
+	return &Utility{
 		Name: "xargs",
 		Run:  runXargs,
 		Operands: func(argv []string) []OperandRef {
@@ -85,7 +86,7 @@ func init() {
 		OperandExit: 1,
 		Voice:       func(arg, msg string) string { return "xargs: " + arg + ": " + msg + "\n" },
 		Help:        xargsHelp,
-	})
+	}
 }
 
 // xargsMaxChars is GNU's default command-line size.

@@ -35,8 +35,9 @@ Options:
     -v          show version: "xxd 2022-01-14 by Juergen Weigert et al.".
 `
 
-func init() {
-	Register(&Utility{
+// xxdUtility makes the xxd utility (see builtins).
+func xxdUtility(string) *Utility {
+	return &Utility{
 		Name:        "xxd",
 		Keeps:       KeepsAll,
 		Run:         runXxd,
@@ -44,7 +45,7 @@ func init() {
 		OperandExit: 2,
 		Voice:       func(arg, msg string) string { return "xxd: " + arg + ": " + msg + "\n" },
 		Help:        xxdUsage,
-	})
+	}
 }
 
 // xxdConfig is a parsed xxd command line.

@@ -10,8 +10,9 @@ Repeatedly output a line with all specified STRING(s), or 'y'.
       --version     output version information and exit
 `
 
-func init() {
-	Register(&Utility{Name: "yes", Run: runYes, OperandExit: 1, Help: yesHelp})
+// yesUtility makes the yes utility (see builtins).
+func yesUtility(string) *Utility {
+	return &Utility{Name: "yes", Run: runYes, OperandExit: 1, Help: yesHelp}
 }
 
 // runYes writes its line until stdout fails (the reader of the pipe went

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 
 	"gatehouse/core/shell/utils"
+	"gatehouse/internal/lazy"
 )
 
 //go:embed help.txt
@@ -37,17 +38,26 @@ var memoryBudget atomic.Int64
 
 func init() { memoryBudget.Store(defaultMemLimit) }
 
+// providers name awk and gawk to the shell; each is made when first
+// looked up, not at start-up.
+var providers = [...]utils.Provider{{Name: "awk", Make: utility}, {Name: "gawk", Make: utility}}
+
 func init() {
-	for _, name := range []string{"awk", "gawk"} {
-		utils.Register(&utils.Utility{
-			Name:        name,
-			Run:         Run,
-			Operands:    Operands,
-			OperandExit: 2,
-			Voice:       voice(name),
-			WriteVoice:  writeVoice(name),
-			Help:        helpText,
-		})
+	for i := range providers {
+		utils.Provide(&providers[i])
+	}
+}
+
+// utility makes awk or gawk.
+func utility(name string) *utils.Utility {
+	return &utils.Utility{
+		Name:        name,
+		Run:         Run,
+		Operands:    Operands,
+		OperandExit: 2,
+		Voice:       voice(name),
+		WriteVoice:  writeVoice(name),
+		Help:        helpText,
 	}
 }
 
@@ -190,10 +200,12 @@ func (c *config) takeValue(opt byte, val string, i int, attached bool) {
 	}
 }
 
-var longOptions = map[string]byte{
-	"field-separator": 'F', "assign": 'v', "file": 'f', "source": 'e',
-	"exec": 'E', "include": 'i', "load": 'l',
-}
+var longOptions = lazy.Value[map[string]byte]{New: func() map[string]byte {
+	return map[string]byte{
+		"field-separator": 'F', "assign": 'v', "file": 'f', "source": 'e',
+		"exec": 'E', "include": 'i', "load": 'l',
+	}
+}}
 
 func (c *config) longOption(argv []string, i int) (int, string, *usageError) {
 	name, val, hasVal := strings.Cut(argv[i][2:], "=")
@@ -208,7 +220,7 @@ func (c *config) longOption(argv []string, i int) (int, string, *usageError) {
 		"debug", "pretty-print", "profile", "csv":
 		return i, "", nil
 	}
-	opt, ok := longOptions[name]
+	opt, ok := longOptions.Get()[name]
 	if !ok {
 		return i, "", &usageError{}
 	}
@@ -246,7 +258,7 @@ func Operands(argv []string) []utils.OperandRef {
 		}
 	}
 	for k, op := range c.operands {
-		if op == "-" || op == "" || op == "/dev/stdin" || assignmentOperand.MatchString(op) {
+		if op == "-" || op == "" || op == "/dev/stdin" || isAssignmentOperand(op) {
 			continue
 		}
 		refs = append(refs, utils.OperandRef{Index: c.operandIdx[k], Kind: utils.Read})

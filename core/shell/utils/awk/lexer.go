@@ -3,6 +3,8 @@ package awk
 import (
 	"strconv"
 	"strings"
+
+	"gatehouse/internal/lazy"
 )
 
 // tok is a token kind.
@@ -84,15 +86,17 @@ const (
 	tDefault
 )
 
-var keywords = map[string]tok{
-	"BEGIN": tBEGIN, "END": tEND, "BEGINFILE": tBEGINFILE, "ENDFILE": tENDFILE,
-	"function": tFunction, "func": tFunction, "if": tIf, "else": tElse,
-	"while": tWhile, "for": tFor, "do": tDo, "break": tBreak,
-	"continue": tContinue, "next": tNext, "nextfile": tNextfile,
-	"exit": tExit, "return": tReturn, "delete": tDelete, "in": tIn,
-	"getline": tGetline, "print": tPrint, "printf": tPrintf,
-	"switch": tSwitch, "case": tCase, "default": tDefault,
-}
+var keywords = lazy.Value[map[string]tok]{New: func() map[string]tok {
+	return map[string]tok{
+		"BEGIN": tBEGIN, "END": tEND, "BEGINFILE": tBEGINFILE, "ENDFILE": tENDFILE,
+		"function": tFunction, "func": tFunction, "if": tIf, "else": tElse,
+		"while": tWhile, "for": tFor, "do": tDo, "break": tBreak,
+		"continue": tContinue, "next": tNext, "nextfile": tNextfile,
+		"exit": tExit, "return": tReturn, "delete": tDelete, "in": tIn,
+		"getline": tGetline, "print": tPrint, "printf": tPrintf,
+		"switch": tSwitch, "case": tCase, "default": tDefault,
+	}
+}}
 
 // token is one lexeme; pos is its byte offset in the program text.
 type token struct {
@@ -240,10 +244,10 @@ func (l *lexer) name() token {
 		l.pos++
 	}
 	word := l.src[start:l.pos]
-	if k, ok := keywords[word]; ok {
+	if k, ok := keywords.Get()[word]; ok {
 		return token{kind: k, pos: start, text: word}
 	}
-	if _, ok := builtinNames[word]; ok {
+	if _, ok := builtinNames.Get()[word]; ok {
 		return token{kind: tBuiltin, pos: start, text: word}
 	}
 	if l.pos < len(l.src) && l.src[l.pos] == '(' {

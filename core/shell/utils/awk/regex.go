@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"gatehouse/internal/lazy"
 )
 
 // regex is a compiled awk regular expression. Patterns without operators
@@ -533,7 +535,7 @@ func (t *ereTranslator) bracket() error {
 			name := t.src[t.pos+2 : t.pos+2+end]
 			t.pos += end + 4
 			if kind == ':' {
-				if !validClass[name] {
+				if !validClass.Get()[name] {
 					return &regexCompileError{"Invalid character class name"}
 				}
 				cls.WriteString("[:" + name + ":]")
@@ -573,11 +575,13 @@ func (t *ereTranslator) bracketRune() rune {
 	return rune(b)
 }
 
-var validClass = map[string]bool{
-	"alpha": true, "digit": true, "alnum": true, "upper": true, "lower": true,
-	"space": true, "blank": true, "punct": true, "print": true, "graph": true,
-	"cntrl": true, "xdigit": true,
-}
+var validClass = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"alpha": true, "digit": true, "alnum": true, "upper": true, "lower": true,
+		"space": true, "blank": true, "punct": true, "print": true, "graph": true,
+		"cntrl": true, "xdigit": true,
+	}
+}}
 
 // classRune spells a member literally inside an RE2 class.
 func classRune(r rune) string {

@@ -2,7 +2,6 @@ package awk
 
 import (
 	"gatehouse/core/shell/utils"
-	"regexp"
 	"strconv"
 )
 
@@ -196,7 +195,23 @@ func (in *interp) inputError(err error) {
 	in.fatal("error reading input file `" + in.filename() + "': " + utils.ErrText(err))
 }
 
-var assignmentOperand = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+// isAssignmentOperand says whether an operand is a var=value assignment
+// rather than a file: an identifier, then "=" (what the regular expression
+// ^[A-Za-z_][A-Za-z0-9_]*= matches, without compiling one at start-up).
+func isAssignmentOperand(arg string) bool {
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		switch {
+		case c == '=':
+			return i > 0
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return false
+}
 
 // openNext opens the next file operand of ARGV, performing the variable
 // assignments met on the way; with no file operand it reads stdin once.
@@ -221,7 +236,7 @@ func (in *interp) openNext() bool {
 		if arg == "" {
 			continue
 		}
-		if assignmentOperand.MatchString(arg) {
+		if isAssignmentOperand(arg) {
 			in.commandLineAssign(arg)
 			continue
 		}

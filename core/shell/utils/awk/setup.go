@@ -103,8 +103,8 @@ func validName(s string) bool {
 			return false
 		}
 	}
-	_, kw := keywords[s]
-	_, bi := builtinNames[s]
+	_, kw := keywords.Get()[s]
+	_, bi := builtinNames.Get()[s]
 	return !kw && !bi
 }
 

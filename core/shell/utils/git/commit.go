@@ -216,11 +216,14 @@ func (r *repo) mergeMessage(noEdit bool) []string {
 	return []string{strings.Join(kept, "\n")}
 }
 
-// emptyTree is the id of the tree with no entries.
-var emptyTree = plumbing.ComputeHash(plumbing.TreeObject, nil)
+// emptyTree is the id of the tree with no entries,
+// 4b825dc642cb6eb9a060e54bf8d69288fbee4904, written out so that no hash is
+// computed at start-up (TestEmptyObjectIDs checks it).
+var emptyTree = plumbing.Hash{0x4b, 0x82, 0x5d, 0xc6, 0x42, 0xcb, 0x6e, 0xb9, 0xa0, 0x60, 0xe5, 0x4b, 0xf8, 0xd6, 0x92, 0x88, 0xfb, 0xee, 0x49, 0x04}
 
-// emptyBlob is the id of the empty file, which git never pairs as a rename.
-var emptyBlob = plumbing.ComputeHash(plumbing.BlobObject, nil)
+// emptyBlob is the id of the empty file, which git never pairs as a rename:
+// e69de29bb2d1d6434b8b29ae775ad8c2e48c5391.
+var emptyBlob = plumbing.Hash{0xe6, 0x9d, 0xe2, 0x9b, 0xb2, 0xd1, 0xd6, 0x43, 0x4b, 0x8b, 0x29, 0xae, 0x77, 0x5a, 0xd8, 0xc2, 0xe4, 0x8c, 0x53, 0x91}
 
 // commitMessage builds the message from -m paragraphs (or the amended
 // commit's with --no-edit) and cleans it as git's "whitespace" mode does.

@@ -25,10 +25,18 @@ import (
 
 	"gatehouse/core/shell/utils"
 	"gatehouse/core/vfs"
+	"gatehouse/internal/lazy"
 )
 
-func init() {
-	utils.Register(&utils.Utility{
+// provider names git to the shell; git is made when first looked up, not
+// at start-up.
+var provider = utils.Provider{Name: "git", Make: utility}
+
+func init() { utils.Provide(&provider) }
+
+// utility makes the git utility.
+func utility(string) *utils.Utility {
+	return &utils.Utility{
 		Name:        "git",
 		Run:         run,
 		Operands:    operands,
@@ -43,7 +51,7 @@ func init() {
 			return "fatal: " + arg + ": " + msg + "\n"
 		},
 		Help: usageText,
-	})
+	}
 }
 
 // version is the git whose formats this package follows.
@@ -123,59 +131,86 @@ func exitStatus(code int) error { return &exitError{code: code} }
 // subcommand runs one git subcommand with its arguments (after its name).
 type subcommand func(g *cmd, args []string) error
 
-// subcommands maps every subcommand that exists here to its runner.
-var subcommands map[string]subcommand
-
-func init() {
-	subcommands = map[string]subcommand{
-		"init":      runInit,
-		"status":    runStatus,
-		"add":       runAdd,
-		"commit":    runCommit,
-		"log":       runLog,
-		"diff":      runDiff,
-		"branch":    runBranch,
-		"checkout":  runCheckout,
-		"switch":    runSwitch,
-		"rev-parse": runRevParse,
-		"config":    runConfig,
-		"ls-files":  runLsFiles,
-		"cat-file":  runCatFile,
-		"show":      runShow,
-		"rm":        runRm,
-		"mv":        runMv,
-		"restore":   runRestore,
-		"reset":     runReset,
-		"tag":       runTag,
-		"merge":     runMerge,
-		"stash":     runStash,
-		"clone":     runClone,
-		"version": func(g *cmd, _ []string) error {
+// subcommandFor returns the runner of a subcommand that exists here, or
+// nil. A switch rather than a map: a map would be built at every start of
+// the program.
+func subcommandFor(name string) subcommand {
+	switch name {
+	case "init":
+		return runInit
+	case "status":
+		return runStatus
+	case "add":
+		return runAdd
+	case "commit":
+		return runCommit
+	case "log":
+		return runLog
+	case "diff":
+		return runDiff
+	case "branch":
+		return runBranch
+	case "checkout":
+		return runCheckout
+	case "switch":
+		return runSwitch
+	case "rev-parse":
+		return runRevParse
+	case "config":
+		return runConfig
+	case "ls-files":
+		return runLsFiles
+	case "cat-file":
+		return runCatFile
+	case "show":
+		return runShow
+	case "rm":
+		return runRm
+	case "mv":
+		return runMv
+	case "restore":
+		return runRestore
+	case "reset":
+		return runReset
+	case "tag":
+		return runTag
+	case "merge":
+		return runMerge
+	case "stash":
+		return runStash
+	case "clone":
+		return runClone
+	case "version":
+		return func(g *cmd, _ []string) error {
 			fmt.Fprintf(g.out, "git version %s\n", version)
 			return nil
-		},
-		"help": func(g *cmd, _ []string) error {
+		}
+	case "help":
+		return func(g *cmd, _ []string) error {
 			g.out.WriteString(usageText)
 			return nil
-		},
+		}
 	}
+	return nil
 }
 
 // unsupported are git's own commands that this git does not have: they
 // are named as unsupported rather than unknown.
-var unsupported = map[string]bool{
-	"rebase": true, "cherry-pick": true, "revert": true, "bisect": true, "blame": true,
-	"fetch": true, "pull": true, "push": true, "remote": true, "submodule": true,
-	"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
-	"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,
-	"notes": true, "clean": true, "sparse-checkout": true, "bundle": true, "prune": true,
-	"repack": true, "filter-branch": true, "cherry": true, "range-diff": true, "ls-tree": true,
-	"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
-	"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
-	"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
-	"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
-	"maintenance": true, "rerere": true,
-}
+var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"rebase": true, "cherry-pick": true, "revert": true, "bisect": true, "blame": true,
+		"fetch": true, "pull": true, "push": true, "remote": true, "submodule": true,
+		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
+		"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,
+		"notes": true, "clean": true, "sparse-checkout": true, "bundle": true, "prune": true,
+		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true, "ls-tree": true,
+		"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
+		"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
+		"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
+		"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
+		"maintenance": true, "rerere": true,
+	}
+}}
 
 func run(e *utils.Env) (int, error) {
 	work, okWork := vfs.GitView(e.FS, vfs.GitWorkTree)
@@ -233,10 +268,10 @@ func (g *cmd) main(args []string) error {
 		return exitStatus(1)
 	}
 	name := args[0]
-	if sc, ok := subcommands[name]; ok {
+	if sc := subcommandFor(name); sc != nil {
 		return sc(g, args[1:])
 	}
-	if unsupported[name] {
+	if unsupported.Get()[name] {
 		return &exitError{msg: "git: '" + name + "' is not supported here\n", code: 1}
 	}
 	return &exitError{msg: "git: '" + name + "' is not a git command. See 'git --help'.\n", code: 1}

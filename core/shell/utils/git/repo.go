@@ -29,7 +29,7 @@ type repo struct {
 }
 
 // errNotRepo is git's answer outside any repository.
-var errNotRepo = fatalf("not a git repository (or any of the parent directories): .git")
+var errNotRepo error = &exitError{msg: "fatal: not a git repository (or any of the parent directories): .git\n", code: 128}
 
 // findRepo looks for .git from the cwd upwards, as git does.
 func (g *cmd) findRepo() (*repo, error) {
@@ -391,7 +391,7 @@ func optionValues(f *fconfig.Config, section, sub, name string) []string {
 
 // errInGitDir is git's answer when the work tree would lie inside a
 // repository's .git directory.
-var errInGitDir = fatalf("this operation must be run in a work tree")
+var errInGitDir error = &exitError{msg: "fatal: this operation must be run in a work tree\n", code: 128}
 
 // insideGitDir reports whether dir, with every symlink resolved, is a .git
 // directory or lies inside one. git never takes such a directory as a work
