@@ -1070,11 +1070,27 @@ func (cfg *Config) findAllIndex(pat, name string, n int) ([][]int, error) {
 // errStopped ends an expansion whose work [Config.Stop] cut short.
 var errStopped = &LimitError{Msg: "expansion stopped"}
 
-// The globstar expressions are compiled when first used, not at init.
+// The globstar expressions are compiled when first used, not at init (nor
+// wrapped in sync.OnceValue, whose state an initialiser allocates).
 var (
-	rxGlobStar        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/.][^/]*$`) })
-	rxGlobStarDotGlob = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/]*$`) })
+	globStarOnce                      sync.Once
+	globStarRegexp, globStarDotRegexp *regexp.Regexp
 )
+
+func compileGlobStar() {
+	globStarRegexp = regexp.MustCompile(`^[^/.][^/]*$`)
+	globStarDotRegexp = regexp.MustCompile(`^[^/]*$`)
+}
+
+func rxGlobStar() *regexp.Regexp {
+	globStarOnce.Do(compileGlobStar)
+	return globStarRegexp
+}
+
+func rxGlobStarDotGlob() *regexp.Regexp {
+	globStarOnce.Do(compileGlobStar)
+	return globStarDotRegexp
+}
 
 // pathJoin2 is a simpler version of [filepath.Join] without cleaning the result,
 // since that's needed for globbing.

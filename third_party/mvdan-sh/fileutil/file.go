@@ -13,13 +13,27 @@ import (
 )
 
 // The expressions are compiled when first used, not at init: every program
-// that links the package would pay for them at start-up.
+// that links the package would pay for them at start-up (and sync.OnceValue
+// in an initialiser allocates its state there).
 var (
-	shebangRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^#![ \t]*/(usr/)?bin/(env[ \t]+)?(sh|dash|bash|mksh|bats|zsh)(\s|$)`)
-	})
-	extRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.(sh|bash|mksh|bats|zsh)$`) })
+	regexpsOnce              sync.Once
+	shebangRegexp, extRegexp *regexp.Regexp
 )
+
+func compileRegexps() {
+	shebangRegexp = regexp.MustCompile(`^#![ \t]*/(usr/)?bin/(env[ \t]+)?(sh|dash|bash|mksh|bats|zsh)(\s|$)`)
+	extRegexp = regexp.MustCompile(`\.(sh|bash|mksh|bats|zsh)$`)
+}
+
+func shebangRe() *regexp.Regexp {
+	regexpsOnce.Do(compileRegexps)
+	return shebangRegexp
+}
+
+func extRe() *regexp.Regexp {
+	regexpsOnce.Do(compileRegexps)
+	return extRegexp
+}
 
 // TODO: consider removing HasShebang in favor of Shebang in v4
 

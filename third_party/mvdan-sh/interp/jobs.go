@@ -473,25 +473,19 @@ func (r *Runner) killList(args []string) exitStatus {
 
 // signalNames are Linux's signals by number, as kill -l names them
 // (without SIG); 0 is EXIT, 32 and 33 are the C library's own.
-var signalNames = func() []string {
-	names := []string{"EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL",
-		"USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP",
-		"TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO",
-		"PWR", "SYS", "", ""}
-	for n := 34; n <= 64; n++ {
-		switch {
-		case n == 34:
-			names = append(names, "RTMIN")
-		case n <= 49:
-			names = append(names, "RTMIN+"+strconv.Itoa(n-34))
-		case n < 64:
-			names = append(names, "RTMAX-"+strconv.Itoa(64-n))
-		default:
-			names = append(names, "RTMAX")
-		}
-	}
-	return names
-}()
+// They are written out (34 to 64 are RTMIN, RTMIN+1 ... RTMIN+15,
+// RTMAX-14 ... RTMAX-1, RTMAX) so that no code builds them at start-up.
+var signalNames = []string{
+	"EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL",
+	"USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT",
+	"STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF",
+	"WINCH", "IO", "PWR", "SYS", "", "", "RTMIN", "RTMIN+1", "RTMIN+2", "RTMIN+3",
+	"RTMIN+4", "RTMIN+5", "RTMIN+6", "RTMIN+7", "RTMIN+8", "RTMIN+9", "RTMIN+10",
+	"RTMIN+11", "RTMIN+12", "RTMIN+13", "RTMIN+14", "RTMIN+15", "RTMAX-14",
+	"RTMAX-13", "RTMAX-12", "RTMAX-11", "RTMAX-10", "RTMAX-9", "RTMAX-8",
+	"RTMAX-7", "RTMAX-6", "RTMAX-5", "RTMAX-4", "RTMAX-3", "RTMAX-2", "RTMAX-1",
+	"RTMAX",
+}
 
 // signalNumber reads a signal given by number or by name, with or
 // without SIG, in any case.
