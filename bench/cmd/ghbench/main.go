@@ -8,6 +8,7 @@
 //	ghbench compare  -n N -root DIR ...     run the lines, print the table
 //	ghbench sessions -sessions 1000 ...     memory, throughput, lost answers
 //	ghbench hostmount -root DIR -gatehouse BIN   host mounts, whole processes, against GNU
+//	ghbench startup -gatehouse BIN          exec -- true against bash -c true: CPU, faults, peak RSS
 //	go test -bench ... | ghbench micro      medians and G-14 verdicts
 package main
 
@@ -33,6 +34,8 @@ func main() {
 		err = microCommand(args)
 	case "hostmount":
 		err = hostmountCommand(args)
+	case "startup":
+		err = startupCommand(args)
 	default:
 		usage()
 	}
@@ -43,12 +46,13 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, `usage: ghbench tree|compare|sessions [flags]
+	fmt.Fprintln(os.Stderr, `usage: ghbench tree|compare|sessions|micro|hostmount|startup [flags]
   tree      write the benchmark tree on the host (for GNU bash and just-bash)
   compare   run the comparison lines in gatehouse, GNU bash and just-bash
   sessions  1,000 concurrent sessions: idle memory, lines/s, lost answers
   micro     read go test -bench output on stdin; print medians and budgets
   hostmount host mounts against GNU on the same tree, whole processes
+  startup   gatehouse exec -- true against bash -c true: CPU, page faults, peak RSS
 Run "ghbench SUBCOMMAND -h" for its flags.`)
 	os.Exit(2)
 }
