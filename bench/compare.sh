@@ -23,6 +23,7 @@ ASK_TRIPS=${ASK_TRIPS:-300}      # ask round trips measured
 HOST=${HOST:-1}                  # 0 skips the host-mount comparison (whole processes)
 HOST_NS=${HOST_NS-"20000 100000"}  # tree sizes of the host-mount comparison
 HOST_REPEAT=${HOST_REPEAT:-11}   # runs of each host-mount line per system (medians)
+STARTUP_REPEAT=${STARTUP_REPEAT:-31}  # starts of exec -- true and bash -c true (with HOST=1)
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -105,6 +106,8 @@ done
 if [[ $HOST == 1 ]]; then
 	say "building gatehouse (static)"
 	CGO_ENABLED=0 go build -o "$cache/gatehouse" .
+	say "start-up: exec -- true against bash -c true (repeat $STARTUP_REPEAT)"
+	"$ghbench" startup -gatehouse "$cache/gatehouse" -repeat "$STARTUP_REPEAT"
 	for n in $HOST_NS; do
 		say "host mounts at N=$n files, whole processes (repeat $HOST_REPEAT)"
 		"$ghbench" tree -n "$n" -root "$TREE_DIR/host-$n"
