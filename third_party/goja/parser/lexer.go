@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -17,11 +18,20 @@ import (
 	"github.com/dop251/goja/unistring"
 )
 
+// gatehouse patch (see PATCHES.md): the identifier tables are merged at the
+// first non-ASCII identifier character, not at package initialisation.
 var (
-	unicodeRangeIdNeg      = rangetable.Merge(unicode.Pattern_Syntax, unicode.Pattern_White_Space)
-	unicodeRangeIdStartPos = rangetable.Merge(unicode.Letter, unicode.Nl, unicode.Other_ID_Start)
-	unicodeRangeIdContPos  = rangetable.Merge(unicodeRangeIdStartPos, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
+	unicodeRangeIdOnce     sync.Once
+	unicodeRangeIdNeg      *unicode.RangeTable
+	unicodeRangeIdStartPos *unicode.RangeTable
+	unicodeRangeIdContPos  *unicode.RangeTable
 )
+
+func mergeUnicodeRangeId() {
+	unicodeRangeIdNeg = rangetable.Merge(unicode.Pattern_Syntax, unicode.Pattern_White_Space)
+	unicodeRangeIdStartPos = rangetable.Merge(unicode.Letter, unicode.Nl, unicode.Other_ID_Start)
+	unicodeRangeIdContPos = rangetable.Merge(unicodeRangeIdStartPos, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)
+}
 
 func isDecimalDigit(chr rune) bool {
 	return '0' <= chr && chr <= '9'
@@ -60,10 +70,12 @@ func isDigit(chr rune, base int) bool {
 }
 
 func isIdStartUnicode(r rune) bool {
+	unicodeRangeIdOnce.Do(mergeUnicodeRangeId)
 	return unicode.Is(unicodeRangeIdStartPos, r) && !unicode.Is(unicodeRangeIdNeg, r)
 }
 
 func isIdPartUnicode(r rune) bool {
+	unicodeRangeIdOnce.Do(mergeUnicodeRangeId)
 	return unicode.Is(unicodeRangeIdContPos, r) && !unicode.Is(unicodeRangeIdNeg, r) || r == '\u200C' || r == '\u200D'
 }
 
