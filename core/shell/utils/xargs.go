@@ -465,6 +465,15 @@ func (x *xargsReader) next() (item string, endsLine, ok bool, msg string) {
 		x.r.UnreadByte()
 		break
 	}
+	if !replaceMode {
+		if item, endsLine, ok := x.plainItem(); ok {
+			if x.cfg.eof != "" && item == x.cfg.eof {
+				x.done = true
+				return "", false, false, ""
+			}
+			return item, endsLine, true, ""
+		}
+	}
 	b := x.item[:0]
 	defer func() { x.item = b[:0] }()
 	quoted := false
@@ -517,6 +526,28 @@ func (x *xargsReader) next() (item string, endsLine, ok bool, msg string) {
 		return "", false, false, ""
 	}
 	return item, endsLine || x.done, true, ""
+}
+
+// plainItem takes an item that the reader's buffer holds whole and that
+// has no quote or backslash, as find's output has, in one slice instead
+// of byte by byte; ok is false, with nothing consumed, for any other item.
+func (x *xargsReader) plainItem() (item string, endsLine, ok bool) {
+	buf, _ := x.r.Peek(x.r.Buffered())
+	for i, c := range buf {
+		switch c {
+		case '\n':
+			item = string(buf[:i])
+			x.r.Discard(i + 1)
+			return item, true, true
+		case ' ', '\t':
+			item = string(buf[:i])
+			x.r.Discard(i + 1)
+			return item, x.trailingBlanksEndLine(), true
+		case '\'', '"', '\\':
+			return "", false, false
+		}
+	}
+	return "", false, false
 }
 
 // trailingBlanksEndLine consumes the blanks after an item. A line that

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -45,7 +46,40 @@ func TestXargs(t *testing.T) {
 		{name: "size splits commands", args: []string{"xargs", "-s", "12", "echo"}, stdin: "aaa bbb ccc", wantOut: "aaa\nbbb\nccc\n"},
 		{name: "invalid number", args: []string{"xargs", "-n", "x"}, wantErr: "xargs: invalid number \"x\" for -n option\nTry 'xargs --help' for more information.\n", wantExit: 1},
 		{name: "options stop at the command", args: []string{"xargs", "echo", "-n", "1"}, stdin: "a", wantOut: "-n 1 a\n"},
+		{name: "quotes in the middle of an item", args: []string{"xargs", "-n1"}, stdin: "a b'c d'e f\\ g h\n",
+			wantOut: "a\nbc de\nf g\nh\n"},
+		{name: "a tab before a newline continues the line", args: []string{"xargs", "-L", "1"}, stdin: "1\t\n2 3\n4\n",
+			wantOut: "1 2 3\n4\n"},
+		{name: "eof string on its own line", args: []string{"xargs", "-E", "STOP"}, stdin: "a\nSTOP\nb\n", wantOut: "a\n"},
 	})
+}
+
+// Items are read from a 64 KiB buffer, those it holds whole in one slice:
+// a long list of paths, some quoted, straddles the buffer's end many times
+// and comes out as it went in.
+func TestXargsReadsItemsAcrossItsBuffer(t *testing.T) {
+	t.Parallel()
+	var in, want strings.Builder
+	for i := range 20000 {
+		item := fmt.Sprintf("./tree/d%04d/f%06d.txt", i/100, i)
+		switch {
+		case i%997 == 0:
+			in.WriteString("'" + item + "'")
+		case i%1009 == 0:
+			in.WriteString(strings.Replace(item, "/", "\\/", 1))
+		default:
+			in.WriteString(item)
+		}
+		if i%7 == 0 {
+			in.WriteString(" \t")
+		}
+		in.WriteByte("\n "[i%3/2])
+		want.WriteString(item + "\n")
+	}
+	_, out, errs, exit := runUtil(t, utilCase{args: []string{"xargs", "-n1"}, stdin: in.String()})
+	if out != want.String() || errs != "" || exit != 0 {
+		t.Fatalf("xargs -n1 printed %d bytes (%q, %d), want %d", len(out), errs, exit, want.Len())
+	}
 }
 
 func TestXargsParallel(t *testing.T) {
