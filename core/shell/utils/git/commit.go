@@ -366,7 +366,7 @@ func (r *repo) commitSummary(c *commit, branch plumbing.ReferenceName, parentTre
 	for _, ch := range changes {
 		switch {
 		case ch.from != "":
-			fmt.Fprintf(r.g.out, " rename %s (100%%)\n", renameName(ch.from, ch.path))
+			fmt.Fprintf(r.g.out, " rename %s (%d%%)\n", renameName(ch.from, ch.path), percent(ch.score))
 			if ch.old.Mode != ch.new.Mode {
 				fmt.Fprintf(r.g.out, " mode change %o => %o %s\n", uint32(ch.old.Mode), uint32(ch.new.Mode), quotePath(ch.path))
 			}
@@ -412,6 +412,8 @@ type fileChange struct {
 	// refused is the door's refusal to read the worktree path of this
 	// name (a denied path): its content is neither counted nor shown.
 	refused error
+	// score is a rename's similarity, up to maxScore (identical).
+	score int
 	// conflict marks a conflicted path (the index has its stages, not
 	// one entry); sides are our and their versions when a combined
 	// diff of the worktree's file (new) can show it.
@@ -440,9 +442,22 @@ func (r *repo) treeChanges(from, to plumbing.Hash) ([]fileChange, error) {
 // blobLoader gives a side's content; nil loads blobs from the store.
 type blobLoader func(p string, e flatEntry) ([]byte, error)
 
-// flatChanges compares two flattened sides and counts lines.
+// flatChanges compares two flattened sides and counts lines. Deletions
+// and additions are paired into renames (identical or similar content).
 func (r *repo) flatChanges(a, b map[string]flatEntry, loadB blobLoader) ([]fileChange, error) {
 	paths := differing(a, b)
+	// Similar content can pair only when there are both deletions and
+	// additions of regular files: only then are fingerprints taken.
+	dels, adds := false, false
+	for _, p := range paths {
+		oe, ne := a[p], b[p]
+		dels = dels || ne.Mode == 0 && isFileMode(oe.Mode)
+		adds = adds || oe.Mode == 0 && isFileMode(ne.Mode)
+	}
+	var prints map[int]*fingerprint
+	if dels && adds {
+		prints = map[int]*fingerprint{}
+	}
 	var out []fileChange
 	for _, p := range paths {
 		ch := fileChange{path: p, old: a[p], new: b[p]}
@@ -474,9 +489,46 @@ func (r *repo) flatChanges(a, b map[string]flatEntry, loadB blobLoader) ([]fileC
 		} else if ch.old.Mode != filemode.Submodule && ch.new.Mode != filemode.Submodule {
 			ch.counts[0], ch.counts[1] = lineCounts(oldData, newData)
 		}
+		switch {
+		case prints == nil:
+		case ch.new.Mode == 0 && isFileMode(ch.old.Mode):
+			prints[len(out)] = newFingerprint(oldData)
+		case ch.old.Mode == 0 && isFileMode(ch.new.Mode):
+			prints[len(out)] = newFingerprint(newData)
+		}
 		out = append(out, ch)
 	}
-	return pairRenames(out), nil
+	out = pairRenames(out, prints, func(w string) { r.g.errw.Write([]byte(w)) })
+	for i := range out {
+		if c := &out[i]; c.from != "" && c.old.Hash != c.new.Hash {
+			if err := r.countRename(c, loadB); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// countRename counts the lines an edited rename adds and deletes.
+func (r *repo) countRename(c *fileChange, loadB blobLoader) error {
+	oldData, err := r.blob(c.old.Hash)
+	if err != nil {
+		return err
+	}
+	var newData []byte
+	if loadB != nil {
+		newData, err = loadB(c.path, c.new)
+	} else {
+		newData, err = r.blob(c.new.Hash)
+	}
+	if err != nil {
+		return err
+	}
+	c.binary = isBinary(oldData) || isBinary(newData)
+	if !c.binary {
+		c.counts[0], c.counts[1] = lineCounts(oldData, newData)
+	}
+	return nil
 }
 
 // blob is a blob's content (nil for the zero id).

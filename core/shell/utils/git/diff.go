@@ -45,6 +45,8 @@ func parseDiffArgs(r *repo, args []string) (diffOptions, error) {
 		case a == "--quiet":
 			o.quiet, o.exitCode = true, true
 		case a == "--no-color" || a == "--color=never" || a == "--no-ext-diff":
+		case a == "-M" || a == "--find-renames":
+			// Renames are found by default, at git's 50% similarity.
 		case strings.HasPrefix(a, "-"):
 			return o, unknownOption("diff", a)
 		default:

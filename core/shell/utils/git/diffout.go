@@ -41,7 +41,7 @@ func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader)
 	case d.nameStatus:
 		for _, c := range changes {
 			if c.from != "" {
-				fmt.Fprintf(out, "R100\t%s\t%s\n", quotePath(c.from), quotePath(c.path))
+				fmt.Fprintf(out, "R%03d\t%s\t%s\n", percent(c.score), quotePath(c.from), quotePath(c.path))
 				continue
 			}
 			if c.conflict {
@@ -247,8 +247,15 @@ func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
 		if c.old.Mode != c.new.Mode {
 			fmt.Fprintf(out, "old mode %o\nnew mode %o\n", uint32(c.old.Mode), uint32(c.new.Mode))
 		}
-		fmt.Fprintf(out, "similarity index 100%%\nrename from %s\nrename to %s\n", quotePath(c.from), quotePath(c.path))
-		return nil
+		fmt.Fprintf(out, "similarity index %d%%\nrename from %s\nrename to %s\n", percent(c.score), quotePath(c.from), quotePath(c.path))
+		if c.old.Hash == c.new.Hash {
+			return nil
+		}
+		if c.old.Mode != c.new.Mode {
+			fmt.Fprintf(out, "index %s..%s\n", oldAbbrev, newAbbrev)
+		} else {
+			fmt.Fprintf(out, "index %s..%s %o\n", oldAbbrev, newAbbrev, uint32(c.new.Mode))
+		}
 	case c.old.Mode == 0:
 		fmt.Fprintf(out, "new file mode %o\nindex %s..%s\n", uint32(c.new.Mode), oldAbbrev, newAbbrev)
 	case c.new.Mode == 0:

@@ -46,6 +46,8 @@ func parseLogArgs(args []string) (logOptions, error) {
 		case a == "--name-status":
 			o.nameStat = true
 		case a == "--no-decorate" || a == "--no-color" || a == "--no-graph" || a == "--decorate=no" || a == "--color=never":
+		case a == "-M" || a == "--find-renames":
+			// Renames are found by default, at git's 50% similarity.
 		case a == "-n":
 			if i+1 >= len(args) {
 				return o, usageErr("error: switch `n' requires a value\n")

@@ -276,7 +276,7 @@ func (r *repo) mergeStat(from, to plumbing.Hash) error {
 	for _, ch := range changes {
 		switch {
 		case ch.from != "":
-			fmt.Fprintf(r.g.out, " rename %s (100%%)\n", renameName(ch.from, ch.path))
+			fmt.Fprintf(r.g.out, " rename %s (%d%%)\n", renameName(ch.from, ch.path), percent(ch.score))
 		case ch.old.Hash.IsZero():
 			fmt.Fprintf(r.g.out, " create mode %o %s\n", uint32(ch.new.Mode), quotePath(ch.path))
 		case ch.new.Hash.IsZero():

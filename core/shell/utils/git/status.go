@@ -141,39 +141,60 @@ func (r *repo) stagedChanges(headTree map[string]flatEntry, dirs map[string]bool
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return stagedRenames(out, headTree, entries)
+	return r.stagedRenames(out, headTree, entries)
 }
 
-// stagedRenames pairs a staged deletion with a staged addition of the same
-// content into a rename, as git status does.
-func stagedRenames(cs []change, headTree map[string]flatEntry, entries map[string]*index.Entry) []change {
-	added := map[plumbing.Hash][]int{}
+// stagedRenames pairs staged deletions with staged additions of the same
+// or similar content into renames, as git status does.
+func (r *repo) stagedRenames(cs []change, headTree map[string]flatEntry, entries map[string]*index.Entry) []change {
+	dels, adds := false, false
+	fcs := make([]fileChange, len(cs))
+	kinds := make(map[string]byte, len(cs))
 	for i, c := range cs {
-		if c.kind == 'A' && entries[c.path].Hash != emptyBlob {
-			added[entries[c.path].Hash] = append(added[entries[c.path].Hash], i)
+		fc := fileChange{path: c.path}
+		if c.kind != 'A' {
+			fc.old = headTree[c.path]
 		}
+		if e := entries[c.path]; c.kind != 'D' && e != nil {
+			fc.new = flatEntry{Hash: e.Hash, Mode: e.Mode}
+		}
+		dels = dels || c.kind == 'D' && isFileMode(fc.old.Mode)
+		adds = adds || c.kind == 'A' && isFileMode(fc.new.Mode)
+		fcs[i] = fc
+		kinds[c.path] = c.kind
 	}
-	if len(added) == 0 {
+	if !adds {
 		return cs
 	}
-	drop := map[int]bool{}
-	for i, c := range cs {
-		if c.kind != 'D' {
-			continue
-		}
-		h := headTree[c.path].Hash
-		if cands := added[h]; len(cands) > 0 {
-			j := cands[0]
-			added[h] = cands[1:]
-			cs[j] = change{path: cs[j].path, kind: 'R', from: c.path}
-			drop[i] = true
+	var prints map[int]*fingerprint
+	if dels {
+		prints = map[int]*fingerprint{}
+		for i, fc := range fcs {
+			side := fc.new
+			if kinds[fc.path] == 'D' {
+				side = fc.old
+			} else if kinds[fc.path] != 'A' {
+				continue
+			}
+			if !isFileMode(side.Mode) {
+				continue
+			}
+			if data, err := r.blob(side.Hash); err == nil {
+				prints[i] = newFingerprint(data)
+			}
 		}
 	}
-	out := cs[:0]
-	for i, c := range cs {
-		if !drop[i] {
-			out = append(out, c)
+	paired := pairRenames(fcs, prints, nil)
+	if len(paired) == len(cs) {
+		return cs
+	}
+	out := make([]change, 0, len(paired))
+	for _, fc := range paired {
+		if fc.from != "" {
+			out = append(out, change{path: fc.path, kind: 'R', from: fc.from})
+			continue
 		}
+		out = append(out, change{path: fc.path, kind: kinds[fc.path]})
 	}
 	return out
 }
