@@ -519,7 +519,7 @@ func dateOffset(t time.Time, colons int) string {
 }
 
 // isZoneName reports whether tz is spelled like a name of the tz database
-// (letters first; letters, digits, _ + - in each part; parts joined by /),
+// (a capital first; letters, digits, _ + - in each part; parts joined by /),
 // which keeps "Local", "..", absolute paths and odd text away from the
 // zone loader.
 func isZoneName(tz string) bool {
@@ -527,7 +527,12 @@ func isZoneName(tz string) bool {
 		return false
 	}
 	for _, part := range strings.Split(tz, "/") {
-		if part == "" || !('A' <= part[0] && part[0] <= 'Z' || 'a' <= part[0] && part[0] <= 'z') {
+		// Every zone and link of the tz database starts each component
+		// with a capital; the zone directory's other files do not
+		// (localtime, a link to the host's /etc/localtime, posixrules,
+		// leapseconds, the right/ and posix/ trees), and must not be
+		// read as zones: they would tell the host's own zone.
+		if part == "" || !('A' <= part[0] && part[0] <= 'Z') {
 			return false
 		}
 		for i := 0; i < len(part); i++ {

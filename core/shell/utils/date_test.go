@@ -52,6 +52,12 @@ func TestDateNeverReadsTheHost(t *testing.T) {
 		{name: "TZ UTC0", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=UTC0"}, wantOut: "12 UTC\n"},
 		{name: "TZ with DST rule uses the standard offset", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=CET-1CEST"}, wantOut: "13 CET\n"},
 		{name: "named zone", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=Europe/Paris"}, wantOut: "13 CET\n"},
+		// The zone directory's files that are no zones: localtime is the
+		// host's own zone, posixrules and right/ say which tz files the
+		// host has.
+		{name: "TZ=localtime is not the host's zone", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=localtime"}, wantOut: "12 UTC\n"},
+		{name: "TZ=posixrules is no zone", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=posixrules"}, wantOut: "12 UTC\n"},
+		{name: "TZ=right/UTC is no zone", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=right/UTC"}, wantOut: "12 UTC\n"},
 		{name: "named zone in summer", args: []string{"date", "-d", "@1720000000", "+%H %Z"}, env: []string{"TZ=America/New_York"}, wantOut: "05 EDT\n"},
 		{name: "the host's zone is no name", args: []string{"date", "-d", noon, "+%H %Z"}, env: []string{"TZ=Local"}, wantOut: "12 UTC\n"},
 		{name: "a path is no zone", args: []string{"date", "-d", noon, "+%H"}, env: []string{"TZ=../../../etc/localtime"}, wantOut: "12\n"},
