@@ -1,6 +1,7 @@
 package utils
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -172,7 +173,11 @@ func runDate(e *Env) (int, error) {
 		}
 		when = info.ModTime()
 	}
-	t.writeString(strftime(format, when.In(loc)) + "\n")
+	out, err := strftimeGrow(format, when.In(loc), e.Grow)
+	if err != nil {
+		return t.end(1) // the line's memory budget is spent: it is ending
+	}
+	t.writeString(out + "\n")
 	return t.end(0)
 }
 
@@ -278,6 +283,31 @@ var (
 
 // strftime renders t with GNU date's directives in the C locale.
 func strftime(format string, t time.Time) string {
+	out, _ := strftimeGrow(format, t, refuseWideFields)
+	return out
+}
+
+// wideField is the widest padded field strftime builds without asking the
+// line's memory budget: `date +%999999999Y` is a gigabyte of zeros, which
+// GNU streams and strftime would build whole (G-12.3).
+const wideField = 1 << 16
+
+// maxFieldWidth caps a field width as it is read, so that no spelling of
+// one overflows.
+const maxFieldWidth = 1 << 40
+
+// errFieldTooWide is a padded field wider than the caller lets strftime
+// build.
+var errFieldTooWide = errors.New("field width too large")
+
+// refuseWideFields is the budget of a caller that takes no field wider
+// than wideField.
+func refuseWideFields(int64) error { return errFieldTooWide }
+
+// strftimeGrow is strftime for a caller whose result may be large: before
+// it builds a padded field wider than wideField it asks grow (the line's
+// memory budget, Env.Grow) for the bytes, and stops with grow's error.
+func strftimeGrow(format string, t time.Time, grow func(int64) error) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' || i+1 >= len(format) {
@@ -303,7 +333,7 @@ func strftime(format string, t time.Time) string {
 			if width < 0 {
 				width = 0
 			}
-			width = width*10 + int(format[j]-'0')
+			width = min(width*10+int(format[j]-'0'), maxFieldWidth)
 			j++
 		}
 		colons := 0
@@ -330,10 +360,15 @@ func strftime(format string, t time.Time) string {
 				text = strings.ToUpper(text)
 			}
 		}
+		if width > wideField {
+			if err := grow(int64(width)); err != nil {
+				return "", err
+			}
+		}
 		b.WriteString(datePad(text, pad, flag, width, defWidth))
 		i = j
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // datePad applies the flag and width to a field whose natural padding is

@@ -251,10 +251,14 @@ func (l *lister) dateText(mt time.Time) string {
 	recent := mt.After(cfg.now.Add(-sixMonths)) && !mt.After(cfg.now)
 	switch cfg.timeStyle {
 	case "+":
+		format := cfg.timeFormatOld
 		if recent {
-			return strftime(cfg.timeFormatRecent, mt)
+			format = cfg.timeFormatRecent
 		}
-		return strftime(cfg.timeFormatOld, mt)
+		// A wide field asks the line's memory budget; when it is spent
+		// the line is ending, and what ls prints no longer matters.
+		text, _ := strftimeGrow(format, mt, l.t.env.Grow)
+		return text
 	case "full-iso":
 		return mt.Format("2006-01-02 15:04:05.000000000 -0700")
 	case "long-iso":

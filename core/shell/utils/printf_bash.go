@@ -189,8 +189,10 @@ func (p *printfRun) bashTime(format, arg string) string {
 	if format == "" {
 		format = "%X"
 	}
-	out := strftime(format, t.In(dateZone(tz)))
-	if len(out) >= 128 {
+	// bash's buffer holds 128 bytes: a wider field gives nothing, and
+	// is never built.
+	out, err := strftimeGrow(format, t.In(dateZone(tz)), refuseWideFields)
+	if err != nil || len(out) >= 128 {
 		return ""
 	}
 	return out

@@ -575,7 +575,10 @@ func (in *interp) strftime(a []expr) string {
 	if len(a) > 2 && in.eval(a[2]).isTrue() {
 		loc = time.UTC
 	}
-	return utils.Strftime(format, t.In(loc))
+	// A field too wide for the line's memory budget gives no text: the
+	// line is ending.
+	out, _ := utils.Strftime(format, t.In(loc), in.env.Grow)
+	return out
 }
 
 // mktime reads "YYYY MM DD HH MM SS [DST]" in the local zone.
