@@ -21,7 +21,7 @@ func TestBuiltinsTable(t *testing.T) {
 		if u := p.Make(p.Name); u == nil || u.Name != p.Name || u.Run == nil {
 			t.Errorf("builtins' maker of %s makes %+v", p.Name, u)
 		}
-		if Lookup(p.Name) != Lookup(p.Name) {
+		if first, again := Lookup(p.Name), Lookup(p.Name); first != again {
 			t.Errorf("Lookup(%q) makes a new utility each time", p.Name)
 		}
 	}
