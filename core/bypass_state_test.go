@@ -76,6 +76,25 @@ var bypassAliases = bypassTechnique{name: "aliases", cases: []bypassCase{
 	hiddenCase("ls").after("alias ls='ls /vault/internal'"),
 	roCase("w").after("alias w='touch /ro/new'"),
 	varCase("e").after("alias e='echo $AWS_SECRET_ACCESS_KEY'"),
+	// Aliases a line defines by other routes, and aliases that hand their
+	// words on: the gate judges what runs, whatever name called it.
+	secretCase("c /vault/aws.token").after("f() { alias c=cat; }; f"),
+	secretCase("c /vault/aws.token").after("eval 'alias c=cat'"),
+	secretCase("c").after("echo \"alias c='cat /vault/aws.token'\" > /tmp/a.sh; . /tmp/a.sh"),
+	secretCase("c /vault/aws.token").after("BASH_ALIASES[c]=cat"),
+	secretCase("s c /vault/aws.token").after("alias s='command ' c=cat"),
+	secretCase("e c /vault/aws.token").after("alias e='eval ' c=cat"),
+	secretCase("x").after("alias x='exec cat /vault/aws.token'"),
+	secretCase("x /vault/aws.token").after(`alias x='\cat'`),
+	secretCase("echo $(c)").after("alias c='cat /vault/aws.token'"),
+	secretCase("for i in 1; do c; done").after("alias c='cat /vault/aws.token'"),
+	secretCase("g() { c; }; g").after("alias c='cat /vault/aws.token'"),
+	secretCase("echo hi").after("alias echo='cat /vault/aws.token #'"),
+	missingCase("s x /work/unsorted.txt").after("alias s='command ' x=sort"),
+	missingCase("x").after("alias x='exec sort /work/unsorted.txt'"),
+	missingCase("x /work/unsorted.txt").after("BASH_ALIASES[x]=sort"),
+	hiddenCase("l").after("alias l='ls /vault/internal'"),
+	roCase("t").after("alias t='exec touch /ro/new'"),
 }}
 
 var bypassTraps = bypassTechnique{name: "traps (EXIT, DEBUG, ERR)", cases: []bypassCase{
@@ -109,6 +128,11 @@ var bypassTraps = bypassTechnique{name: "traps (EXIT, DEBUG, ERR)", cases: []byp
 	roCase("trap 'echo x > /ro/frozen.txt' EXIT"),
 	hiddenCase("trap 'ls /vault/internal' EXIT"),
 	varCase("trap 'echo $AWS_SECRET_ACCESS_KEY' EXIT"),
+	// A trap set on one line fires on a later one, judged there.
+	secretCase("echo hi").after("trap 'cat /vault/aws.token' DEBUG"),
+	secretCase("kill -USR1 $$").after("trap 'cat /vault/aws.token' USR1"),
+	secretCase("f() { :; }; f").after("set -T; trap 'cat /vault/aws.token' RETURN"),
+	secretCase("kill -USR2 $$").after("cmd='cat /vault/aws.token'; trap 'eval \"$cmd\"' USR2"),
 }}
 
 var bypassHooks = bypassTechnique{name: "PROMPT_COMMAND-style hooks", cases: []bypassCase{
