@@ -49,6 +49,8 @@ func parseCommitArgs(args []string) (commitOptions, error) {
 			o.quiet = true
 		case a == "--no-edit":
 			o.noEdit = true
+		case a == "--no-verify" || a == "--verify" || a == "--no-gpg-sign" || a == "--signoff=false":
+			// No hooks run here and nothing is signed.
 		case strings.HasPrefix(a, "--message="):
 			o.messages = append(o.messages, strings.TrimPrefix(a, "--message="))
 		case a == "--message":
@@ -67,6 +69,8 @@ func parseCommitArgs(args []string) (commitOptions, error) {
 					o.all = true
 				case 'q':
 					o.quiet = true
+				case 'n':
+					// -n is --no-verify: no hooks run here.
 				case 'm':
 					if j+1 < len(a) {
 						o.messages = append(o.messages, a[j+1:])

@@ -473,3 +473,22 @@ func TestStashKeepsHiddenFiles(t *testing.T) {
 		t.Errorf("the hidden files after the hiding session's stashes:\n%s", got)
 	}
 }
+
+// TestCleanKeepsHiddenFiles: git clean in a session that hides files
+// neither names nor removes them, even inside a directory it removes
+// (the directory stays, holding only them), and removes what the
+// session sees (G-4.5).
+func TestCleanKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "loot.txt": "l\n", "tmp/key.pem": "k\n", "tmp/x.txt": "x\n", "u.txt": "u\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/loot.txt", "/w/tmp/key.pem"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add a.txt && git commit -q -m one")
+	out := hide.must("git clean -nd && git clean -fdx && ls -A")
+	if strings.Contains(out, "loot") || strings.Contains(out, "key.pem") || !strings.Contains(out, "Removing tmp/\n") || !strings.Contains(out, "Removing u.txt\n") {
+		t.Errorf("clean in the hiding session:\n%s", out)
+	}
+	if got := open.must("ls -A tmp; cat loot.txt; git status -s"); got != "key.pem\nl\n?? loot.txt\n?? tmp/\n" {
+		t.Errorf("after the hiding session's clean:\n%s", got)
+	}
+}

@@ -180,6 +180,14 @@ func subcommandFor(name string) subcommand {
 		return runStash
 	case "clone":
 		return runClone
+	case "clean":
+		return runClean
+	case "remote":
+		return runRemote
+	case "merge-base":
+		return runMergeBase
+	case "rev-list":
+		return runRevList
 	case "version":
 		return func(g *cmd, _ []string) error {
 			fmt.Fprintf(g.out, "git version %s\n", version)
@@ -199,10 +207,10 @@ func subcommandFor(name string) subcommand {
 var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"rebase": true, "cherry-pick": true, "revert": true, "bisect": true, "blame": true,
-		"fetch": true, "pull": true, "push": true, "remote": true, "submodule": true,
+		"fetch": true, "pull": true, "push": true, "submodule": true,
 		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
 		"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,
-		"notes": true, "clean": true, "sparse-checkout": true, "bundle": true, "prune": true,
+		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
 		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true, "ls-tree": true,
 		"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
 		"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,

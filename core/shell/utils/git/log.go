@@ -3,11 +3,14 @@ package git
 import (
 	"container/heap"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"gatehouse/core/shell/utils"
 )
 
 // logOptions are git log's flags.
@@ -23,6 +26,19 @@ type logOptions struct {
 	paths    []string
 	tformat  bool // format lines end with "\n" (tformat) rather than separate
 	all      bool // every ref, HEAD included, as starting points
+	// Commit filters: --author, --committer, --grep (regexps, -i for
+	// any case), --since/--after and --until/--before (committer
+	// dates), --merges and --no-merges.
+	author, committer, grep []string
+	ignoreCase              bool
+	since, until            *time.Time
+	merges, noMerges        bool
+	reverse                 bool
+	decorate                bool
+	count                   bool // rev-list --count: print how many
+	// decorations are the ref names at each commit, when decorate or a
+	// %d/%D placeholder shows them.
+	decorations map[plumbing.Hash]string
 }
 
 func parseLogArgs(args []string) (logOptions, error) {
@@ -48,6 +64,29 @@ func parseLogArgs(args []string) (logOptions, error) {
 		case a == "--no-decorate" || a == "--no-color" || a == "--no-graph" || a == "--decorate=no" || a == "--color=never":
 		case a == "-M" || a == "--find-renames":
 			// Renames are found by default, at git's 50% similarity.
+		case a == "--decorate" || a == "--decorate=short" || a == "--decorate=auto":
+			o.decorate = a != "--decorate=auto"
+		case a == "--reverse":
+			o.reverse = true
+		case a == "--merges" || a == "--min-parents=2":
+			o.merges = true
+		case a == "--no-merges" || a == "--max-parents=1":
+			o.noMerges = true
+		case a == "-i" || a == "--regexp-ignore-case":
+			o.ignoreCase = true
+		case a == "--author" || a == "--committer" || a == "--grep" || a == "--since" || a == "--after" || a == "--until" || a == "--before":
+			if i+1 >= len(args) {
+				return o, usageErr(fmt.Sprintf("error: option `%s' requires a value\n", a[2:]))
+			}
+			i++
+			if err := o.filter(a, args[i]); err != nil {
+				return o, err
+			}
+		case strings.HasPrefix(a, "--") && strings.Contains(a, "=") && isLogFilter(a[:strings.IndexByte(a, '=')]):
+			name, v, _ := strings.Cut(a, "=")
+			if err := o.filter(name, v); err != nil {
+				return o, err
+			}
 		case a == "-n":
 			if i+1 >= len(args) {
 				return o, usageErr("error: switch `n' requires a value\n")
@@ -99,6 +138,38 @@ func parseLogArgs(args []string) (logOptions, error) {
 	return o, nil
 }
 
+// isLogFilter reports whether name is a log filter taking a value.
+func isLogFilter(name string) bool {
+	switch name {
+	case "--author", "--committer", "--grep", "--since", "--after", "--until", "--before":
+		return true
+	}
+	return false
+}
+
+// filter records one valued filter option.
+func (o *logOptions) filter(name, v string) error {
+	switch name {
+	case "--author":
+		o.author = append(o.author, v)
+	case "--committer":
+		o.committer = append(o.committer, v)
+	case "--grep":
+		o.grep = append(o.grep, v)
+	default:
+		t, ok := parseGitDate(v)
+		if !ok {
+			return &exitError{msg: "git: 'log " + name + "' with the date '" + v + "' is not supported here (give a date such as 2024-05-01 or an ISO time)\n", code: 1}
+		}
+		if name == "--since" || name == "--after" {
+			o.since = &t
+		} else {
+			o.until = &t
+		}
+	}
+	return nil
+}
+
 func isDigits(s string) bool {
 	if s == "" {
 		return false
@@ -120,6 +191,11 @@ func runLog(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
+	return r.runLogWalk(o)
+}
+
+// runLogWalk finds the log's starting and excluded commits and walks.
+func (r *repo) runLogWalk(o logOptions) error {
 	var starts, excludes []plumbing.Hash
 	if o.all {
 		refs, err := r.refs()
@@ -177,6 +253,7 @@ func runLog(g *cmd, args []string) error {
 	}
 	var specs []pathspec
 	if len(o.paths) > 0 {
+		var err error
 		if specs, err = r.pathspecs(o.paths); err != nil {
 			return err
 		}
@@ -213,6 +290,19 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		seen[h] = true
 		heap.Push(q, c)
 	}
+	match, err := o.commitMatcher()
+	if err != nil {
+		return err
+	}
+	if o.decorate || strings.Contains(o.format, "%d") || strings.Contains(o.format, "%D") {
+		o.decorations = r.decorations()
+		r.decor = o.decorations
+	}
+	type entry struct {
+		c       *commit
+		changes []fileChange
+	}
+	var held []entry // --reverse prints them at the end, oldest first
 	shown := 0
 	for q.Len() > 0 && (o.max < 0 || shown < o.max) {
 		if err := r.g.env.Ctx.Err(); err != nil {
@@ -229,6 +319,9 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 				return err
 			}
 			heap.Push(q, pc)
+		}
+		if !match(c) {
+			continue
 		}
 		var changes []fileChange
 		needChanges := len(specs) > 0 || o.stat || o.patch || o.nameOnly || o.nameStat
@@ -254,18 +347,145 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		} else if len(specs) > 0 {
 			continue // merges are left out of a path-limited log
 		}
-		if shown > 0 && o.format == "" && !o.oneline {
-			r.g.out.WriteString("\n")
-		} else if shown > 0 && o.format != "" && !o.tformat {
-			r.g.out.WriteString("\n")
-		}
 		shown++
-		r.printCommit(c, o)
-		if err := r.printChanges(changes, o, o.oneline); err != nil {
+		if o.count {
+			continue
+		}
+		if o.reverse {
+			held = append(held, entry{c, changes})
+			continue
+		}
+		if err := r.printLogEntry(c, changes, o, shown > 1); err != nil {
+			return err
+		}
+	}
+	if o.count {
+		fmt.Fprintln(r.g.out, shown)
+	}
+	for i := len(held) - 1; i >= 0; i-- {
+		if err := r.printLogEntry(held[i].c, held[i].changes, o, i < len(held)-1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// printLogEntry prints one commit of a log and its changes; more says
+// another was printed before it.
+func (r *repo) printLogEntry(c *commit, changes []fileChange, o logOptions, more bool) error {
+	if more && o.format == "" && !o.oneline {
+		r.g.out.WriteString("\n")
+	} else if more && o.format != "" && !o.tformat {
+		r.g.out.WriteString("\n")
+	}
+	r.printCommit(c, o)
+	return r.printChanges(changes, o, o.oneline)
+}
+
+// commitMatcher is the log's filters as one test: every --author,
+// --committer and --grep pattern is tried (any may match), the dates
+// bound the committer date, --merges/--no-merges the parents.
+func (o *logOptions) commitMatcher() (func(*commit) bool, error) {
+	compile := func(pats []string) ([]*regexp.Regexp, error) {
+		var out []*regexp.Regexp
+		for _, p := range pats {
+			re, err := utils.TranslateRegex(p, utils.RegexOptions{})
+			if err == nil && o.ignoreCase {
+				re = "(?i)" + re
+			}
+			var rx *regexp.Regexp
+			if err == nil {
+				rx, err = regexp.Compile(re)
+			}
+			if err != nil {
+				return nil, fatalf("command line, '%s': %s", p, errText(err))
+			}
+			out = append(out, rx)
+		}
+		return out, nil
+	}
+	authors, err := compile(o.author)
+	if err != nil {
+		return nil, err
+	}
+	committers, err := compile(o.committer)
+	if err != nil {
+		return nil, err
+	}
+	greps, err := compile(o.grep)
+	if err != nil {
+		return nil, err
+	}
+	anyOf := func(rs []*regexp.Regexp, text string) bool {
+		if len(rs) == 0 {
+			return true
+		}
+		for _, rx := range rs {
+			if rx.MatchString(text) {
+				return true
+			}
+		}
+		return false
+	}
+	return func(c *commit) bool {
+		switch {
+		case o.merges && len(c.Parents) < 2, o.noMerges && len(c.Parents) > 1:
+			return false
+		case o.since != nil && c.Committer.When.Before(*o.since):
+			return false
+		case o.until != nil && c.Committer.When.After(*o.until):
+			return false
+		}
+		return anyOf(authors, c.Author.Name+" <"+c.Author.Email+">") &&
+			anyOf(committers, c.Committer.Name+" <"+c.Committer.Email+">") &&
+			anyOf(greps, c.Message)
+	}, nil
+}
+
+// decorations are the ref names git log --decorate shows at each commit:
+// HEAD first ("HEAD -> branch" when on one), then tags, remote branches
+// and branches, each group in reverse name order, as git lists them.
+func (r *repo) decorations() map[plumbing.Hash]string {
+	out := map[plumbing.Hash]string{}
+	refs, err := r.refs()
+	if err != nil {
+		return out
+	}
+	branch, head, _ := r.head()
+	names := map[plumbing.Hash][]string{}
+	for i := len(refs) - 1; i >= 0; i-- {
+		ref := refs[i]
+		var name string
+		switch n := ref.Name(); {
+		case n.IsTag():
+			name = "tag: " + n.Short()
+		case n.IsRemote():
+			name = strings.TrimPrefix(string(n), "refs/remotes/")
+		case n.IsBranch():
+			if n == branch {
+				continue
+			}
+			name = n.Short()
+		default:
+			continue
+		}
+		h, err := r.resolveCommit(ref.Hash().String())
+		if err != nil {
+			continue
+		}
+		names[h] = append(names[h], name)
+	}
+	if !head.IsZero() {
+		first := "HEAD"
+		if branch != "" {
+			first = "HEAD -> " + branch.Short()
+		}
+		names[head] = append([]string{first}, names[head]...)
+	}
+	for h, ns := range names {
+		out[h] = strings.Join(ns, ", ")
+	}
+	return out
 }
 
 // markAncestors marks h and everything it descends from.
@@ -307,9 +527,9 @@ func (r *repo) printCommit(c *commit, o logOptions) {
 			out.WriteString("\n")
 		}
 	case o.oneline:
-		fmt.Fprintf(out, "%s %s\n", r.abbrev(c.Hash), c.subject())
+		fmt.Fprintf(out, "%s%s %s\n", r.abbrev(c.Hash), o.decoration(c.Hash), c.subject())
 	default:
-		fmt.Fprintf(out, "commit %s\n", c.Hash)
+		fmt.Fprintf(out, "commit %s%s\n", c.Hash, o.decoration(c.Hash))
 		if len(c.Parents) > 1 {
 			var ps []string
 			for _, p := range c.Parents {
@@ -320,6 +540,14 @@ func (r *repo) printCommit(c *commit, o logOptions) {
 		fmt.Fprintf(out, "Author: %s <%s>\nDate:   %s\n\n", c.Author.Name, c.Author.Email, gitDate(c.Author.When))
 		out.WriteString(indentMessage(c.Message))
 	}
+}
+
+// decoration is " (names)" for a commit refs point at, when decorating.
+func (o logOptions) decoration(h plumbing.Hash) string {
+	if d := o.decorations[h]; o.decorate && d != "" {
+		return " (" + d + ")"
+	}
+	return ""
 }
 
 // gitDate is git's default date format.
@@ -411,6 +639,13 @@ func (r *repo) placeholder(s string, c *commit) (string, int) {
 		return c.Message, 1
 	case two("n"):
 		return "\n", 1
+	case two("d"):
+		if d := r.decor[c.Hash]; d != "" {
+			return " (" + d + ")", 1
+		}
+		return "", 1
+	case two("D"):
+		return r.decor[c.Hash], 1
 	case two("%"):
 		return "%", 1
 	case two("a") && len(s) > 1:

@@ -26,6 +26,8 @@ type repo struct {
 	gitDir string // work + "/.git"
 	st     *filesystem.Storage
 	cfg    *configSet
+	// decor is the ref names at each commit, for log's %d and %D.
+	decor map[plumbing.Hash]string
 }
 
 // errNotRepo is git's answer outside any repository.

@@ -43,6 +43,9 @@ func runShow(g *cmd, args []string) error {
 	if len(names) == 0 {
 		names = []string{"HEAD"}
 	}
+	if o.decorate {
+		o.decorations = r.decorations()
+	}
 	for i, name := range names {
 		if i > 0 {
 			g.out.WriteString("\n")
