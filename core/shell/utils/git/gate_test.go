@@ -355,7 +355,7 @@ func TestNotHere(t *testing.T) {
 		{"git rebase main", "git: 'rebase' is not supported here\n"},
 		{"git push origin main", "git: 'push' is not supported here\n"},
 		{"git add -p", "git: 'add -p' is not supported here (no interactive terminal)\n"},
-		{"git log --graph", "git: 'log --graph' is not supported here\n"},
+		{"git bisect start", "git: 'bisect' is not supported here\n"},
 		{"git frobnicate", "git: 'frobnicate' is not a git command. See 'git --help'.\n"},
 		{"git clone https://example.com/r.git", "fatal: 'https://example.com/r.git': network remotes are not supported here; clone a repository from a path inside the workspace\n"},
 	}

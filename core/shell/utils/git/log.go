@@ -1,6 +1,8 @@
 package git
 
 import (
+	"bufio"
+	"bytes"
 	"container/heap"
 	"fmt"
 	"regexp"
@@ -36,6 +38,7 @@ type logOptions struct {
 	reverse                 bool
 	decorate                bool
 	count                   bool // rev-list --count: print how many
+	graph                   bool // --graph, for a history without merges
 	// decorations are the ref names at each commit, when decorate or a
 	// %d/%D placeholder shows them.
 	decorations map[plumbing.Hash]string
@@ -128,7 +131,7 @@ func parseLogArgs(args []string) (logOptions, error) {
 		case a == "--all":
 			o.all = true
 		case a == "--graph":
-			return o, &exitError{msg: "git: 'log --graph' is not supported here\n", code: 1}
+			o.graph = true
 		case strings.HasPrefix(a, "-"):
 			return o, unknownOption("log", a)
 		default:
@@ -351,7 +354,7 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		if o.count {
 			continue
 		}
-		if o.reverse {
+		if o.reverse || o.graph {
 			held = append(held, entry{c, changes})
 			continue
 		}
@@ -362,9 +365,66 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 	if o.count {
 		fmt.Fprintln(r.g.out, shown)
 	}
+	if o.graph {
+		cs := make([]*commit, len(held))
+		changes := make([][]fileChange, len(held))
+		for i, e := range held {
+			cs[i], changes[i] = e.c, e.changes
+		}
+		return r.printGraph(cs, changes, o, hidden, len(specs) > 0)
+	}
 	for i := len(held) - 1; i >= 0; i-- {
 		if err := r.printLogEntry(held[i].c, held[i].changes, o, i < len(held)-1); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// printGraph is log --graph for a history drawn as one line of commits:
+// each entry's first line marked "* ", the rest "| " while the line goes
+// on below. A history with merges or side by side branches is refused.
+func (r *repo) printGraph(cs []*commit, changes [][]fileChange, o logOptions, hidden map[plumbing.Hash]bool, pathLimited bool) error {
+	if o.reverse {
+		return fatalf("cannot combine --reverse with --graph")
+	}
+	for i, c := range cs {
+		linear := len(c.Parents) <= 1
+		if linear && !pathLimited && i+1 < len(cs) {
+			linear = len(c.Parents) == 1 && c.Parents[0] == cs[i+1].Hash
+		}
+		if !linear {
+			return &exitError{msg: "git: 'log --graph' of a history with merges or branches side by side is not supported here\n", code: 1}
+		}
+	}
+	saved := r.g.out
+	defer func() { r.g.out = saved }()
+	for i, c := range cs {
+		var buf bytes.Buffer
+		r.g.out = bufio.NewWriter(&buf)
+		if err := r.printLogEntry(c, changes[i], o, false); err != nil {
+			return err
+		}
+		r.g.out.Flush()
+		r.g.out = saved
+		goesOn := i+1 < len(cs)
+		if !pathLimited && len(c.Parents) == 1 && !hidden[c.Parents[0]] {
+			goesOn = true
+		}
+		rest := "  "
+		if goesOn {
+			rest = "| "
+		}
+		if i > 0 && (o.format == "" && !o.oneline || o.format != "" && !o.tformat) {
+			saved.WriteString("| \n")
+		}
+		text := strings.TrimSuffix(buf.String(), "\n")
+		for k, ln := range strings.Split(text, "\n") {
+			if k == 0 {
+				saved.WriteString("* " + ln + "\n")
+			} else {
+				saved.WriteString(rest + ln + "\n")
+			}
 		}
 	}
 	return nil
