@@ -386,6 +386,23 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	if noStdin {
 		stdin = strings.NewReader("")
 	}
+	// Output to a closed or read-only descriptor fails; GNU tools then
+	// say so as they exit (bash's builtins too).
+	if interp.IsBadFd(stdout) {
+		badOut := &badOutput{w: stdout}
+		stdout = badOut
+		who := argv[0]
+		if builtin, _ := ctx.Value(builtinKey{}).(bool); builtin {
+			who = "bash: " + who
+		}
+		errw := stderr
+		defer func() {
+			if badOut.tried && err == nil {
+				io.WriteString(errw, who+": write error: Bad file descriptor\n")
+				code = max(code, 1)
+			}
+		}()
+	}
 	// Every stream and file stops with the line, whether or not the
 	// utility looks at its context (G-12.3).
 	mem := &utilMemory{ls: ls}
@@ -443,6 +460,20 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	e.OnPanic = func(p any, stack []byte) { s.panicked(ctx, argv[0], p, stack) }
 	e.Memory = mem.grow
 	return u.Run(e)
+}
+
+// badOutput is standard output on a bad descriptor, remembering whether
+// the utility tried to write.
+type badOutput struct {
+	w     io.Writer
+	tried bool
+}
+
+func (b *badOutput) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		b.tried = true
+	}
+	return b.w.Write(p)
 }
 
 // nestedExec is how wrappers and evaluators run their command: through the

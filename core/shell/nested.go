@@ -218,8 +218,15 @@ func (s *Shell) freshRunner(env []string, dir string, ppid int) (*interp.Runner,
 // lookup answers type, command -v/-V, hash, compgen, help and enable from
 // the session's tool set alone: the host $PATH is never searched (G-3.2).
 func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) error {
-	out := hc.Stdout
+	var out io.Writer = hc.Stdout
 	status := 0
+	var bad *badOutput
+	if interp.IsBadFd(out) && (mode == "type" || mode == "help" || mode == "enable") {
+		// Output to a bad descriptor fails as these builtins of bash's
+		// do (command -v and compgen say nothing).
+		bad = &badOutput{w: out}
+		out = bad
+	}
 	var flags []string
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
 		flags = append(flags, args[0])
@@ -248,33 +255,18 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 	}
 	switch mode {
 	case "type":
-		for _, n := range args {
-			k := kind(n)
-			switch {
-			case k == "":
-				if !has("t") && !has("p") && !has("P") {
-					fmt.Fprintf(hc.Stderr, "bash: type: %s: not found\n", n)
-				}
-				status = 1
-			case has("t"):
-				fmt.Fprintln(out, k)
-			case has("p") || has("P"):
-				if k == "file" {
-					fmt.Fprintf(out, "/usr/bin/%s\n", n)
-				}
-			case k == "keyword":
-				fmt.Fprintf(out, "%s is a shell keyword\n", n)
-			case k == "function":
-				fmt.Fprintf(out, "%s is a function\n", n)
-			case k == "builtin":
-				fmt.Fprintf(out, "%s is a shell builtin\n", n)
-			default:
-				fmt.Fprintf(out, "%s is /usr/bin/%s\n", n, n)
-			}
-		}
+		status = s.lookupType(hc, out, args, has, kind)
 	case "command":
 		verbose := has("V")
 		for _, n := range args {
+			if als, ok := hc.Alias(n); ok {
+				if verbose {
+					fmt.Fprintf(out, "%s is aliased to `%s'\n", n, als)
+				} else {
+					fmt.Fprintf(out, "alias %s=%s\n", n, singleQuoted(als))
+				}
+				continue
+			}
 			k := kind(n)
 			switch {
 			case k == "":
@@ -326,7 +318,11 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 			}
 		}
 	case "enable":
-		status = s.enable(hc, flags, args)
+		status = s.enable(hc, out, flags, args)
+	}
+	if bad != nil && bad.tried {
+		fmt.Fprintf(hc.Stderr, "bash: %s: write error: Bad file descriptor\n", mode)
+		status = max(status, 1)
 	}
 	if status != 0 {
 		return interp.ExitStatus(uint8(status))
@@ -334,12 +330,66 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 	return nil
 }
 
+// lookupType answers type for names: an alias first (unless -P), then a
+// keyword, a function, a builtin or a file of the tool set.
+func (s *Shell) lookupType(hc interp.HandlerContext, out io.Writer, args []string, has func(string) bool, kind func(string) string) int {
+	status := 0
+	for _, n := range args {
+		// An alias comes first, as bash describes a name; -P
+		// looks for a file alone.
+		als, isAlias := hc.Alias(n)
+		if isAlias && !has("P") {
+			switch {
+			case has("t"):
+				fmt.Fprintln(out, "alias")
+			case has("p"):
+			default:
+				fmt.Fprintf(out, "%s is aliased to `%s'\n", n, als)
+			}
+			if !has("a") {
+				continue
+			}
+		}
+		k := kind(n)
+		switch {
+		case k == "" && isAlias && !has("P"):
+		case k == "":
+			if !has("t") && !has("p") && !has("P") {
+				fmt.Fprintf(hc.Stderr, "bash: type: %s: not found\n", n)
+			}
+			status = 1
+		case has("t"):
+			fmt.Fprintln(out, k)
+		case has("p") || has("P"):
+			if k == "file" {
+				fmt.Fprintf(out, "/usr/bin/%s\n", n)
+			}
+		case k == "keyword":
+			fmt.Fprintf(out, "%s is a shell keyword\n", n)
+		case k == "function":
+			fmt.Fprintf(out, "%s is a function\n", n)
+		case k == "builtin":
+			fmt.Fprintf(out, "%s is a shell builtin\n", n)
+		default:
+			fmt.Fprintf(out, "%s is /usr/bin/%s\n", n, n)
+		}
+	}
+	return status
+}
+
+// singleQuoted quotes text in single quotes as bash's alias and command -v
+// print an alias: a quote inside ends the quoting, is escaped with a
+// backslash and the quoting begins again.
+func singleQuoted(text string) string {
+	return "'" + strings.ReplaceAll(text, "'", `'\''`) + "'"
+}
+
 // enable answers bash's enable from the tool set: with no names it lists
 // the installed builtins ("enable NAME"); a name must be an installed
 // builtin. Builtins cannot be disabled or loaded here: -n accepts an
 // installed builtin and changes nothing (its utility twin, if any, behaves
 // the same), and -f says dynamic loading is not available.
-func (s *Shell) enable(hc interp.HandlerContext, flags, names []string) int {
+func (s *Shell) enable(hc interp.HandlerContext, out io.Writer, flags, names []string) int {
 	for _, f := range flags {
 		if strings.ContainsAny(f, "fd") {
 			fmt.Fprintln(hc.Stderr, "bash: enable: dynamic loading not available")
@@ -348,7 +398,7 @@ func (s *Shell) enable(hc interp.HandlerContext, flags, names []string) int {
 	}
 	if len(names) == 0 {
 		for _, n := range s.toolNames(true) {
-			fmt.Fprintf(hc.Stdout, "enable %s\n", n)
+			fmt.Fprintf(out, "enable %s\n", n)
 		}
 		return 0
 	}
@@ -402,24 +452,30 @@ func (s *Shell) pwdPhysical(ctx context.Context, hc interp.HandlerContext) error
 		fmt.Fprintf(hc.Stderr, "pwd: error retrieving current directory: %s\n", errnoText(err))
 		return interp.ExitStatus(1)
 	}
-	fmt.Fprintln(hc.Stdout, p)
+	if _, err := fmt.Fprintln(hc.Stdout, p); err != nil && interp.IsBadFd(hc.Stdout) {
+		fmt.Fprintln(hc.Stderr, "bash: pwd: write error: Bad file descriptor")
+		return interp.ExitStatus(1)
+	}
 	return nil
 }
 
 // checkCd gives `cd` bash's voice for a missing, hidden or refused target
 // (G-4.5: a hidden directory reads "No such file or directory").
 func (s *Shell) checkCd(ctx context.Context, ls *lineState, scope *gate.OpScope, dir string, args []string) (string, int, bool) {
-	target := ""
-	for _, a := range args[1:] {
-		if a == "--" || (strings.HasPrefix(a, "-") && len(a) > 1) {
-			continue
+	// The operand as bash's cd reads it: after the options, alone (the
+	// builtin reports the other cases itself).
+	ops := args[1:]
+	for len(ops) > 0 && len(ops[0]) > 1 && ops[0][0] == '-' {
+		opt := ops[0]
+		ops = ops[1:]
+		if opt == "--" {
+			break
 		}
-		target = a
-		break
 	}
-	if target == "" || target == "-" {
+	if len(ops) != 1 || ops[0] == "" || ops[0] == "-" {
 		return "", 0, false
 	}
+	target := ops[0]
 	v := s.view(ls, scope)
 	info, err := v.Stat(utils.Join(dir, target))
 	if err == nil && !info.IsDir() {

@@ -39,6 +39,16 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 	if pe.Index == nil && cfg.Env.Get(name).Kind == NameRef {
 		return pe, nil
 	}
+	if pe.Index == nil && cfg.NoUnset && syntax.ValidName(name) {
+		// An unset reference names nothing, set -u or not (patch 123).
+		vr := cfg.Env.Get(name)
+		if _, v := vr.Resolve(cfg.Env); v.IsSet() {
+			vr = v
+		}
+		if !vr.IsSet() {
+			return nil, ParamError{Text: name, Msg: "invalid indirect expansion"}
+		}
+	}
 	base := &syntax.ParamExp{Dollar: pe.Dollar, Param: pe.Param, Index: pe.Index}
 	text, err := cfg.paramExp(base)
 	if err != nil {
@@ -68,6 +78,17 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 	}
 	np.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: target}
 	np.Index = index
+	if cfg.NoUnset && index == nil && syntax.ValidName(target) && !overridingUnset(pe) {
+		// bash names the expansion, not its target, when the target
+		// is unset under set -u.
+		vr := cfg.Env.Get(target)
+		if _, v := vr.Resolve(cfg.Env); v.IsSet() {
+			vr = v
+		}
+		if !vr.IsSet() {
+			return nil, UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: "!" + name}}, Message: "unbound variable"}
+		}
+	}
 	return &np, nil
 }
 
@@ -75,6 +96,8 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 // name, name[subscript], or a positional or special parameter.
 func parseParamRef(text string) (string, syntax.ArithmExpr, bool) {
 	switch text {
+	case "":
+		return "", nil, false
 	case "@", "*", "#", "?", "-", "$", "!", "0":
 		return text, nil, true
 	}

@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -354,6 +355,9 @@ func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool) (strin
 	}
 	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
+		if _, ok := errors.AsType[*pattern.NegExtGlobError](err); ok {
+			return cfg.removeNegated(str, pat, fromEnd, shortest)
+		}
 		return str, nil
 	}
 	switch {
@@ -380,6 +384,46 @@ func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool) (strin
 	if loc != nil {
 		// remove the original pattern (the submatch)
 		str = str[:loc[2]] + str[loc[3]:]
+	}
+	return str, nil
+}
+
+// removeNegated is removePattern for a pattern holding !(…), which no
+// regular expression can say: each prefix (or suffix) is matched whole,
+// from the shortest or the longest, as bash does (gatehouse, patch 123).
+func (cfg *Config) removeNegated(str, pat string, fromEnd, shortest bool) (string, error) {
+	match, err := internal.StoppablePatternMatcher(pat, cfg.globMode()|pattern.EntireString, cfg.Stop)
+	if err != nil {
+		return str, nil
+	}
+	// The places a prefix may end or a suffix begin: character boundaries.
+	cuts := make([]int, 0, len(str)+1)
+	for i := range str {
+		cuts = append(cuts, i)
+	}
+	cuts = append(cuts, len(str))
+	for n := range cuts {
+		// Prefixes grow with the cut, suffixes shrink: walk so that the
+		// shortest or the longest comes first.
+		i := n
+		if shortest == fromEnd {
+			i = len(cuts) - 1 - n
+		}
+		cut := cuts[i]
+		part := str[:cut]
+		if fromEnd {
+			part = str[cut:]
+		}
+		matched, stopped := match(part)
+		if stopped {
+			return "", errStopped
+		}
+		if matched {
+			if fromEnd {
+				return str[:cut], nil
+			}
+			return str[cut:], nil
+		}
 	}
 	return str, nil
 }

@@ -168,6 +168,13 @@ func (cfg *Config) listParam(pe *syntax.ParamExp) (elems []string, star, ok bool
 			case Associative:
 				return AssocKeys(vr), lit == "*", true, nil
 			}
+			if !vr.IsSet() {
+				// An unset array has no keys, even under set -u (patch 123).
+				return nil, lit == "*", true, nil
+			}
+			if vr.Kind == String {
+				return []string{"0"}, lit == "*", true, nil
+			}
 		}
 		return nil, false, false, nil
 	}

@@ -369,23 +369,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		}
 		r.outf("%s\n", pwd)
 	case "cd":
-		var path string
-		switch len(args) {
-		case 0:
-			path = r.envGet("HOME")
-		case 1:
-			path = args[0]
-
-			// replicate the commonly implemented behavior of `cd -`
-			// ref: https://www.man7.org/linux/man-pages/man1/cd.1p.html#OPERANDS
-			if path == "-" {
-				path = r.envGet("OLDPWD")
-				r.outf("%s\n", path)
-			}
-		default:
-			return failf(2, "usage: cd [dir]\n")
-		}
-		exit.code = r.changeDir(ctx, "cd", path)
+		return r.cdBuiltin(ctx, args)
 	case "wait":
 		fp := flagParser{remaining: args}
 		next, pidVar := false, ""
@@ -1087,17 +1071,20 @@ func (r *Runner) readLine(ctx context.Context, raw bool) ([]byte, error) {
 
 func (r *Runner) changeDir(ctx context.Context, cmd, path string) uint8 {
 	if path == "" {
-		r.errf("%s: empty directory path\n", cmd)
-		return 1
+		return 0 // bash stays where it is
 	}
 	apath := r.absPath(path)
 	info, err := r.stat(ctx, apath)
-	if err != nil || !info.IsDir() {
-		r.errf("%s: no such file or directory: %q\n", cmd, path)
+	switch {
+	case err != nil:
+		r.errf("bash: %s: %s: No such file or directory\n", cmd, path)
+		return 1
+	case !info.IsDir():
+		r.errf("bash: %s: %s: Not a directory\n", cmd, path)
 		return 1
 	}
 	if r.access(ctx, apath, AccessExec) != nil {
-		r.errf("%s: permission denied: %q\n", cmd, path)
+		r.errf("bash: %s: %s: Permission denied\n", cmd, path)
 		return 1
 	}
 	// OLDPWD and PWD record the move: bookkeeping, unless PWD held a value

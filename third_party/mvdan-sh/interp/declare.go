@@ -424,6 +424,13 @@ func (r *Runner) declOne(o declOpts, as *syntax.Assign) {
 	if !as.Naked {
 		if vr.Kind == expand.NameRef && as.Array == nil {
 			vr.Set, vr.Str = true, r.assignLiteral(as.Value)
+			if target, _, _ := strings.Cut(vr.Str, "["); target == name && !r.inFunc {
+				// bash refuses a reference to itself outside a
+				// function (patch 124).
+				r.errf("bash: %s: %s: nameref variable self references not allowed\n", o.variant, name)
+				r.exit.code = 1
+				return
+			}
 		} else {
 			refusals := r.varRefusals
 			vr = r.assignNew(name, vr, as)

@@ -122,6 +122,62 @@ type badFdWriter struct{}
 
 func (badFdWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
 
+// IsBadFd reports whether w is standard output or error on a descriptor
+// that is closed or open for reading only, where every write fails with
+// EBADF (gatehouse, patch 121).
+func IsBadFd(w io.Writer) bool {
+	switch w.(type) {
+	case badFdWriter, *badFdProbe:
+		return true
+	}
+	return false
+}
+
+// badFdProbe is a bad descriptor that remembers whether anything was
+// written to it.
+type badFdProbe struct{ tried bool }
+
+func (p *badFdProbe) Write(b []byte) (int, error) {
+	if len(b) > 0 {
+		p.tried = true
+	}
+	return 0, syscall.EBADF
+}
+
+// checkedBuiltin runs a builtin whose output may go to a bad descriptor
+// (see [Runner.checkOutput]). Builtins that run other code or change the
+// descriptors themselves are not checked.
+func (r *Runner) checkedBuiltin(ctx context.Context, pos syntax.Pos, name string, args []string) exitStatus {
+	switch name {
+	case "exec", "eval", "source", ".", "command", "builtin":
+		return r.builtin(ctx, pos, name, args)
+	}
+	return r.checkOutput(name, func() exitStatus { return r.builtin(ctx, pos, name, args) })
+}
+
+// checkOutput runs the builtin name: when standard output is a bad
+// descriptor and the builtin wrote to it, it fails with bash's "write
+// error", as bash checks standard output after each builtin.
+func (r *Runner) checkOutput(name string, run func() exitStatus) exitStatus {
+	bad, isBad := r.stdout.(badFdWriter)
+	if !isBad {
+		return run()
+	}
+	probe := &badFdProbe{}
+	r.stdout = probe
+	exit := run()
+	if r.stdout == io.Writer(probe) {
+		r.stdout = bad
+	}
+	if probe.tried {
+		r.errf("bash: %s: write error: Bad file descriptor\n", name)
+		if exit.code == 0 {
+			exit.code = 1
+		}
+	}
+	return exit
+}
+
 // fdUndo is what a statement's redirection replaced on one descriptor,
 // put back when the statement ends (unless exec keeps it).
 type fdUndo struct {

@@ -88,6 +88,29 @@ func (hc HandlerContext) Jobs() []Job {
 	return out
 }
 
+// Alias returns the text of the alias name as the type builtin reports it,
+// when aliases are expanded (shopt expand_aliases) and name is one
+// (gatehouse, patch 122). It sees the aliases defined so far, including
+// those of the line running.
+func (hc HandlerContext) Alias(name string) (string, bool) {
+	r := hc.runner
+	if r == nil || !r.opts[optExpandAliases] {
+		return "", false
+	}
+	als, ok := r.alias[name]
+	if !ok {
+		return "", false
+	}
+	var sb strings.Builder
+	if len(als.args) > 0 {
+		syntax.NewPrinter().Print(&sb, &syntax.CallExpr{Args: als.args})
+	}
+	if als.blank {
+		sb.WriteByte(' ')
+	}
+	return sb.String(), true
+}
+
 // newJob numbers a new background statement after the highest running
 // job (so numbering starts again at 1 once all have finished) and gives
 // it a context that kill cancels.

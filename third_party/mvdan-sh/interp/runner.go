@@ -1013,7 +1013,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			r.exit.code = 1
 		}
 	case *syntax.DeclClause:
-		r.declClause(ctx, cm)
+		r.exit = r.checkOutput(cm.Variant.Value, func() exitStatus {
+			r.declClause(ctx, cm)
+			return r.exit
+		})
 	case *syntax.TimeClause:
 		start := time.Now()
 		if cm.Stmt != nil {
@@ -1485,7 +1488,7 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 		return
 	}
 	if IsBuiltin(name) {
-		r.exit = r.builtin(ctx, pos, name, args[1:])
+		r.exit = r.checkedBuiltin(ctx, pos, name, args[1:])
 		return
 	}
 	r.exec(ctx, pos, args)
