@@ -7,6 +7,11 @@
 // before it runs, its operand exit code (G-7.3), and its GNU voice for an
 // operand that fails, so a refusal the gate predicts (explain) reads exactly
 // like the one the run prints.
+//
+// A utility is added as a function that makes it (cutUtility) and a row of
+// the builtins table, which is sorted by name; nothing is registered from
+// init, because every start of the program would pay for every utility.
+// Another package adds one with Provide and a package-level Provider.
 package utils
 
 import (
