@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"sort"
-
 	"gatehouse/core/gate"
 	"gatehouse/core/shell/utils"
 	"gatehouse/internal/lazy"
@@ -49,12 +47,19 @@ var shellBuiltinNames = [...]string{
 	"ulimit", "umask", "unalias", "unset", "wait",
 }
 
+// shellBuiltinSet is shellBuiltinNames as a set, made on first use: every
+// command asks, and a map answers faster than a search of the array.
+var shellBuiltinSet = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	set := make(map[string]bool, len(shellBuiltinNames))
+	for _, name := range shellBuiltinNames {
+		set[name] = true
+	}
+	return set
+}}
+
 // isShellBuiltin: a builtin shadows a utility of the same name inside the
 // shell, as in bash (echo, printf, test, true, false, pwd, kill).
-func isShellBuiltin(name string) bool {
-	i := sort.SearchStrings(shellBuiltinNames[:], name)
-	return i < len(shellBuiltinNames) && shellBuiltinNames[i] == name
-}
+func isShellBuiltin(name string) bool { return shellBuiltinSet.Get()[name] }
 
 func firstArg(argv []string) []utils.OperandRef {
 	for i := 1; i < len(argv); i++ {

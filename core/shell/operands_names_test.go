@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestShellBuiltinNamesSorted: isShellBuiltin searches the names by halves,
-// so they must stay sorted and each name listed once.
+// TestShellBuiltinNamesSorted: the names stay sorted, so that a name is
+// found at a glance and never listed twice, and isShellBuiltin knows them.
 func TestShellBuiltinNamesSorted(t *testing.T) {
 	t.Parallel()
 	if !sort.StringsAreSorted(shellBuiltinNames[:]) {
