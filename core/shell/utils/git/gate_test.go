@@ -492,3 +492,22 @@ func TestCleanKeepsHiddenFiles(t *testing.T) {
 		t.Errorf("after the hiding session's clean:\n%s", got)
 	}
 }
+
+// TestPickKeepsHiddenFiles: a cherry-pick or revert whose commit changes
+// a hidden path is refused in the hiding session and changes nothing;
+// one that leaves it alone applies, the hidden file kept (G-4.5).
+func TestPickKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && echo t >> secret.txt && git commit -q -am secret && echo t >> a.txt && git commit -q -am visible && git checkout -q main")
+	out, errOut, code := hide.run("git cherry-pick topic~1")
+	if code == 0 || strings.Contains(out+errOut, "secret") {
+		t.Errorf("cherry-pick of a hidden change: exit %d\n%s%s", code, out, errOut)
+	}
+	hide.must("git cherry-pick topic >/dev/null && git revert --no-edit HEAD >/dev/null")
+	if got := open.must("git status -s; cat secret.txt; git log --format=%s"); got != "s\nRevert \"visible\"\nvisible\none\n" {
+		t.Errorf("after the hiding session's picks:\n%s", got)
+	}
+}

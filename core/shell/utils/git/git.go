@@ -188,6 +188,10 @@ func subcommandFor(name string) subcommand {
 		return runMergeBase
 	case "rev-list":
 		return runRevList
+	case "cherry-pick":
+		return runCherryPick
+	case "revert":
+		return runRevert
 	case "version":
 		return func(g *cmd, _ []string) error {
 			fmt.Fprintf(g.out, "git version %s\n", version)
@@ -206,7 +210,7 @@ func subcommandFor(name string) subcommand {
 // are named as unsupported rather than unknown.
 var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
-		"rebase": true, "cherry-pick": true, "revert": true, "bisect": true, "blame": true,
+		"rebase": true, "bisect": true, "blame": true,
 		"fetch": true, "pull": true, "push": true, "submodule": true,
 		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
 		"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,

@@ -1,0 +1,225 @@
+package git
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// pickOptions are git cherry-pick's and git revert's flags.
+type pickOptions struct {
+	revert, noCommit, recordOrigin bool
+	revs                           []string
+}
+
+func runCherryPick(g *cmd, args []string) error { return runPick(g, args, false) }
+
+func runRevert(g *cmd, args []string) error { return runPick(g, args, true) }
+
+// runPick is git cherry-pick (apply what commits changed, as new commits
+// with their authors and messages) and git revert (apply the opposite of
+// what they changed). Each is a three-way merge of the commit's change
+// into HEAD; one that conflicts is refused before anything is written,
+// as this git does not keep a cherry-pick in progress.
+func runPick(g *cmd, args []string, revert bool) error {
+	name := "cherry-pick"
+	if revert {
+		name = "revert"
+	}
+	o := pickOptions{revert: revert}
+	for _, a := range args {
+		switch {
+		case a == "-n" || a == "--no-commit":
+			o.noCommit = true
+		case a == "-x" && !revert:
+			o.recordOrigin = true
+		case a == "--no-edit" || a == "--ff" && !revert:
+		case a == "--continue" || a == "--abort" || a == "--skip" || a == "--quit":
+			return &exitError{msg: "error: no cherry-pick or revert in progress\nfatal: " + name + " failed\n", code: 128}
+		case strings.HasPrefix(a, "-"):
+			return &exitError{msg: "git: '" + name + " " + a + "' is not supported here\n", code: 1}
+		default:
+			o.revs = append(o.revs, a)
+		}
+	}
+	if len(o.revs) == 0 {
+		return usageErr(fmt.Sprintf("usage: git %s [<options>] <commit-ish>...\n", name))
+	}
+	r, err := g.findRepo()
+	if err != nil {
+		return err
+	}
+	if err := r.checkNoMergeInProgress(); err != nil {
+		return err
+	}
+	commits, err := r.pickList(o.revs, revert)
+	if err != nil {
+		return err
+	}
+	if o.noCommit && len(commits) > 1 {
+		return &exitError{msg: "git: '" + name + " --no-commit' of more than one commit is not supported here\n", code: 1}
+	}
+	for _, c := range commits {
+		if err := r.pickOne(c, o, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pickList resolves the operands to commits, oldest first; "A..B" is the
+// commits B has and A lacks (newest first for revert, as git goes).
+func (r *repo) pickList(revs []string, revert bool) ([]*commit, error) {
+	var out []*commit
+	for _, rev := range revs {
+		from, to, isRange := strings.Cut(rev, "..")
+		if !isRange {
+			h, err := r.resolveCommit(rev)
+			if err != nil {
+				return nil, fatalf("bad revision '%s'", rev)
+			}
+			c, err := r.readCommit(h)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+			continue
+		}
+		fh, err := r.resolveCommit(orHead(from))
+		if err != nil {
+			return nil, fatalf("bad revision '%s'", rev)
+		}
+		th, err := r.resolveCommit(orHead(to))
+		if err != nil {
+			return nil, fatalf("bad revision '%s'", rev)
+		}
+		excluded := map[plumbing.Hash]bool{}
+		if err := r.markAncestors(fh, excluded); err != nil {
+			return nil, err
+		}
+		var chain []*commit
+		for h := th; !h.IsZero() && !excluded[h]; {
+			c, err := r.readCommit(h)
+			if err != nil {
+				return nil, err
+			}
+			chain = append(chain, c)
+			if len(c.Parents) == 0 {
+				break
+			}
+			h = c.Parents[0]
+		}
+		if !revert {
+			for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+				chain[i], chain[j] = chain[j], chain[i]
+			}
+		}
+		out = append(out, chain...)
+	}
+	return out, nil
+}
+
+// pickOne applies one commit's change (or its opposite) to HEAD, the index
+// and the worktree, and commits it unless --no-commit.
+func (r *repo) pickOne(c *commit, o pickOptions, name string) error {
+	if len(c.Parents) > 1 {
+		return &exitError{msg: fmt.Sprintf("error: commit %s is a merge but no -m option was given.\nfatal: %s failed\n", c.Hash, name), code: 128}
+	}
+	branch, head, err := r.head()
+	if err != nil {
+		return err
+	}
+	if head.IsZero() {
+		return fatalf("your current branch '%s' does not have any commits yet", branch.Short())
+	}
+	parentTree := plumbing.ZeroHash
+	if len(c.Parents) == 1 {
+		if parentTree, err = r.commitTree(c.Parents[0]); err != nil {
+			return err
+		}
+	}
+	base, theirs := parentTree, c.Tree
+	label := r.abbrev(c.Hash) + " (" + c.subject() + ")"
+	if o.revert {
+		base, theirs = c.Tree, parentTree
+		label = "parent of " + label
+	}
+	oursTree, err := r.commitTree(head)
+	if err != nil {
+		return err
+	}
+	var flats [3]map[string]flatEntry
+	for i, t := range []plumbing.Hash{base, oursTree, theirs} {
+		if flats[i], err = r.flatten(t); err != nil {
+			return err
+		}
+	}
+	res, err := r.mergeTrees(flats[0], flats[1], flats[2], label)
+	if err != nil {
+		return err
+	}
+	if len(res.conflicts) > 0 {
+		var msg strings.Builder
+		for _, m := range res.msgs {
+			msg.WriteString(m + "\n")
+		}
+		msg.WriteString(fmt.Sprintf("error: could not apply %s... %s\ngit: '%s' with conflicts is not supported here: nothing was changed\n", r.abbrev(c.Hash), c.subject(), name))
+		return &exitError{msg: msg.String(), code: 1}
+	}
+	tree, err := r.writeFlatTree(res.merged)
+	if err != nil {
+		return err
+	}
+	if tree == oursTree && !o.noCommit {
+		return &exitError{msg: fmt.Sprintf("On branch %s\nnothing to commit, working tree clean\ngit: '%s' of a change HEAD already has is not supported here: nothing was changed\n", branch.Short(), name), code: 1}
+	}
+	if err := r.moveTrees(oursTree, tree); err != nil {
+		return renamePickVerb(err, name)
+	}
+	for _, m := range res.msgs {
+		r.g.out.WriteString(m + "\n")
+	}
+	if o.noCommit {
+		return nil
+	}
+	author, committer, err := r.identities()
+	if err != nil {
+		return err
+	}
+	msg := c.Message
+	if o.revert {
+		msg = fmt.Sprintf("Revert \"%s\"\n\nThis reverts commit %s.\n", c.subject(), c.Hash)
+	} else {
+		author = c.Author
+		if o.recordOrigin {
+			msg = strings.TrimRight(msg, "\n") + "\n\n(cherry picked from commit " + c.Hash.String() + ")\n"
+		}
+	}
+	nc := &commit{Tree: tree, Parents: []plumbing.Hash{head}, Author: author, Committer: committer, Message: msg}
+	h, err := r.writeObject(plumbing.CommitObject, nc.encode())
+	if err != nil {
+		return fatalf("%s", errText(err))
+	}
+	nc.Hash = h
+	if err := r.writeRef("ORIG_HEAD", head); err != nil {
+		return fatalf("%s", errText(err))
+	}
+	if err := r.setHead(h); err != nil {
+		return fatalf("cannot lock ref 'HEAD': %s", errText(err))
+	}
+	// git's sequencer always names the author date in its summary.
+	return r.commitSummary(nc, branch, oursTree, false, true)
+}
+
+// renamePickVerb words a refused worktree update as cherry-pick's or
+// revert's.
+func renamePickVerb(err error, name string) error {
+	if ee, ok := err.(*exitError); ok {
+		ee.msg = strings.Replace(ee.msg, "overwritten by checkout:", "overwritten by merge:", 1)
+		ee.msg = strings.Replace(ee.msg, "Please commit your changes or stash them before you switch branches.\nAborting\n",
+			"Please commit your changes or stash them before you merge.\nAborting\nfatal: "+name+" failed\n", 1)
+		ee.code = 128
+	}
+	return err
+}
