@@ -282,11 +282,11 @@ func TestLongReplacementTextIsCharged(t *testing.T) {
 	}
 }
 
-// TestWideTimeFieldsAreCharged: a strftime field width is a count of
-// padding bytes (GNU streams `date +%999999999Y` as a gigabyte of zeros);
-// date, ls --time-style=+FORMAT and awk's strftime() ask the line's memory
-// budget before building one, and printf's %(…)T, whose bash buffer holds
-// 128 bytes, never builds it (G-12.3).
+// TestWideTimeFieldsAreCharged: a field width is a count of padding bytes
+// (GNU streams `date +%999999999Y` as a gigabyte of zeros); date, ls
+// --time-style=+FORMAT, awk's strftime() and find -printf ask the line's
+// memory budget before building one, and printf's %(…)T, whose bash buffer
+// holds 128 bytes, never builds it (G-12.3).
 func TestWideTimeFieldsAreCharged(t *testing.T) {
 	t.Parallel()
 	s := memoryWorkspace(t, 4<<20)
@@ -295,6 +295,8 @@ func TestWideTimeFieldsAreCharged(t *testing.T) {
 		`date +%99999999999999999999999Y | wc -c`,
 		`ls -l --time-style=+%999999999Y /w/a | wc -c`,
 		`awk 'BEGIN { print length(strftime("%999999999Y")) }'`,
+		`find /w/a -printf '%999999999p' | wc -c`,
+		`find /w/a -printf '%999999999TY' | wc -c`,
 	} {
 		res := s.Execute(context.Background(), line)
 		if want := "gatehouse: line exceeded the memory limit (4MiB)\n"; res.ExitCode != 125 || res.Stderr != want {
@@ -303,8 +305,9 @@ func TestWideTimeFieldsAreCharged(t *testing.T) {
 	}
 	for line, want := range map[string]string{
 		`printf '%(%999999999Y)T' -1 | wc -c; echo survived`: "0\nsurvived\n",
-		`date +%10Y | wc -c`:        "11\n",
-		`date -d @0 +%-5d%_6H%010s`: "1     00000000000\n",
+		`date +%10Y | wc -c`:                                     "11\n",
+		`date -d @0 +%-5d%_6H%010s`:                              "1     00000000000\n",
+		"find /w/a -printf '%-5p|%5p|%99999999999999999999p\\n'": "/w/a | /w/a|/w/a\n",
 	} {
 		if res := s.Execute(context.Background(), line); res.ExitCode != 0 || res.Stdout != want {
 			t.Errorf("%s: exit %d stdout %q stderr %q, want %q", line, res.ExitCode, res.Stdout, res.Stderr, want)

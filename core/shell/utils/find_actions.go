@@ -13,7 +13,13 @@ func (p *findParser) printAction(tok string) findNode {
 			return p.fail("")
 		}
 		return findPred(func(r *findRun, f *findFile) bool {
-			r.t.writeString(r.printf(v, f))
+			out, charged, err := r.printf(v, f)
+			if err != nil {
+				r.quit = true // the line's memory budget is spent: it is ending
+				return false
+			}
+			r.t.writeString(out)
+			r.t.env.Grow(-charged)
 			return true
 		})
 	case "-ls":

@@ -164,8 +164,11 @@ func (p *findParser) execPrimary(tok string) findNode {
 	})
 }
 
-// printf renders a -printf format for one file.
-func (r *findRun) printf(format string, f *findFile) string {
+// printf renders a -printf format for one file. A field wider than
+// wideField is a count of padding bytes the caller chose (GNU streams
+// %999999999p): the line's memory budget is asked for it first, and
+// charged is what the caller gives back once the text is written.
+func (r *findRun) printf(format string, f *findFile) (out string, charged int64, err error) {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		c := format[i]
@@ -191,7 +194,7 @@ func (r *findRun) printf(format string, f *findFile) string {
 			case '\\':
 				b.WriteByte('\\')
 			case 'c':
-				return b.String()
+				return b.String(), charged, nil
 			default:
 				b.WriteByte('\\')
 				b.WriteByte(format[i])
@@ -223,10 +226,30 @@ func (r *findRun) printf(format string, f *findFile) string {
 		} else {
 			val = r.printfField(f, d)
 		}
+		if w := specWidth(spec); w > wideField {
+			if err := r.t.env.Grow(int64(w)); err != nil {
+				return "", charged, err
+			}
+			charged += int64(w)
+		}
 		b.WriteString(applyWidth(spec, val))
 		i = j
 	}
-	return b.String()
+	return b.String(), charged, nil
+}
+
+// specWidth is the width a -printf field spec pads to, as applyWidth reads
+// it (0 for none, and for one too large to read, which pads nothing).
+func specWidth(spec string) int {
+	digits := strings.TrimLeft(spec, "-+ #0")
+	if dot := strings.IndexByte(digits, '.'); dot >= 0 {
+		digits = digits[:dot]
+	}
+	w, err := strconv.Atoi(digits)
+	if err != nil {
+		return 0
+	}
+	return w
 }
 
 // applyWidth pads a -printf field to "%-10" style widths.
