@@ -282,12 +282,13 @@ func TestLongReplacementTextIsCharged(t *testing.T) {
 	}
 }
 
-// TestWideTimeFieldsAreCharged: a field width is a count of padding bytes
+// TestWideFieldsAreCharged: a field width is a count of padding bytes
 // (GNU streams `date +%999999999Y` as a gigabyte of zeros); date, ls
-// --time-style=+FORMAT, awk's strftime() and find -printf ask the line's
-// memory budget before building one, and printf's %(…)T, whose bash buffer
-// holds 128 bytes, never builds it (G-12.3).
-func TestWideTimeFieldsAreCharged(t *testing.T) {
+// --time-style=+FORMAT, awk's strftime(), find -printf and nl -w ask the
+// line's memory budget before building one, printf's %(…)T, whose bash
+// buffer holds 128 bytes, never builds it, expand and xxd -p stream it,
+// and an xxd dump line holds 256 octets at most, as xxd's (G-12.3).
+func TestWideFieldsAreCharged(t *testing.T) {
 	t.Parallel()
 	s := memoryWorkspace(t, 4<<20)
 	for _, line := range []string{
@@ -297,6 +298,7 @@ func TestWideTimeFieldsAreCharged(t *testing.T) {
 		`awk 'BEGIN { print length(strftime("%999999999Y")) }'`,
 		`find /w/a -printf '%999999999p' | wc -c`,
 		`find /w/a -printf '%999999999TY' | wc -c`,
+		`echo a | nl -w 999999999 | wc -c`,
 	} {
 		res := s.Execute(context.Background(), line)
 		if want := "gatehouse: line exceeded the memory limit (4MiB)\n"; res.ExitCode != 125 || res.Stderr != want {
@@ -308,6 +310,12 @@ func TestWideTimeFieldsAreCharged(t *testing.T) {
 		`date +%10Y | wc -c`:                                     "11\n",
 		`date -d @0 +%-5d%_6H%010s`:                              "1     00000000000\n",
 		"find /w/a -printf '%-5p|%5p|%99999999999999999999p\\n'": "/w/a | /w/a|/w/a\n",
+		"printf 'a\\tb\\n' | expand -t 99999999 | wc -c":         "100000001\n",
+		"printf 'a\\tb\\n' | expand -t 3,9 | od -c | head -1":    "0000000   a           b  \\n\n",
+		"printf %070000d 0 | xxd -p -c 99999999 | wc -c":         "140001\n",
+		"printf abcdefg | xxd -p -c 3":                           "616263\n646566\n67\n",
+		"echo a | xxd -c 999999999; echo $?":                     "1\n",
+		"echo a | nl -w 3":                                       "  1\ta\n",
 	} {
 		if res := s.Execute(context.Background(), line); res.ExitCode != 0 || res.Stdout != want {
 			t.Errorf("%s: exit %d stdout %q stderr %q, want %q", line, res.ExitCode, res.Stdout, res.Stderr, want)

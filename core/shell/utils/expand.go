@@ -115,7 +115,7 @@ func runExpand(e *Env) (int, error) {
 	}
 	return t.end(eachInput(t, args.operandStrings(e.Args), func(in io.Reader) error {
 		return eachLine(t, in, func(line []byte) {
-			t.writeString(expandLine(line, ts, initial))
+			expandLine(line, ts, initial, func(s string) { t.writeString(s) })
 		})
 	}))
 }
@@ -144,8 +144,14 @@ func eachLine(t *tool, in io.Reader, fn func([]byte)) error {
 	return nil
 }
 
-// expandLine replaces tabs with spaces to the next stop.
-func expandLine(line []byte, ts tabStops, initial bool) string {
+// spaces is a run of blanks that wide padding is written from, a piece at
+// a time.
+var spaces = strings.Repeat(" ", 4096)
+
+// expandLine writes line with its tabs replaced by spaces to the next stop.
+// Padding goes out a piece at a time, as GNU streams it: `expand -t
+// 999999999` is a gigabyte of blanks a tab, never held at once.
+func expandLine(line []byte, ts tabStops, initial bool, write func(string)) {
 	var b strings.Builder
 	col, leading := 0, true
 	for _, c := range line {
@@ -155,7 +161,15 @@ func expandLine(line []byte, ts tabStops, initial bool) string {
 			if next < 0 {
 				next = col + 1
 			}
-			b.WriteString(strings.Repeat(" ", next-col))
+			for pad := next - col; pad > 0; {
+				n := min(pad, len(spaces))
+				b.WriteString(spaces[:n])
+				pad -= n
+				if b.Len() >= len(spaces) {
+					write(b.String())
+					b.Reset()
+				}
+			}
 			col = next
 			continue
 		case c == '\b':
@@ -170,7 +184,7 @@ func expandLine(line []byte, ts tabStops, initial bool) string {
 		}
 		b.WriteByte(c)
 	}
-	return b.String()
+	write(b.String())
 }
 
 func runUnexpand(e *Env) (int, error) {

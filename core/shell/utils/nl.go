@@ -162,6 +162,11 @@ func runNl(e *Env) (int, error) {
 			var w int64
 			w, ok = number(o, "line number field width", 1)
 			cfg.width = int(w)
+			// Every numbered line builds its field whole: a width of
+			// 999999999 asks the line's memory budget first (G-12.3).
+			if ok && w > wideField && e.Grow(2*w) != nil {
+				return t.end(1)
+			}
 		}
 		if !ok {
 			return t.end(1)

@@ -257,6 +257,12 @@ func runXxd(e *Env) (int, error) {
 	if cfg.length >= 0 {
 		in = io.LimitReader(in, cfg.length)
 	}
+	if cfg.mode != 'p' && cfg.mode != 'i' && cfg.cols > xxdMaxCols {
+		// As xxd: a dump line holds 256 octets at most (and a line of
+		// 999999999 would be built whole).
+		t.rawStderr("xxd: invalid number of columns (max. 256).\n")
+		return t.end(1)
+	}
 	switch cfg.mode {
 	case 'p':
 		xxdPlain(t, cfg, in)
@@ -381,7 +387,12 @@ func xxdHexArea(line []byte, cfg *xxdConfig, data []byte, cols, group, perByte i
 	return line
 }
 
-// xxdPlain is -p: bare hex, 30 bytes a line.
+// xxdMaxCols is the most octets a dump line holds, as xxd allows.
+const xxdMaxCols = 256
+
+// xxdPlain is -p: bare hex, 30 bytes a line. The line length is only a
+// count: input is read a block at a time whatever -c says, as xxd does
+// (-c 999999999 is one long line, never a gigabyte held at once).
 func xxdPlain(t *tool, cfg *xxdConfig, in io.Reader) {
 	cols := cfg.cols
 	if cols <= 0 {
@@ -391,16 +402,23 @@ func xxdPlain(t *tool, cfg *xxdConfig, in io.Reader) {
 	if cfg.upper {
 		digits = "0123456789ABCDEF"
 	}
-	block := make([]byte, cols)
+	block := make([]byte, min(cols, 4096))
+	onLine := 0
 	for !t.stopped() {
-		n := readBlock(in, block)
+		n := readBlock(in, block[:min(len(block), cols-onLine)])
 		if n == 0 {
-			return
+			break
 		}
 		for _, c := range block[:n] {
 			t.writeByte(digits[c>>4])
 			t.writeByte(digits[c&15])
 		}
+		if onLine += n; onLine == cols {
+			t.writeByte('\n')
+			onLine = 0
+		}
+	}
+	if onLine > 0 {
 		t.writeByte('\n')
 	}
 }
