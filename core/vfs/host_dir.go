@@ -100,6 +100,7 @@ type rawDirent struct {
 // with fstatat against fd: one syscall per entry and no lookup from the
 // root, since the directory is open for this listing anyway.
 func (h *hostFS) list(fd int, rel string, withInfo bool) ([]fs.DirEntry, error) {
+	pace()
 	own := h.own.load()
 	var ownDir *ownDir
 	var dirDev uint64

@@ -269,6 +269,7 @@ func (h *hostFS) openRead(rel, name string, listedRegular bool) (File, bool) {
 	if rel == "" {
 		return nil, false
 	}
+	pace()
 	var st unix.Stat_t
 	if !listedRegular {
 		if fstatat(h.root, rel, &st, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT) != nil || !openable(&st) {
