@@ -28,6 +28,8 @@ func TestWorkTreeWritesNeverReachGit(t *testing.T) {
 		commit + "git rm -rq d; git commit -qm gone; ln -s .git d; git stash -q; git checkout -q HEAD~1 -- d",
 		plant + "git add d; git stash -q; ln -s .git d; git stash pop -q",
 		"git checkout -qb side; " + commit + "git checkout -q main; ln -s .git d; git merge -q side",
+		"git checkout -qb side; " + commit + "git checkout -q main; ln -s .git d; git cherry-pick side",
+		commit + "git rm -rq d; git commit -qm gone; ln -s .git d; git revert --no-edit HEAD",
 		"mkdir -p e/zz; echo planted > e/zz/marker; git add e; git commit -qm e; ln -s .git d; git mv e d/objects",
 		"mkdir -p e/zz; echo planted > e/zz/marker; git add e; git commit -qm e; mkdir d; ln -s ../.git/objects d/o; git mv e/zz d/o/zz",
 		commit + "rm -rf d; mkdir d; ln -s ../.git/objects d/objects; git checkout -- d",
