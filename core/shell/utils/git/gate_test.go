@@ -511,3 +511,21 @@ func TestPickKeepsHiddenFiles(t *testing.T) {
 		t.Errorf("after the hiding session's picks:\n%s", got)
 	}
 }
+
+// TestBlameKeepsHiddenNames: blame of a hidden path is "no such path",
+// and a file renamed from a hidden path is not followed there: its lines
+// rest with the rename, the hidden name never printed (G-4.5).
+func TestBlameKeepsHiddenNames(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && git mv secret.txt pub.txt && git commit -q -m moved")
+	if got := open.must("git blame pub.txt"); !strings.Contains(got, "secret.txt") {
+		t.Errorf("the open session's blame does not follow the rename:\n%s", got)
+	}
+	out, errOut, code := hide.run("git blame pub.txt; git blame HEAD~1 -- secret.txt")
+	if code != 128 || strings.Contains(out, "secret") || strings.Contains(out, "^") || !strings.Contains(errOut, "fatal: no such path 'secret.txt' in HEAD~1") {
+		t.Errorf("blame in the hiding session: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -188,6 +188,8 @@ func subcommandFor(name string) subcommand {
 		return runMergeBase
 	case "rev-list":
 		return runRevList
+	case "blame":
+		return runBlame
 	case "cherry-pick":
 		return runCherryPick
 	case "revert":
@@ -210,7 +212,7 @@ func subcommandFor(name string) subcommand {
 // are named as unsupported rather than unknown.
 var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
-		"rebase": true, "bisect": true, "blame": true,
+		"rebase": true, "bisect": true,
 		"fetch": true, "pull": true, "push": true, "submodule": true,
 		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
 		"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,

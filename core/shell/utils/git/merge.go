@@ -340,10 +340,11 @@ func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbi
 	if err := r.setHead(h); err != nil {
 		return fatalf("cannot lock ref 'HEAD': %s", errText(err))
 	}
+	// git merge -q still says what it merged file by file.
+	r.g.out.WriteString(out.String())
 	if quiet {
 		return nil
 	}
-	r.g.out.WriteString(out.String())
 	r.g.out.WriteString("Merge made by the 'ort' strategy.\n")
 	return r.mergeStat(ours, h)
 }
