@@ -190,6 +190,8 @@ func subcommandFor(name string) subcommand {
 		return runRevList
 	case "blame":
 		return runBlame
+	case "grep":
+		return runGrep
 	case "cherry-pick":
 		return runCherryPick
 	case "revert":
@@ -215,7 +217,7 @@ var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		"rebase": true, "bisect": true,
 		"fetch": true, "pull": true, "push": true, "submodule": true,
 		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
-		"format-patch": true, "archive": true, "grep": true, "describe": true, "shortlog": true,
+		"format-patch": true, "archive": true, "describe": true, "shortlog": true,
 		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
 		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true, "ls-tree": true,
 		"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
