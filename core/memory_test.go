@@ -284,8 +284,9 @@ func TestLongReplacementTextIsCharged(t *testing.T) {
 
 // TestWideFieldsAreCharged: a field width is a count of padding bytes
 // (GNU streams `date +%999999999Y` as a gigabyte of zeros); date, ls
-// --time-style=+FORMAT, awk's strftime(), find -printf and nl -w ask the
-// line's memory budget before building one, printf's %(…)T, whose bash
+// --time-style=+FORMAT, awk's strftime(), find -printf, nl -w and diff -W
+// ask the line's memory budget before building one (and diff -y writes
+// what it built every 64 KiB), printf's %(…)T, whose bash
 // buffer holds 128 bytes, never builds it, expand and xxd -p stream it,
 // and an xxd dump line holds 256 octets at most, as xxd's (G-12.3).
 func TestWideFieldsAreCharged(t *testing.T) {
@@ -299,6 +300,7 @@ func TestWideFieldsAreCharged(t *testing.T) {
 		`find /w/a -printf '%999999999p' | wc -c`,
 		`find /w/a -printf '%999999999TY' | wc -c`,
 		`echo a | nl -w 999999999 | wc -c`,
+		`diff -y -W 999999999 /w/a /w/a | wc -c`,
 	} {
 		res := s.Execute(context.Background(), line)
 		if want := "gatehouse: line exceeded the memory limit (4MiB)\n"; res.ExitCode != 125 || res.Stderr != want {
@@ -307,15 +309,16 @@ func TestWideFieldsAreCharged(t *testing.T) {
 	}
 	for line, want := range map[string]string{
 		`printf '%(%999999999Y)T' -1 | wc -c; echo survived`: "0\nsurvived\n",
-		`date +%10Y | wc -c`:                                     "11\n",
-		`date -d @0 +%-5d%_6H%010s`:                              "1     00000000000\n",
-		"find /w/a -printf '%-5p|%5p|%99999999999999999999p\\n'": "/w/a | /w/a|/w/a\n",
-		"printf 'a\\tb\\n' | expand -t 99999999 | wc -c":         "100000001\n",
-		"printf 'a\\tb\\n' | expand -t 3,9 | od -c | head -1":    "0000000   a           b  \\n\n",
-		"printf %070000d 0 | xxd -p -c 99999999 | wc -c":         "140001\n",
-		"printf abcdefg | xxd -p -c 3":                           "616263\n646566\n67\n",
-		"echo a | xxd -c 999999999; echo $?":                     "1\n",
-		"echo a | nl -w 3":                                       "  1\ta\n",
+		`date +%10Y | wc -c`:                                         "11\n",
+		`date -d @0 +%-5d%_6H%010s`:                                  "1     00000000000\n",
+		"find /w/a -printf '%-5p|%5p|%99999999999999999999p\\n'":     "/w/a | /w/a|/w/a\n",
+		"printf 'a\\tb\\n' | expand -t 99999999 | wc -c":             "100000001\n",
+		"printf 'a\\tb\\n' | expand -t 3,9 | od -c | head -1":        "0000000   a           b  \\n\n",
+		"printf %070000d 0 | xxd -p -c 99999999 | wc -c":             "140001\n",
+		"printf abcdefg | xxd -p -c 3":                               "616263\n646566\n67\n",
+		"echo a | xxd -c 999999999; echo $?":                         "1\n",
+		"echo a | nl -w 3":                                           "  1\ta\n",
+		"seq 3000 > /tmp/x; diff -y -W 100000 /tmp/x /tmp/x | wc -l": "3000\n",
 	} {
 		if res := s.Execute(context.Background(), line); res.ExitCode != 0 || res.Stdout != want {
 			t.Errorf("%s: exit %d stdout %q stderr %q, want %q", line, res.ExitCode, res.Stdout, res.Stderr, want)

@@ -167,6 +167,12 @@ func runDiff(e *Env) (int, error) {
 				return usage("invalid width " + quoteAlways(o.value))
 			}
 			cfg.width = n
+			// A side-by-side line is built whole, and pads to half the
+			// width: a width over 64 KiB asks the line's memory budget
+			// for it first (G-12.3).
+			if n > wideField && e.Grow(int64(n)) != nil {
+				return t.end(2)
+			}
 		case "suppress-common-lines":
 			cfg.suppressCommon = true
 		case "expand-tabs":

@@ -32,27 +32,37 @@ func newDiffSideLayout(width int, expandTabs bool) diffSideLayout {
 // sideBySide writes every line of both files in two columns: common lines
 // with no marker, changed pairs with '|', lines only on the left with '<'
 // and only on the right with '>' (diff -y).
+//
+// What is built goes out every 64 KiB, so a wide layout of a long file
+// never holds more than a line at once.
 func (d *diffRun) sideBySide(out *strings.Builder, a, b *diffFile, changes []diffChange) {
 	lay := newDiffSideLayout(d.cfg.width, d.cfg.expandTabs)
+	line := func(left string, sep byte, right string, hasLeft, hasRight bool) {
+		lay.line(out, left, sep, right, hasLeft, hasRight)
+		if out.Len() >= wideField {
+			d.t.writeString(out.String())
+			out.Reset()
+		}
+	}
 	ai, bi := 0, 0
 	common := func(aTo int) {
 		for ; ai < aTo; ai, bi = ai+1, bi+1 {
 			if !d.cfg.suppressCommon {
-				lay.line(out, a.lines[ai], ' ', b.lines[bi], true, true)
+				line(a.lines[ai], ' ', b.lines[bi], true, true)
 			}
 		}
 	}
 	for _, c := range changes {
 		common(c.aFrom)
 		for ai < c.aTo && bi < c.bTo {
-			lay.line(out, a.lines[ai], '|', b.lines[bi], true, true)
+			line(a.lines[ai], '|', b.lines[bi], true, true)
 			ai, bi = ai+1, bi+1
 		}
 		for ; ai < c.aTo; ai++ {
-			lay.line(out, a.lines[ai], '<', "", true, false)
+			line(a.lines[ai], '<', "", true, false)
 		}
 		for ; bi < c.bTo; bi++ {
-			lay.line(out, "", '>', b.lines[bi], false, true)
+			line("", '>', b.lines[bi], false, true)
 		}
 	}
 	common(len(a.lines))
