@@ -57,6 +57,18 @@ func (s *stopReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Unread moves a seekable input back by n bytes a utility read past what
+// it used (GNU head and grep -m leave a regular file's offset just past
+// the last line they used); it reports false for a pipe.
+func (s *stopReader) Unread(n int64) bool {
+	sk, ok := s.r.(io.Seeker)
+	if !ok || n <= 0 {
+		return false
+	}
+	_, err := sk.Seek(-n, io.SeekCurrent)
+	return err == nil
+}
+
 // stopWriter is a writer that fails once done is closed.
 type stopWriter struct {
 	w    io.Writer

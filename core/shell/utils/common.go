@@ -204,6 +204,15 @@ func (t *tool) openInput(arg string) (io.Reader, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
+// unread gives back the n bytes a tool read from in past what it used,
+// where in can take them back: a regular file shared through a descriptor
+// is then left where GNU's tools leave it, just past the last line used.
+func unread(in io.Reader, n int64) {
+	if u, ok := in.(interface{ Unread(int64) bool }); ok && n > 0 {
+		u.Unread(n)
+	}
+}
+
 // errText renders an error as GNU prints it after "NAME: PATH: ": the C
 // library's strerror text, or a refusal's reason (G-6.2).
 func errText(err error) string {

@@ -372,6 +372,9 @@ func headOne(t *tool, in io.Reader, h *headTailArgs) error {
 		return nil
 	}
 	r := bufio.NewReaderSize(in, 32*1024)
+	// What was read past the last line printed goes back (GNU head on
+	// a seekable input).
+	defer func() { unread(in, int64(r.Buffered())) }()
 	lines := int64(0)
 	for lines < c.n {
 		chunk, err := r.ReadSlice(h.delim)

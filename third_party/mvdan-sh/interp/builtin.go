@@ -952,7 +952,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		var vr expand.Variable
 		vr.Kind = expand.Indexed
-		scanner := bufio.NewScanner(r.stdin)
+		in, direct := r.stdinReader() // a regular file, at its offset (patch 126)
+		if !direct {
+			in = r.rawStdin()
+		}
+		scanner := bufio.NewScanner(in)
 		scanner.Split(mapfileSplit(delim[0], dropDelim))
 		var held, asked int64
 		for scanner.Scan() {

@@ -5,7 +5,9 @@ package interp
 import (
 	"context"
 	"io"
+	"io/fs"
 	"maps"
+	"os"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -38,6 +40,76 @@ type fdFile struct {
 	in     stdinFile // rd as a standard input, made when first needed
 	inCl   io.Closer // closes in when it is a pipe made for rd
 	refund func()    // gives back what the pipe was charged
+
+	// A regular file is read where its offset stands (patch 126): the
+	// read builtin and commands read rd itself, so what one leaves is
+	// what the next finds. Its pipe is filled (pumping) only once a
+	// reader that must have the pipe itself takes it; pw is the pipe's
+	// write end until then.
+	pw      *os.File
+	pumping bool
+}
+
+// seekable reports whether the file is a regular file's reader, which
+// readers may share without a pipe.
+func (f *fdFile) seekable() bool {
+	if _, ok := f.rd.(io.Seeker); !ok {
+		return false
+	}
+	st, ok := f.rd.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return false
+	}
+	info, err := st.Stat()
+	return err == nil && info.Mode().IsRegular()
+}
+
+// direct returns the file as a reader at its shared offset, or false once
+// its pipe is being filled (which reads ahead).
+func (f *fdFile) direct() (io.Reader, bool) {
+	if f == nil {
+		return nil, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pw == nil || f.pumping {
+		return nil, false
+	}
+	return fdDirect{f}, true
+}
+
+// pump starts filling the file's pipe, for a reader of the pipe itself.
+func (f *fdFile) pump() {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pw == nil || f.pumping {
+		return
+	}
+	f.pumping = true
+	pw := f.pw
+	go func() {
+		io.Copy(pw, fdDirect{f})
+		pw.Close()
+	}()
+}
+
+// fdDirect reads a regular file on a descriptor at its shared offset; a
+// reader that buffered more than it used may seek back, as GNU tools do.
+type fdDirect struct{ f *fdFile }
+
+func (d fdDirect) Read(p []byte) (int, error) {
+	d.f.mu.Lock()
+	defer d.f.mu.Unlock()
+	return d.f.rd.Read(p)
+}
+
+func (d fdDirect) Seek(offset int64, whence int) (int64, error) {
+	d.f.mu.Lock()
+	defer d.f.mu.Unlock()
+	return d.f.rd.(io.Seeker).Seek(offset, whence)
 }
 
 func newFdFile(rd io.Reader, wr io.Writer, cl io.Closer) *fdFile {
@@ -62,6 +134,10 @@ func (f *fdFile) release() {
 		f.inCl.Close() // first, so the goroutine filling the pipe stops
 		f.inCl = nil
 	}
+	if f.pw != nil && !f.pumping {
+		f.pw.Close()
+	}
+	f.pw = nil
 	if f.refund != nil {
 		f.refund()
 		f.refund = nil
@@ -95,6 +171,18 @@ func (f *fdFile) stdin(ctx context.Context, r *Runner) (stdinFile, error) {
 		}
 		handler := r.memHandler
 		f.refund = func() { handler(ctx, -pipeBytes) }
+	}
+	if f.seekable() {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			if f.refund != nil {
+				f.refund()
+				f.refund = nil
+			}
+			return nil, err
+		}
+		f.in, f.inCl, f.pw = pr, pr, pw
+		return pr, nil
 	}
 	in, err := newStdinFile(f.rd)
 	if err != nil {
@@ -186,6 +274,28 @@ type fdUndo struct {
 	in  stdinFile
 	out io.Writer
 	set any
+}
+
+// stdinFd returns the descriptor table's file that is standard input now,
+// if it is one.
+func (r *Runner) stdinFd() *fdFile {
+	if f := r.stdFds[0]; f != nil && r.stdin != nil && sameStream(r.stdSet[0], r.stdStream(0)) {
+		return f
+	}
+	return nil
+}
+
+// stdinReader is standard input for a reader that takes any reader: a
+// regular file on the descriptor table is read where its offset stands.
+func (r *Runner) stdinReader() (io.Reader, bool) {
+	return r.stdinFd().direct()
+}
+
+// rawStdin is standard input for a reader of the pipe itself: a regular
+// file's pipe starts being filled.
+func (r *Runner) rawStdin() stdinFile {
+	r.stdinFd().pump()
+	return r.stdin
 }
 
 // getFd returns the open file on descriptor n. The standard streams are

@@ -131,9 +131,11 @@ func (r *Runner) readBuiltin(ctx context.Context, args []string) exitStatus {
 	if exit.code != 0 {
 		return exit
 	}
+	src := r.stdinFd()
 	if opts.fd != 0 {
 		// read -u N reads the file on N as its standard input (patch 71).
 		f, _ := r.getFd(opts.fd)
+		src = f
 		in, err := f.stdin(ctx, r)
 		if err != nil {
 			r.errf("bash: read: %v\n", err)
@@ -160,7 +162,23 @@ func (r *Runner) readBuiltin(ctx context.Context, args []string) exitStatus {
 		for _, b := range pw {
 			line = append(line, readChar{c: b})
 		}
+	} else if direct, ok := src.direct(); ok {
+		// A regular file is read where its offset stands, and left
+		// just past what read took (patch 126).
+		line, err = r.readChars(ctx, opts, func() (byte, error) {
+			var buf [1]byte
+			for {
+				n, err := direct.Read(buf[:])
+				if n > 0 {
+					return buf[0], nil
+				}
+				if err != nil {
+					return 0, err
+				}
+			}
+		})
 	} else {
+		src.pump()
 		line, err = r.readInput(ctx, opts)
 	}
 	switch {
@@ -222,9 +240,8 @@ func (r *Runner) readInput(ctx context.Context, opts readOptions) ([]readChar, e
 	if opts.hasTime {
 		r.stdin.SetReadDeadline(time.Now().Add(opts.timeout))
 	}
-	var line []readChar
 	var buf [1]byte
-	next := func() (byte, error) {
+	return r.readChars(ctx, opts, func() (byte, error) {
 		for {
 			n, err := r.stdin.Read(buf[:])
 			if n > 0 {
@@ -234,7 +251,13 @@ func (r *Runner) readInput(ctx context.Context, opts readOptions) ([]readChar, e
 				return 0, err
 			}
 		}
-	}
+	})
+}
+
+// readChars reads one byte at a time from next up to the delimiter, the
+// character count or the end of input (see [Runner.readInput]).
+func (r *Runner) readChars(ctx context.Context, opts readOptions, next func() (byte, error)) ([]readChar, error) {
+	var line []readChar
 	for opts.nchars < 0 || len(line) < opts.nchars {
 		if len(line) > 0 && len(line)&0xffff == 0 {
 			// An endless line must not grow past the program's memory.

@@ -434,6 +434,9 @@ func (r *Runner) handlerCtx(ctx context.Context, kind handlerKind, pos syntax.Po
 	}
 	if r.stdin != nil { // do not leave hc.Stdin as a typed nil
 		hc.Stdin = r.stdin
+		if in, ok := r.stdinReader(); ok {
+			hc.Stdin = in // a regular file, read at its offset (patch 126)
+		}
 	}
 	return context.WithValue(ctx, handlerCtxKey{}, hc)
 }
@@ -852,6 +855,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 					}
 					r.errf("%s", ps3)
 
+					r.rawStdin()
 					line, err := r.readLine(ctx, true)
 					if err != nil {
 						r.errf("\n")
