@@ -101,11 +101,20 @@ func (in *interp) parseSpec(f string, i int, src *argSource) (fmtSpec, int, bool
 width:
 	if i < len(f) && f[i] == '*' {
 		v, _ := src.next()
-		w := int(v.toNum())
-		if w < 0 {
-			s.minus, w = true, -w
+		n := v.toNum()
+		if n != n { // NaN
+			n = 0
 		}
-		s.width = w
+		if n < 0 {
+			s.minus, n = true, -n
+		}
+		// A width given by argument meets the same bound as one
+		// written in the format: it is a count of padding bytes built
+		// whole (printf "%*d", 999999999, 1).
+		if n > 1<<20 {
+			in.fatal("printf: field width too large")
+		}
+		s.width = int(n)
 		i++
 	} else {
 		for ; i < len(f) && isDigit(f[i]); i++ {
@@ -120,7 +129,14 @@ width:
 		s.prec = 0
 		if i < len(f) && f[i] == '*' {
 			v, _ := src.next()
-			s.prec = int(v.toNum())
+			n := v.toNum()
+			if n != n { // NaN
+				n = 0
+			}
+			if n > 1<<20 {
+				in.fatal("printf: precision too large")
+			}
+			s.prec = int(n)
 			if s.prec < 0 {
 				s.prec = -1
 			}
