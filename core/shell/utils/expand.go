@@ -144,9 +144,9 @@ func eachLine(t *tool, in io.Reader, fn func([]byte)) error {
 	return nil
 }
 
-// spaces is a run of blanks that wide padding is written from, a piece at
-// a time.
-var spaces = strings.Repeat(" ", 4096)
+// spaces is a run of blanks that padding is written from, a piece at a
+// time (a constant: the package builds nothing at start-up).
+const spaces = "                                                                "
 
 // expandLine writes line with its tabs replaced by spaces to the next stop.
 // Padding goes out a piece at a time, as GNU streams it: `expand -t
@@ -165,7 +165,7 @@ func expandLine(line []byte, ts tabStops, initial bool, write func(string)) {
 				n := min(pad, len(spaces))
 				b.WriteString(spaces[:n])
 				pad -= n
-				if b.Len() >= len(spaces) {
+				if b.Len() >= 4096 {
 					write(b.String())
 					b.Reset()
 				}
