@@ -455,6 +455,14 @@ func (r *repo) checkCollisions(changed []string, oldTree map[string]flatEntry, s
 		if sc.hidden[p] || r.hiddenPath(p) {
 			return &exitError{msg: "error: this switch would change files hidden from this session\nAborting\n", code: 1}
 		}
+		// A file the session may not change (a deny rule, a read-only
+		// mount) is refused before anything is written, so a switch or
+		// a merge never stops half done.
+		if _, there := sc.files[p]; there {
+			if err := r.g.fsys.CheckWrite(r.abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return &exitError{msg: fmt.Sprintf("error: unable to unlink old '%s': %s\nAborting\n", p, errText(err)), code: 1}
+			}
+		}
 		e, inIndex := s.entries[p]
 		old, inOld := oldTree[p]
 		switch {

@@ -543,3 +543,24 @@ func TestGrepKeepsHiddenFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesDeniedWrites: a merge or checkout that would rewrite a
+// file the session may not change is refused with the rule's reason
+// before anything is written: no half-merged worktree (G-6.1).
+func TestMergeRefusesDeniedWrites(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "creds.env": "T0KEN\n"},
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "deny", Deny: []gate.Rule{{Reason: "credentials are never touched by hand", Paths: []string{"/w/creds.env"}}}})
+	open, d := w["open"], w["deny"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && echo T1 > creds.env && echo t >> a.txt && git commit -q -am topic && git checkout -q main && echo m > m.txt && git add m.txt && git commit -q -m main")
+	for _, line := range []string{"git merge topic", "git checkout topic"} {
+		out, errOut, code := d.run(line)
+		if code == 0 || !strings.Contains(errOut, "credentials are never touched by hand") {
+			t.Errorf("%s: exit %d\n%s%s", line, code, out, errOut)
+		}
+	}
+	if got := open.must("git status -s; cat a.txt creds.env; git log --oneline | wc -l"); got != "a\nT0KEN\n2\n" {
+		t.Errorf("a refused merge changed something:\n%s", got)
+	}
+}
