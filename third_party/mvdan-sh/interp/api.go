@@ -77,6 +77,10 @@ type Runner struct {
 
 	alias map[string]alias
 
+	// funcNames are the functions running, outermost first: FUNCNAME
+	// lists them the other way round (gatehouse patch 127).
+	funcNames []string
+
 	// lineAlias, once aliasFrozen, is what the statements of the line being
 	// run expand: the aliases defined before it began (gatehouse patch 97).
 	lineAlias   map[string]alias
@@ -1380,6 +1384,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.Vars = make(map[string]expand.Variable)
 	r2.alias = maps.Clone(r.alias)
 	r2.lineAlias, r2.aliasFrozen = r.lineAlias, r.aliasFrozen
+	r2.funcNames = slices.Clone(r.funcNames)
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.fillExpandConfig(r.ectx)

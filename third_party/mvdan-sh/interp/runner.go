@@ -1465,6 +1465,9 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 	}
 	name := args[0]
 	if body := r.Funcs[name]; body != nil {
+		// FUNCNAME lists the functions running, innermost first (patch 127).
+		r.funcNames = append(r.funcNames, name)
+		defer func() { r.funcNames = r.funcNames[:len(r.funcNames)-1] }()
 		// stack them to support nested func calls
 		oldParams := r.Params
 		r.Params = args[1:]
