@@ -531,13 +531,14 @@ func TestBlameKeepsHiddenNames(t *testing.T) {
 }
 
 // TestGrepKeepsHiddenFiles: git grep never searches a tracked file the
-// door hides, in the worktree or in the index (G-4.5).
+// door hides, in the worktree or in the index, and ls-tree never lists
+// it (G-4.5).
 func TestGrepKeepsHiddenFiles(t *testing.T) {
 	t.Parallel()
 	w := multiWorld(t, map[string]string{"a.txt": "needle a\n", "secret.txt": "needle s\n"},
 		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
 	w["open"].must(prepare + "git add -A && git commit -q -m one")
-	for _, line := range []string{"git grep needle", "git grep --cached -l needle", "git grep -c needle -- secret.txt; echo $?"} {
+	for _, line := range []string{"git grep needle", "git grep --cached -l needle", "git grep -c needle -- secret.txt; echo $?", "git ls-tree -r HEAD", "git ls-tree HEAD secret.txt"} {
 		if out := w["hide"].must(line); strings.Contains(out, "secret") || strings.Contains(out, "needle s") {
 			t.Errorf("%s in the hiding session:\n%s", line, out)
 		}

@@ -192,6 +192,8 @@ func subcommandFor(name string) subcommand {
 		return runBlame
 	case "grep":
 		return runGrep
+	case "ls-tree":
+		return runLsTree
 	case "cherry-pick":
 		return runCherryPick
 	case "revert":
@@ -219,7 +221,7 @@ var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
 		"format-patch": true, "archive": true, "describe": true, "shortlog": true,
 		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
-		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true, "ls-tree": true,
+		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true,
 		"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
 		"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
 		"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
