@@ -253,19 +253,13 @@ func (p *jqArgs) long(i int) (int, *jqUsageError) {
 	return i, nil
 }
 
-// jqShortFlags are the letters that only set a flag.
-var jqShortFlags = lazy.Value[map[byte]func(*jqConfig)]{New: func() map[byte]func(*jqConfig) {
-	return map[byte]func(*jqConfig){
-		'r': func(c *jqConfig) { c.raw = true },
-		'j': func(c *jqConfig) { c.raw, c.join = true, true },
-		'c': func(c *jqConfig) { c.compact = true },
-		'n': func(c *jqConfig) { c.nullInput = true },
-		's': func(c *jqConfig) { c.slurp = true },
-		'e': func(c *jqConfig) { c.exitStatus = true },
-		'a': func(c *jqConfig) { c.ascii = true },
-		'R': func(c *jqConfig) { c.rawInput = true },
-		'S': func(c *jqConfig) { c.sortKeys = true },
-		'C': func(*jqConfig) {}, 'M': func(*jqConfig) {},
+// jqShortFlags names the long option each letter that only sets a flag
+// stands for, so a letter and its long spelling set the same thing.
+var jqShortFlags = lazy.Value[map[byte]string]{New: func() map[byte]string {
+	return map[byte]string{
+		'r': "raw-output", 'j': "join-output", 'c': "compact-output",
+		'n': "null-input", 's': "slurp", 'e': "exit-status", 'a': "ascii-output",
+		'R': "raw-input", 'S': "sort-keys", 'C': "color-output", 'M': "monochrome-output",
 	}
 }}
 
@@ -274,8 +268,8 @@ var jqShortFlags = lazy.Value[map[byte]func(*jqConfig)]{New: func() map[byte]fun
 func (p *jqArgs) short(i int) (int, *jqUsageError) {
 	a := p.argv[i]
 	for k := 1; k < len(a); k++ {
-		if set, ok := jqShortFlags.Get()[a[k]]; ok {
-			set(p.cfg)
+		if long, ok := jqShortFlags.Get()[a[k]]; ok {
+			jqLongFlags.Get()[long](p.cfg)
 			continue
 		}
 		switch a[k] {

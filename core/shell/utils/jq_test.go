@@ -140,3 +140,36 @@ func TestJqOperands(t *testing.T) {
 		{utility: "jq", arg: "secret.json", msg: secretReason, want: "jq: error: Could not open file secret.json: " + secretReason + "\n"},
 	})
 }
+
+// TestJqShortFlagsAreTheirLongSpelling: each letter that only sets a flag
+// sets what its long spelling sets, alone and in a cluster, and names a
+// long option that exists.
+func TestJqShortFlagsAreTheirLongSpelling(t *testing.T) {
+	t.Parallel()
+	for letter, long := range jqShortFlags.Get() {
+		t.Run(string(letter), func(t *testing.T) {
+			t.Parallel()
+			if _, ok := jqLongFlags.Get()[long]; !ok {
+				t.Fatalf("-%c names --%s, which is not a long flag", letter, long)
+			}
+			byLetter, _, err := jqParseArgs([]string{"jq", "-" + string(letter), "."})
+			if err != nil {
+				t.Fatal(err.msg)
+			}
+			byName, _, err := jqParseArgs([]string{"jq", "--" + long, "."})
+			if err != nil {
+				t.Fatal(err.msg)
+			}
+			inCluster, _, err := jqParseArgs([]string{"jq", "-h" + string(letter), "."})
+			if err != nil {
+				t.Fatal(err.msg)
+			}
+			flags := func(c *jqConfig) [10]bool {
+				return [10]bool{c.raw, c.join, c.compact, c.nullInput, c.slurp, c.exitStatus, c.ascii, c.rawInput, c.tab, c.sortKeys}
+			}
+			if flags(byLetter) != flags(byName) || flags(inCluster) != flags(byName) {
+				t.Errorf("-%c sets %v, -h%c %v, --%s %v", letter, flags(byLetter), letter, flags(inCluster), long, flags(byName))
+			}
+		})
+	}
+}
