@@ -287,12 +287,7 @@ func nameTaken(name string) bool {
 			return true
 		}
 	}
-	for p := provided.Load(); p != nil; p = p.next {
-		if p.Name == name {
-			return true
-		}
-	}
-	return false
+	return findProvided(name) != nil
 }
 
 // findProvider returns the provider of name, or nil.
@@ -300,6 +295,12 @@ func findProvider(name string) *Provider {
 	if p := builtinIndex.Get()[name]; p != nil {
 		return p
 	}
+	return findProvided(name)
+}
+
+// findProvided returns the utility of that name that another package
+// provided, or nil.
+func findProvided(name string) *Provider {
 	for p := provided.Load(); p != nil; p = p.next {
 		if p.Name == name {
 			return p
