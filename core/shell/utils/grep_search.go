@@ -263,16 +263,19 @@ type pendingLine struct {
 
 // fileScan is the state of searching one input.
 type fileScan struct {
-	name        string
-	showName    bool
-	lineNo      int64
-	offset      int64 // byte offset of the current line
-	count       int64 // selected lines
-	afterLeft   int
-	lastOut     int64 // number of the last line printed, 0 for none
-	before      []pendingLine
-	binary      bool
-	stopAfter   bool // -m reached: only trailing context remains
+	name      string
+	showName  bool
+	lineNo    int64
+	offset    int64 // byte offset of the current line
+	count     int64 // selected lines
+	afterLeft int
+	lastOut   int64 // number of the last line printed, 0 for none
+	before    []pendingLine
+	binary    bool
+	stopAfter bool // -m reached: only trailing context remains
+	// maxEnd is where the line that reached -m ends in the input: GNU
+	// grep leaves a seekable standard input there.
+	maxEnd      int64
 	stopReading bool // nothing more of this input matters
 	numberWidth int  // -T: line numbers and offsets are right-aligned to it
 }
@@ -303,6 +306,12 @@ func (g *grepper) searchStream(in io.Reader, name string, showName bool, size in
 	defer func() { g.buf = buf[:0] }()
 	eof := false
 	var readErr error
+	var read int64 // what was read of in, to give back past -m's last line
+	defer func() {
+		if s.stopAfter && !eof && s.maxEnd > 0 && read > s.maxEnd {
+			unread(in, read-s.maxEnd)
+		}
+	}()
 	for !eof && !g.finished() && !s.stopReading {
 		// Fill until the buffer holds at least one whole line.
 		for !eof {
@@ -313,6 +322,7 @@ func (g *grepper) searchStream(in io.Reader, name string, showName bool, size in
 			}
 			n, err := in.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
+			read += int64(n)
 			if err != nil {
 				eof = true
 				if err != io.EOF {
@@ -470,6 +480,9 @@ func (g *grepper) handleLine(s *fileScan, line []byte, listOnly bool) {
 		s.afterLeft = cfg.after
 	}
 	if cfg.maxCount > 0 && s.count >= cfg.maxCount {
+		if !s.stopAfter {
+			s.maxEnd = s.offset + int64(len(line)) + 1
+		}
 		s.stopAfter = true
 		if s.afterLeft == 0 || listOnly || cfg.count {
 			s.stopReading = true
