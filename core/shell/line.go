@@ -365,6 +365,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 		return s.abandon(ctx, ls, line, stdout, stderr)
 	}
 	s.cwd.Store(s.runner.Dir)
+	s.noteAliases()
 	res = Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	res.ExitCode = exitCodeOf(runErr)
 
@@ -392,6 +393,25 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	// The interpreter keeps the cwd even after a halted line; nothing else
 	// to restore.
 	return res
+}
+
+// noteAliases keeps the aliases the session's next line will expand. Only a
+// session that defined aliases pays for the copy.
+func (s *Shell) noteAliases() {
+	als := s.runner.Aliases()
+	if prev := s.aliases.Load(); prev == nil && als.Len() == 0 {
+		return
+	}
+	s.aliases.Store(&als)
+}
+
+// sessionAliases expands a call's leading alias as the session's next line
+// would (G-2.3).
+func (s *Shell) sessionAliases(args []*syntax.Word) []*syntax.Word {
+	if als := s.aliases.Load(); als != nil {
+		return als.Expand(args)
+	}
+	return args
 }
 
 // runGuarded runs the file, turning a panic into exit 125 so the session

@@ -78,6 +78,9 @@ type walker struct {
 	cmds  []staticCmd
 	funcs map[string]*syntax.Stmt // declared on this line
 	depth int
+	// inShell: the words being read are a nested bash's script, a new
+	// shell that has none of the session's aliases.
+	inShell bool
 }
 
 func (s *Shell) collect(file *syntax.File, dir string) []staticCmd {
@@ -108,7 +111,7 @@ func (w *walker) walk(node syntax.Node, prefix string) {
 				for _, a := range call.Assigns {
 					w.walk(a, prefix)
 				}
-				for _, a := range call.Args {
+				for _, a := range w.callWords(call) {
 					w.walk(a, prefix)
 				}
 				for _, r := range n.Redirs {
@@ -121,11 +124,22 @@ func (w *walker) walk(node syntax.Node, prefix string) {
 	})
 }
 
+// callWords are the words a call runs: its own, a session alias expanded.
+func (w *walker) callWords(call *syntax.CallExpr) []*syntax.Word {
+	if w.inShell {
+		return call.Args
+	}
+	return w.s.sessionAliases(call.Args)
+}
+
 func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix string) {
+	// The run numbers the call by its own first word; it runs the words a
+	// session alias expands to (G-2.3).
 	place := placeAt(prefix, call.Args[0].Pos().Offset())
+	words := w.callWords(call)
 	var argv []string
 	partial := false
-	for _, word := range call.Args {
+	for _, word := range words {
 		v, ok := literalWord(word)
 		if !ok {
 			partial = true
@@ -216,7 +230,10 @@ func (w *walker) nested(argv []string, place string) {
 		return
 	case "bash", "sh":
 		if s, ok := parseBashArgs(argv).script(); ok {
+			was := w.inShell
+			w.inShell = true
 			w.text(s, nestedPrefix(place))
+			w.inShell = was
 		}
 		return
 	}

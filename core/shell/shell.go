@@ -120,6 +120,10 @@ type Shell struct {
 	fds *fdTable
 	// cwd is the directory the last line left, readable while a line runs.
 	cwd atomic.Value
+	// aliases are the aliases the next line expands, as the last line left
+	// them, readable while a line runs: explain and preflight read a line's
+	// command words through them as the run will (G-2.3, G-11.1).
+	aliases atomic.Pointer[interp.Aliases]
 	// resolver lets the gate follow a command's cwd and operands through
 	// symlinks and look them up, as the op door will (G-6.1a, G-4.5).
 	resolver gate.Resolver

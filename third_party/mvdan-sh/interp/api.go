@@ -1401,6 +1401,56 @@ func (r *Runner) FreezeAliases() {
 	r.aliasFrozen = true
 }
 
+// Aliases is a copy of the aliases a line started now would expand, empty
+// when aliases are not expanded (shopt expand_aliases off). A static reader
+// of a line uses it to see the command words the run will see (gatehouse
+// patch 128).
+type Aliases struct {
+	m map[string]alias
+}
+
+// Aliases copies the aliases defined so far, as FreezeAliases would freeze
+// them for the next line. Call it between lines, not while one runs.
+func (r *Runner) Aliases() Aliases {
+	if !r.opts[optExpandAliases] || len(r.alias) == 0 {
+		return Aliases{}
+	}
+	return Aliases{m: maps.Clone(r.alias)}
+}
+
+// Len is how many aliases a holds.
+func (a Aliases) Len() int { return len(a.m) }
+
+// Expand returns a call's words with a leading alias expanded as the
+// runner expands it (and the next word too while an alias ends in a blank).
+// It returns args itself when no alias applies.
+func (a Aliases) Expand(args []*syntax.Word) []*syntax.Word {
+	if len(a.m) == 0 {
+		return args
+	}
+	return expandAliases(args, func(name string) (alias, bool) {
+		als, ok := a.m[name]
+		return als, ok
+	})
+}
+
+// expandAliases expands the alias of a call's first word, and of the word
+// after an alias whose text ends in a blank, without changing args.
+func expandAliases(args []*syntax.Word, lookup func(string) (alias, bool)) []*syntax.Word {
+	for i := 0; i < len(args); {
+		als, ok := lookup(args[i].Lit())
+		if !ok {
+			break
+		}
+		args = slices.Concat(args[:i], als.args, args[i+1:])
+		if !als.blank {
+			break
+		}
+		i += len(als.args)
+	}
+	return args
+}
+
 // lineAliasFor is the alias a command word expands to in the current line.
 func (r *Runner) lineAliasFor(name string) (alias, bool) {
 	m := r.alias

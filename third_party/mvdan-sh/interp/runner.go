@@ -632,19 +632,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		// Build new slices, to not modify the caller's AST
 		// nor the slices in the alias map.
 		args := cm.Args
-		for i := 0; i < len(args); {
-			if !r.opts[optExpandAliases] {
-				break
-			}
-			als, ok := r.lineAliasFor(args[i].Lit())
-			if !ok {
-				break
-			}
-			args = slices.Concat(args[:i], als.args, args[i+1:])
-			if !als.blank {
-				break
-			}
-			i += len(als.args)
+		if r.opts[optExpandAliases] {
+			args = expandAliases(args, r.lineAliasFor)
 		}
 		pending := r.callRedirs
 		r.callRedirs = nil
