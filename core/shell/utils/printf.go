@@ -439,19 +439,26 @@ func printfFloat(s string) string {
 	return s
 }
 
+// numericOperand reads what every printf number starts with: leading
+// blanks are skipped, and an operand that opens with a quote stands for
+// the code of the character after it (0 when there is none).
+func numericOperand(arg string) (s string, code rune, quoted bool) {
+	s = strings.TrimLeft(arg, " \t\n")
+	if s == "" || (s[0] != '\'' && s[0] != '"') {
+		return s, 0, false
+	}
+	if len(s) > 1 {
+		code, _ = utf8.DecodeRuneInString(s[1:])
+	}
+	return s, code, true
+}
+
 // integer converts a numeric argument as printf does: 'c gives the
 // character's code, 0x and 0 prefixes give hex and octal.
 func (p *printfRun) integer(arg string) int64 {
-	s := strings.TrimLeft(arg, " \t\n")
-	if s == "" {
-		return 0
-	}
-	if s[0] == '\'' || s[0] == '"' {
-		if len(s) == 1 {
-			return 0
-		}
-		r, _ := utf8.DecodeRuneInString(s[1:])
-		return int64(r)
+	s, code, quoted := numericOperand(arg)
+	if quoted || s == "" {
+		return int64(code)
 	}
 	v, err := strconv.ParseInt(s, 0, 64)
 	if err == nil {

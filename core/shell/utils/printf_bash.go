@@ -30,16 +30,9 @@ func (p *printfRun) bashWarn(msg string) {
 // give hex and octal; a value out of range clamps with a warning; a
 // malformed one converts its numeric prefix and fails the printf.
 func (p *printfRun) bashInteger(arg string, unsigned bool) uint64 {
-	s := strings.TrimLeft(arg, " \t\n")
-	if s == "" {
-		return 0
-	}
-	if s[0] == '\'' || s[0] == '"' {
-		if len(s) == 1 {
-			return 0
-		}
-		r, _ := utf8.DecodeRuneInString(s[1:])
-		return uint64(r)
+	s, code, quoted := numericOperand(arg)
+	if quoted || s == "" {
+		return uint64(code)
 	}
 	neg := false
 	body := s
