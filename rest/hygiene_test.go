@@ -287,12 +287,13 @@ func TestAgentProfiles(t *testing.T) {
 	var guarded sessionJSON
 	r.decode(t, &guarded)
 
-	// Running lines in it needs the token too, although it is live.
+	// Running lines in it needs the token too, although it is live; without
+	// one the answer is an unknown id's (401).
 	path := "/v1/sessions/" + guarded.ID + "/execute"
-	if r := d.call(t, "POST", path, "", lineJSON(markerLine)); r.status != 403 || d.marked(t) {
+	if r := d.call(t, "POST", path, "", lineJSON(markerLine)); r.status != 401 || d.marked(t) {
 		t.Errorf("execute in a guarded session without the token: %d, marker written %v", r.status, d.marked(t))
 	}
-	if r := d.call(t, "POST", "/v1/sessions/"+guarded.ID+"/explain", "", lineJSON("ls")); r.status != 403 {
+	if r := d.call(t, "POST", "/v1/sessions/"+guarded.ID+"/explain", "", lineJSON("ls")); r.status != 401 {
 		t.Errorf("explain in a guarded session without the token: %d", r.status)
 	}
 	if r := d.call(t, "POST", path, guarded.Token, lineJSON(markerLine)); r.status != 401 || d.marked(t) {
@@ -321,7 +322,9 @@ func TestAgentProfiles(t *testing.T) {
 	}
 
 	// A session of another process (the CLI's "cli-guarded") is not resumed
-	// for an agent, and not attached to this daemon by trying.
+	// for an agent, and not attached to this daemon by trying; the refusal
+	// is the one an unknown id gets (401), so it says nothing of the
+	// session or its profile.
 	for _, row := range []decisions.SessionRow{
 		{ID: "cli-guarded", AgentID: "cli", Profile: "guarded", Cwd: "/work"},
 		{ID: "cli-default", AgentID: "cli", Profile: "", Cwd: "/"},
@@ -329,7 +332,7 @@ func TestAgentProfiles(t *testing.T) {
 		if _, err := d.ws.Decisions().CreateSession(context.Background(), row); err != nil {
 			t.Fatal(err)
 		}
-		if r := d.call(t, "POST", "/v1/sessions/"+row.ID+"/execute", "", lineJSON(markerLine)); r.status != 403 || d.marked(t) {
+		if r := d.call(t, "POST", "/v1/sessions/"+row.ID+"/execute", "", lineJSON(markerLine)); r.status != 401 || d.marked(t) {
 			t.Errorf("resume %s without the token: %d, marker written %v", row.ID, r.status, d.marked(t))
 		}
 		if _, live := d.ws.Session(row.ID); live {

@@ -173,20 +173,22 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 
 // session finds the request's session: live in this daemon, or kept in the
 // ledger by an earlier run (sessions outlive the process, G-2.3), in which
-// case it is resumed here with its profile and last cwd. A session whose
-// profile is not open to agents needs the host token, whoever created it;
-// any other needs its own token (the one its creation returned) or the
+// case it is resumed here with its profile and last cwd. A request must
+// present the session's own token (the one its creation returned) or the
 // host token, so that agents of one profile stay out of each other's
-// sessions.
+// sessions; a session whose profile is not open to agents needs the host
+// token, whoever created it. Without either token the request is refused
+// before the session is looked up, with one answer whether the id names a
+// live session, a ledger session, a session of a closed profile or
+// nothing: a guessed or leaked id tells an agent nothing (G-10.6).
 func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session, bool) {
 	id := r.PathValue("id")
-	held := s.hasToken(r) || s.holdsSession(r, id)
+	if !s.hasToken(r) && !s.holdsSession(r, id) {
+		refuseSession(w, r)
+		return nil, false
+	}
 	if sess, ok := s.ws.Session(id); ok {
 		if !s.mayUse(w, r, sess.ProfileName()) {
-			return nil, false
-		}
-		if !held {
-			refuseSession(w, r)
 			return nil, false
 		}
 		return sess, true
@@ -201,12 +203,6 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session,
 		return nil, false
 	}
 	if !s.mayUse(w, r, row.Profile) {
-		return nil, false
-	}
-	if !held {
-		// A session of another process (the CLI's cli-PROFILE-…) has a
-		// token no agent was ever given: only the host resumes it here.
-		refuseSession(w, r)
 		return nil, false
 	}
 	s.resumeMu.Lock()
@@ -224,8 +220,8 @@ func (s *Server) session(w http.ResponseWriter, r *http.Request) (*core.Session,
 }
 
 // refuseSession answers a session-scoped request that presents neither
-// the session's token nor the host token: 401, whether or not the session
-// exists.
+// the session's token nor the host token: 401, with a body that depends on
+// the request's Authorization alone, never on the session.
 func refuseSession(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="gatehouse"`)
 	if r.Header.Get("Authorization") == "" {

@@ -214,8 +214,8 @@ func TestExecuteAndExplainRequests(t *testing.T) {
 		name, path, body string
 		wantStatus       int
 	}{
-		{"execute in an unknown session", "/v1/sessions/s-000000000000/execute", `{"line":"ls"}`, 404},
-		{"explain in an unknown session", "/v1/sessions/s-000000000000/explain", `{"line":"ls"}`, 404},
+		{"execute in an unknown session", "/v1/sessions/s-000000000000/execute", `{"line":"ls"}`, 401},
+		{"explain in an unknown session", "/v1/sessions/s-000000000000/explain", `{"line":"ls"}`, 401},
 		{"execute without a line", "/v1/sessions/" + sid + "/execute", `{}`, 400},
 		{"execute with a malformed body", "/v1/sessions/" + sid + "/execute", `{"line":`, 400},
 		{"execute with an unknown field", "/v1/sessions/" + sid + "/execute", `{"line":"ls","cmd":"ls"}`, 400},

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -99,5 +100,59 @@ func TestAgentsStayOutOfEachOthersSessions(t *testing.T) {
 	}
 	if r := d.call(t, "POST", "/v1/sessions/"+ledgerRow.ID+"/execute", testToken, lineJSON("pwd")); r.status != 200 || !strings.Contains(string(r.body), "/work") {
 		t.Errorf("the host resuming the ledger's session: %d %s", r.status, r.body)
+	}
+}
+
+// TestSessionIDsRevealNothing: a request about a session that presents
+// neither its token nor the host token gets one answer (status, body,
+// headers) whatever the id names: a live session, one of a profile closed
+// to agents, a session kept in the ledger by another door, or nothing. The
+// host still tells a missing session (404) from a live one (G-10.6).
+func TestSessionIDsRevealNothing(t *testing.T) {
+	t.Parallel()
+	d := newDaemon(t)
+	live := d.newSession(t, "agent-a", "guarded")
+	intruderToken := d.tokenFor("/v1/sessions/" + d.newSession(t, "agent-b", "guarded") + "/")
+	var closed sessionJSON
+	d.call(t, "POST", "/v1/sessions", testToken, `{"agent_id":"host-made"}`).decode(t, &closed)
+	for _, row := range []decisions.SessionRow{
+		{ID: "cli-guarded-0456", AgentID: "cli", Profile: "guarded", Cwd: "/work"},
+		{ID: "cli-admin-0789", AgentID: "cli", Cwd: "/"},
+	} {
+		if _, err := d.ws.Decisions().CreateSession(context.Background(), row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	targets := []string{live, closed.ID, "cli-guarded-0456", "cli-admin-0789", "s-000000000000", "nothing", strings.Repeat("s", 300)}
+	bearers := []string{"", "Bearer " + intruderToken, "Bearer " + sessionTokenPrefix + strings.Repeat("0", 64),
+		"Bearer not-a-token", "Basic " + testToken}
+	for _, auth := range bearers {
+		for _, route := range []string{"execute", "explain", "execute?wait=false"} {
+			answer := func(id, body string) string {
+				h := http.Header{"Content-Type": {"application/json"}}
+				if auth != "" {
+					h.Set("Authorization", auth)
+				}
+				r := d.send(t, "POST", "/v1/sessions/"+id+"/"+route, h, body)
+				return fmt.Sprintf("%d %q %s", r.status, r.header.Get("WWW-Authenticate"), r.body)
+			}
+			want := answer("s-000000000000", lineJSON("true"))
+			if !strings.HasPrefix(want, "401 ") {
+				t.Errorf("%q %s in an unknown session: %s", auth, route, want)
+			}
+			for _, id := range targets {
+				for _, body := range []string{lineJSON("true"), `{}`, `{"line":`} {
+					if got := answer(id, body); got != want {
+						t.Errorf("%q %s in %s with %s:\n got %s\nwant %s", auth, route, id, body, got, want)
+					}
+				}
+			}
+		}
+	}
+	if r := d.call(t, "POST", "/v1/sessions/s-000000000000/execute", testToken, lineJSON("true")); r.status != http.StatusNotFound {
+		t.Errorf("the host in an unknown session: %d %s", r.status, r.body)
+	}
+	if r := d.call(t, "POST", "/v1/sessions/"+closed.ID+"/execute", testToken, lineJSON("true")); r.status != http.StatusOK {
+		t.Errorf("the host in its own session: %d %s", r.status, r.body)
 	}
 }
