@@ -120,10 +120,12 @@ var helps = lazy.Value[map[string]commandHelp]{New: func() map[string]commandHel
 			},
 		},
 		"token": {
-			synopsis: "token [--db FILE|URL] [--rotate]",
+			synopsis: "token [--db FILE|URL] [--rotate | --revoke-sessions]",
 			about: "Prints the host token that hosts give to answer asks over REST (as $GATEHOUSE_TOKEN), alone on stdout. " +
 				"A file ledger's token is the 0600 file beside it (made if missing). A ledger on a PostgreSQL server keeps only a hash: " +
-				"its first token is issued here if no daemon has issued one, and --rotate issues a new one that replaces every earlier token.",
+				"its first token is issued here if no daemon has issued one, and --rotate issues a new one that replaces every earlier token. " +
+				"It also keeps the key agents' session tokens are signed with, shared by its daemons and kept across restarts; " +
+				"--revoke-sessions replaces that key, so every session token given before stops working.",
 			examples: []string{
 				"gatehouse token",
 				"export GATEHOUSE_TOKEN=$(gatehouse token --rotate --db postgres://gatehouse@db.internal/gatehouse)",

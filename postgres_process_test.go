@@ -683,3 +683,48 @@ func TestTokenCommandOnAServerLedger(t *testing.T) {
 		t.Errorf("token --rotate on a file ledger: %d %q, want a usage error naming the token file", code, stderr)
 	}
 }
+
+// G-10.6, G-10.7: on a PostgreSQL ledger a session token is signed with
+// the key the ledger keeps: the token one `serve` process gave works
+// through a second process and through a process started after the first
+// one stopped (a restart), and `gatehouse token --revoke-sessions` ends it
+// on every daemon at once while the host token still opens the session.
+func TestPostgresSessionTokensOutliveTheirDaemon(t *testing.T) {
+	t.Parallel()
+	c, _ := pgCLI(t)
+	ws := writeClaimsWorkspace(t)
+	d1, d2 := c.startServePG(ws), c.startServePG(ws)
+	session := d1.newSession(t)
+	token, _ := d1.bearers.Load(session)
+	d2.useBearer(session, token.(string))
+	if code, out := d2.execute(session, "echo through-d2", true); code != 0 || out != "through-d2\n" {
+		t.Fatalf("the token through the second daemon: %d %q", code, out)
+	}
+	d1.cmd.Process.Signal(syscall.SIGTERM)
+	d1.cmd.Wait()
+	d3 := c.startServePG(ws)
+	d3.useBearer(session, token.(string))
+	if code, out := d3.execute(session, "echo after-restart", true); code != 0 || out != "after-restart\n" {
+		t.Fatalf("the token through a daemon started after its own stopped: %d %q", code, out)
+	}
+	if _, stderr, code := c.gatehouse("token", "--revoke-sessions"); code != 0 {
+		t.Fatalf("token --revoke-sessions: %d %q", code, stderr)
+	}
+	for i, d := range []*pgDaemon{d2, d3} {
+		req, _ := http.NewRequest("POST", d.url+"/v1/sessions/"+session+"/execute", strings.NewReader(`{"line":"echo revoked"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token.(string))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("daemon %d after the revocation: %s, want 401", i+2, resp.Status)
+		}
+	}
+	d3.useBearer(session, d1.token)
+	if code, out := d3.execute(session, "echo host", true); code != 0 || out != "host\n" {
+		t.Errorf("the host token after the revocation: %d %q", code, out)
+	}
+}

@@ -38,12 +38,15 @@ func hostTokenOption(ctx context.Context, ws *core.Workspace, ledgerName string)
 // ledger's token is read from (or first made in) the file beside it. A
 // ledger on a database server keeps only a hash: its first token is issued
 // here if no daemon issued one yet, and --rotate issues a new one that
-// replaces every earlier token on every daemon of the ledger. The token
-// alone goes to stdout, for `export GATEHOUSE_TOKEN=$(gatehouse token …)`.
+// replaces every earlier token on every daemon of the ledger;
+// --revoke-sessions replaces the ledger's session key instead, so every
+// session token agents hold stops working (G-10.6). The token alone goes
+// to stdout, for `export GATEHOUSE_TOKEN=$(gatehouse token …)`.
 func cmdToken(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("token")
 	db := fs.String("db", "", ledgerSentence)
 	rotate := fs.Bool("rotate", false, "Issue a new token for a ledger on a database server; every earlier token stops working on every daemon at once.")
+	revoke := fs.Bool("revoke-sessions", false, "Give a ledger on a database server a new session key: every session token agents were given stops working on every daemon at once (the host token still opens every session).")
 	pos, code, ok := fs.parse(args, stdout, stderr)
 	if !ok {
 		return code
@@ -51,10 +54,13 @@ func cmdToken(args []string, stdout, stderr io.Writer) int {
 	if len(pos) > 0 {
 		return fs.usageError(stderr, "token takes no arguments (got %q)", pos[0])
 	}
+	if *rotate && *revoke {
+		return fs.usageError(stderr, "--rotate and --revoke-sessions are separate steps; run them one at a time")
+	}
 	name := dbPath(*db)
 	if !store.IsURL(name) {
-		if *rotate {
-			return fs.usageError(stderr, "--rotate is for a ledger on a database server; a file ledger's token is %s: remove it and restart `gatehouse serve` for a new one", rest.TokenPath(name))
+		if *rotate || *revoke {
+			return fs.usageError(stderr, "--rotate and --revoke-sessions are for a ledger on a database server; a file ledger's token is %s, and its session tokens derive from it: remove it and restart `gatehouse serve` for a new one", rest.TokenPath(name))
 		}
 		token, err := rest.LoadOrCreateToken(name)
 		if err != nil {
@@ -75,6 +81,14 @@ func cmdToken(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	ctx := context.Background()
+	if *revoke {
+		if err := rest.RevokeSessionTokens(ctx, k); err != nil {
+			fmt.Fprintf(stderr, "gatehouse: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "gatehouse: a new session key for %s: every session token given before no longer works\n", store.Redact(name))
+		return 0
+	}
 	var token string
 	var err error
 	if *rotate {

@@ -70,8 +70,13 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, err)
 		return
 	}
+	key, err := s.currentSessionKey(r.Context())
+	if err != nil {
+		s.internalError(w, err)
+		return
+	}
 	created := sessionOf(sess.Row())
-	created.Token = s.sessionToken(sess.ID())
+	created.Token = sessionToken(key, sess.ID())
 	w.Header().Set("Location", "/v1/sessions/"+sess.ID())
 	writeJSON(w, http.StatusCreated, created)
 }

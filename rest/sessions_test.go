@@ -298,7 +298,7 @@ func TestSessionsOutliveTheDaemon(t *testing.T) {
 	}
 	earlier := New(d.ws, WithToken(testToken))
 	defer earlier.Close()
-	token := earlier.sessionToken(row.ID)
+	token := sessionToken(earlier.sessionKey, row.ID)
 	d.remember(sessionJSON{ID: row.ID, Token: token})
 	res := d.execute(t, row.ID, "ls", true)
 	if res.ExitCode != 0 || res.Stdout != "report.txt\n" {

@@ -36,7 +36,7 @@ func TestAgentsStayOutOfEachOthersSessions(t *testing.T) {
 	bearers := map[string]string{
 		"no token":                        "",
 		"the intruder's own token":        "Bearer " + intruderToken,
-		"a token of another daemon":       "Bearer " + New(d.ws, WithToken("another-host")).sessionToken(victim),
+		"a token of another daemon":       "Bearer " + sessionToken(New(d.ws, WithToken("another-host")).sessionKey, victim),
 		"the victim's id as a token":      "Bearer " + victim,
 		"a truncated token":               "Bearer " + victimToken[:len(victimToken)-1],
 		"the token under another scheme":  "Basic " + victimToken,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -12,9 +13,10 @@ import (
 // hashKeeper keeps host token hashes in memory, as a server ledger keeps
 // them in its database.
 type hashKeeper struct {
-	mu     sync.Mutex
-	hashes map[string]bool
-	err    error
+	mu         sync.Mutex
+	hashes     map[string]bool
+	sessionKey []byte
+	err        error
 }
 
 func (k *hashKeeper) KeepHostToken(_ context.Context, hash string, replace bool) (bool, error) {
@@ -28,6 +30,18 @@ func (k *hashKeeper) KeepHostToken(_ context.Context, hash string, replace bool)
 	}
 	k.hashes[hash] = true
 	return true, nil
+}
+
+func (k *hashKeeper) SessionKey(_ context.Context, candidate []byte, replace bool) ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.err != nil {
+		return nil, k.err
+	}
+	if k.sessionKey == nil || replace {
+		k.sessionKey = candidate
+	}
+	return k.sessionKey, nil
 }
 
 func (k *hashKeeper) HasHostToken(_ context.Context, hash string) (bool, error) {
@@ -94,5 +108,51 @@ func TestReadTokenOfAServerLedger(t *testing.T) {
 	t.Setenv(TokenEnv, "abc")
 	if token, err := ReadToken(url); token != "abc" || err != nil {
 		t.Errorf("ReadToken with %s set = %q, %v", TokenEnv, token, err)
+	}
+}
+
+// G-10.6, G-10.7: daemons on one ledger that keeps host tokens sign
+// session tokens with the key the ledger keeps, so a token one daemon gave
+// works through another and through a daemon started after it (a
+// restart); a revocation ends it on all of them at once, and a ledger that
+// cannot answer lets no session token in (and makes no session).
+func TestSessionTokensShareTheLedgersKey(t *testing.T) {
+	t.Parallel()
+	k := &hashKeeper{hashes: map[string]bool{}}
+	d := newDaemon(t, WithTokenKeeper(k))
+	sid := d.newSession(t, "agent-a", "guarded")
+	token := d.tokenFor("/v1/sessions/" + sid + "/")
+	other := httptest.NewServer(New(d.ws, WithTokenKeeper(k), WithAgentProfiles("guarded")))
+	defer other.Close()
+	run := func(base, bearer string) int {
+		req, _ := http.NewRequest("POST", base+"/v1/sessions/"+sid+"/execute", strings.NewReader(lineJSON("true")))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := run(other.URL, token); got != http.StatusOK {
+		t.Errorf("the token through another daemon of the ledger: %d, want 200", got)
+	}
+	if got := run(d.http.URL, token); got != http.StatusOK {
+		t.Errorf("the token through its own daemon: %d, want 200", got)
+	}
+	if err := RevokeSessionTokens(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	for _, base := range []string{d.http.URL, other.URL} {
+		if got := run(base, token); got != http.StatusUnauthorized {
+			t.Errorf("the token after a revocation: %d, want 401", got)
+		}
+	}
+	k.mu.Lock()
+	k.err = errors.New("connection refused")
+	k.mu.Unlock()
+	if r := d.call(t, "POST", "/v1/sessions", "", `{"agent_id":"b","profile":"guarded"}`); r.status != http.StatusInternalServerError || strings.Contains(string(r.body), "gst_") {
+		t.Errorf("a session made with the ledger unreachable: %d %s", r.status, r.body)
 	}
 }

@@ -56,4 +56,12 @@ type HostTokens interface {
 	// HasHostToken reports whether hash is the hash of a token the ledger
 	// keeps.
 	HasHostToken(ctx context.Context, hash string) (bool, error)
+
+	// SessionKey returns the key session tokens are signed with, shared
+	// by every daemon on the ledger and kept across restarts. A ledger
+	// without one keeps candidate (at least 32 random bytes) and returns
+	// it; of daemons asking at once, all get the one key kept. With
+	// replace, candidate becomes the key whatever was kept before, which
+	// revokes every session token signed with the old one.
+	SessionKey(ctx context.Context, candidate []byte, replace bool) ([]byte, error)
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -33,4 +34,34 @@ func (l *Ledger) KeepHostToken(ctx context.Context, hash string, replace bool) (
 func (l *Ledger) HasHostToken(ctx context.Context, hash string) (bool, error) {
 	ok, err := queryOne(ctx, l, scanOne[bool], `SELECT EXISTS (SELECT 1 FROM host_tokens WHERE hash = $1)`, hash)
 	return ok, wrap("host token", err)
+}
+
+// SessionKey implements store.HostTokens. A kept key costs one read;
+// otherwise one statement keeps candidate (or replaces the key) and the
+// key kept is read after it in the same transaction, so daemons racing on
+// a fresh ledger all read the one row that won.
+func (l *Ledger) SessionKey(ctx context.Context, candidate []byte, replace bool) ([]byte, error) {
+	if len(candidate) < 32 {
+		return nil, errors.New("session key: a candidate key needs at least 32 bytes")
+	}
+	conflict := `DO NOTHING`
+	if replace {
+		conflict = `DO UPDATE SET key = EXCLUDED.key, created_at = EXCLUDED.created_at`
+	}
+	if !replace {
+		// The usual case, a key already kept, is one read.
+		key, err := queryOne(ctx, l, scanOne[[]byte], `SELECT key FROM session_key`)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return key, wrap("session key", err)
+		}
+	}
+	var key []byte
+	err := l.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO session_key (key, created_at) VALUES ($1, clock_timestamp())
+			ON CONFLICT (only_row) `+conflict, candidate); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT key FROM session_key`).Scan(&key)
+	})
+	return key, wrap("session key", err)
 }

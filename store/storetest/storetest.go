@@ -22,7 +22,8 @@ type Opener func(t testing.TB) (first store.Ledger, another func(t testing.TB) s
 // Run checks an implementation against the Ledger contract: asks and the
 // one-ask-per-question rule, answers and the grants they leave, claims
 // across handles, sessions, changes seen from other handles, the files of
-// durable memory mounts, and the edges (odd bytes, long lines, many writers
+// durable memory mounts, the session key of a ledger that keeps host
+// tokens, and the edges (odd bytes, long lines, many writers
 // at once). Every subtest runs in parallel on its own ledger.
 func Run(t *testing.T, open Opener) {
 	t.Run("asks", func(t *testing.T) { runAsks(t, open) })
@@ -32,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("changes", func(t *testing.T) { runChanges(t, open) })
 	t.Run("mounts", func(t *testing.T) { runMounts(t, open) })
 	t.Run("edges", func(t *testing.T) { runEdges(t, open) })
+	t.Run("session key", func(t *testing.T) { runSessionKey(t, open) })
 }
 
 // SQLite is the Opener of the SQLite implementation: a fresh file in the
