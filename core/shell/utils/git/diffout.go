@@ -19,10 +19,15 @@ type diffOutput struct {
 // formats', which print no blank line before them.
 func (r *repo) printChanges(changes []fileChange, o logOptions, compact bool) error {
 	d := diffOutput{stat: o.stat, patch: o.patch, nameOnly: o.nameOnly, nameStatus: o.nameStat}
-	if !d.stat && !d.patch && !d.nameOnly && !d.nameStatus {
-		return nil
+	if !d.stat && !d.patch && !d.nameOnly && !d.nameStatus || len(changes) == 0 {
+		return nil // a commit that changed nothing shows no separator either
 	}
 	if !compact {
+		// git separates a message from its diff by a blank line, or by
+		// "---" when both a stat and a patch follow.
+		if d.stat && d.patch {
+			r.g.out.WriteString("---")
+		}
 		r.g.out.WriteString("\n")
 	}
 	return r.printDiff(changes, d, nil)

@@ -38,7 +38,8 @@ type logOptions struct {
 	reverse                 bool
 	decorate                bool
 	count                   bool // rev-list --count: print how many
-	graph                   bool // --graph, for a history without merges
+	graph                   bool // --graph
+	firstParent             bool // --first-parent: a merge's first parent only
 	// decorations are the ref names at each commit, when decorate or a
 	// %d/%D placeholder shows them.
 	decorations map[plumbing.Hash]string
@@ -132,6 +133,8 @@ func parseLogArgs(args []string) (logOptions, error) {
 			o.all = true
 		case a == "--graph":
 			o.graph = true
+		case a == "--first-parent":
+			o.firstParent = true
 		case strings.HasPrefix(a, "-"):
 			return o, unknownOption("log", a)
 		default:
@@ -139,6 +142,14 @@ func parseLogArgs(args []string) (logOptions, error) {
 		}
 	}
 	return o, nil
+}
+
+// followed are the parents of c the walk goes on to.
+func (o *logOptions) followed(c *commit) []plumbing.Hash {
+	if o.firstParent && len(c.Parents) > 1 {
+		return c.Parents[:1]
+	}
+	return c.Parents
 }
 
 // isLogFilter reports whether name is a log filter taking a value.
@@ -301,6 +312,9 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		o.decorations = r.decorations()
 		r.decor = o.decorations
 	}
+	if o.graph && len(specs) == 0 && !o.count {
+		return r.graphLog(o, q, seen, hidden, match)
+	}
 	type entry struct {
 		c       *commit
 		changes []fileChange
@@ -312,7 +326,7 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 			return err
 		}
 		c := heap.Pop(q).(*commit)
-		for _, p := range c.Parents {
+		for _, p := range o.followed(c) {
 			if seen[p] || hidden[p] {
 				continue
 			}
@@ -328,17 +342,9 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		}
 		var changes []fileChange
 		needChanges := len(specs) > 0 || o.stat || o.patch || o.nameOnly || o.nameStat
-		if needChanges && len(c.Parents) <= 1 {
-			from := plumbing.ZeroHash
-			if len(c.Parents) == 1 {
-				pc, err := r.readCommit(c.Parents[0])
-				if err != nil {
-					return err
-				}
-				from = pc.Tree
-			}
+		if needChanges && (len(c.Parents) <= 1 || o.firstParent) {
 			var err error
-			if changes, err = r.treeChanges(from, c.Tree); err != nil {
+			if changes, err = r.firstParentChanges(c); err != nil {
 				return err
 			}
 			if len(specs) > 0 {
@@ -381,12 +387,26 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 	return nil
 }
 
+// firstParentChanges are what a commit changed from its first parent
+// (from nothing for a root commit).
+func (r *repo) firstParentChanges(c *commit) ([]fileChange, error) {
+	from := plumbing.ZeroHash
+	if len(c.Parents) > 0 {
+		pc, err := r.readCommit(c.Parents[0])
+		if err != nil {
+			return nil, err
+		}
+		from = pc.Tree
+	}
+	return r.treeChanges(from, c.Tree)
+}
+
 // printGraph is log --graph for a history drawn as one line of commits:
 // each entry's first line marked "* ", the rest "| " while the line goes
 // on below. A history with merges or side by side branches is refused.
 func (r *repo) printGraph(cs []*commit, changes [][]fileChange, o logOptions, hidden map[plumbing.Hash]bool, pathLimited bool) error {
 	if o.reverse {
-		return fatalf("cannot combine --reverse with --graph")
+		return fatalf("options '--reverse' and '--graph' cannot be used together")
 	}
 	for i, c := range cs {
 		linear := len(c.Parents) <= 1
