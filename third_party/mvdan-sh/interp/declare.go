@@ -25,6 +25,9 @@ type declOpts struct {
 	funcName bool   // -F
 	global   bool   // -g
 	local    bool   // the variables are the function's own
+	// bound are the prefix bindings of "x=1 local x" (patch 129): a new
+	// local of such a name starts as the binding, value and export.
+	bound map[string]bool
 }
 
 // declClause runs a declaration command as bash's declare builtin does.
@@ -68,6 +71,22 @@ func (r *Runner) declClause(ctx context.Context, cm *syntax.DeclClause) {
 		return
 	}
 	o.local = r.inFunc && !o.global && o.variant != "export" && o.variant != "readonly"
+	if len(cm.Assigns) > 0 {
+		args = r.declValuesFirst(args)
+		if r.exit.exiting {
+			return
+		}
+		undo, ok := r.bindDeclPrefix(cm.Assigns, declKeeps(o, args), o.local)
+		o.bound = map[string]bool{}
+		for _, as := range cm.Assigns {
+			o.bound[as.Name.Value] = true
+		}
+		defer undo()
+		if !ok {
+			r.exit.code = 1
+			return
+		}
+	}
 	if o.funcs || o.funcName {
 		r.declFuncs(o, args)
 		return
@@ -373,8 +392,13 @@ func (r *Runner) declOne(o declOpts, as *syntax.Assign) {
 		return
 	}
 	if o.local && !r.ownLocal(name) {
-		// A new local starts unset, with no attributes but export's.
-		prev = expand.Variable{Local: true}
+		// A new local starts unset, with no attributes but export's,
+		// or as the prefix binding of its name.
+		if o.bound[name] {
+			prev.Local = true
+		} else {
+			prev = expand.Variable{Local: true}
+		}
 	}
 	if o.variant == "readonly" && as.Naked && !prev.IsSet() {
 		// bash's readonly -a NAME keeps no array type for an unset NAME.

@@ -718,7 +718,10 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 
 		refusals := r.varRefusals
 		for _, as := range cm.Assigns {
-			name := as.Name.Value
+			name, ok := r.prefixBindable(as)
+			if !ok {
+				continue
+			}
 			prev := r.lookupVar(name)
 			// Resolve any nameref so we can restore the original final value later on.
 			if n, v := prev.Resolve(r.writeEnv); n != "" {
@@ -1047,8 +1050,18 @@ func (r *Runner) flattenAssigns(args []*syntax.Assign) iter.Seq[*syntax.Assign] 
 			}
 			for _, field := range r.fields(as.Value) {
 				as := &syntax.Assign{}
-				name, val, ok := strings.Cut(field, "=")
+				name, index, val, ok := splitAssignField(field)
 				as.Name = &syntax.Lit{Value: name}
+				if index != nil {
+					// declare 'a[i+1]=x': the subscript is the
+					// text between its brackets (patch 129).
+					as.Index = &syntax.Word{Parts: []syntax.WordPart{
+						&syntax.SglQuoted{Value: *index},
+					}}
+				}
+				if len(name) > 1 && name[len(name)-1] == '+' && syntax.ValidName(name[:len(name)-1]) {
+					as.Name.Value, as.Append = name[:len(name)-1], true
+				}
 				if !ok {
 					as.Naked = true
 				} else {

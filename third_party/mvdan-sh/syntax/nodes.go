@@ -951,13 +951,21 @@ func (p *ParenTest) End() Pos { return posAddCol(p.Rparen, 1) }
 //
 // This node will only appear with [LangBash].
 type DeclClause struct {
+	// Assigns are the bindings written before the keyword, as in
+	// "x=1 declare y": they hold while the builtin runs (gatehouse).
+	Assigns []*Assign
 	// Variant is one of "declare", "local", "export", "readonly",
 	// "typeset", or "nameref".
 	Variant *Lit
 	Args    []*Assign
 }
 
-func (d *DeclClause) Pos() Pos { return d.Variant.Pos() }
+func (d *DeclClause) Pos() Pos {
+	if len(d.Assigns) > 0 {
+		return d.Assigns[0].Pos()
+	}
+	return d.Variant.Pos()
+}
 func (d *DeclClause) End() Pos {
 	if len(d.Args) > 0 {
 		return d.Args[len(d.Args)-1].End()

@@ -3091,6 +3091,13 @@ loop:
 				ce.Assigns = append(ce.Assigns, p.getAssign(true))
 				break
 			}
+			if len(ce.Args) == 0 && p.declKeyword() {
+				// x=1 declare y: a declaration with prefix bindings
+				// still reads its arguments as assignments (gatehouse).
+				p.declClause(s)
+				s.Cmd.(*DeclClause).Assigns = ce.Assigns
+				return
+			}
 			// Avoid failing later with the confusing "} can only be used to close a block".
 			if p.val == "{" && w != nil && w.Lit() == "function" {
 				p.checkLang(p.pos, langBashLike, `the "function" builtin`)
@@ -3143,14 +3150,28 @@ loop:
 	}
 	if len(ce.Args) == 0 {
 		ce.Args = nil
-	} else {
+	} else if !p.lang.in(langBashLike) {
 		for _, asgn := range ce.Assigns {
 			if asgn.Index != nil || asgn.Array != nil {
 				p.posErr(asgn.Pos(), "inline variables cannot be arrays")
 			}
 		}
 	}
+	// bash refuses an array binding before a command when it runs
+	// (gatehouse).
 	s.Cmd = ce
+}
+
+// declKeyword reports whether the current word is a declaration builtin
+// that reads its arguments as assignments.
+func (p *Parser) declKeyword() bool {
+	switch p.val {
+	case "declare":
+		return p.lang.in(langBashLike | LangZsh)
+	case "local", "export", "readonly", "typeset", "nameref":
+		return p.lang.in(langBashLike | LangMirBSDKorn | LangZsh)
+	}
+	return false
 }
 
 func (p *Parser) funcDecl(s *Stmt, pos Pos, long, withParens bool, names ...*Lit) {
