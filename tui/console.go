@@ -186,6 +186,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.explain.Update(msg))
 	case tea.KeyPressMsg:
 		cmds = append(cmds, m.onKey(msg))
+	case tea.PasteMsg:
+		// A paste can carry what an agent wrote: the inputs show it, and
+		// a note stores it, made inert like everything else on screen.
+		msg.Content = inert(strings.ReplaceAll(msg.Content, "\t", " "))
+		cmds = append(cmds, m.routeToInput(msg))
 	default:
 		cmds = append(cmds, m.routeToInput(msg))
 	}

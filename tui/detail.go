@@ -88,16 +88,14 @@ func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// statusRow is the detail's first row: where the ask stands, how long ago
-// it arrived, and how many pending asks are the same question.
+// statusRow is the detail's first row: where the ask stands and how long
+// ago it arrived (drawn at every frame: the age moves).
 func (p *detailPane) statusRow() string {
 	st := p.ctx.Styles
 	word, styleKey := decisionLabel(p.rec)
-	status := st.outcomeStyle(styleKey).Render(word) + " · asked " + age(p.ctx.Now().Sub(p.rec.CreatedAt)) + " ago"
-	if n := p.board.sameCount(p.rec); n > 1 {
-		status += fmt.Sprintf(" · %d identical asks waiting (Y allows, D denies them all)", n)
-	}
-	return st.Label.Render(fit("status", labelWidth)) + status
+	word = inert(word)
+	rest := fit(" · asked "+age(p.ctx.Now().Sub(p.rec.CreatedAt))+" ago", max(max(p.width, 20)-labelWidth-textWidth(word), 1))
+	return st.Label.Render(fit("status", labelWidth)) + st.outcomeStyle(styleKey).Render(word) + strings.TrimRight(rest, " ")
 }
 
 func (p *detailPane) View() string {
@@ -135,6 +133,9 @@ func (p *detailPane) rebuild() {
 		}
 	}
 	lines = append(lines, p.statusRow()) // drawn again at every View: the age moves
+	if n := p.board.sameCount(r); n > 1 {
+		field("same", fmt.Sprintf("%d identical asks waiting (Y allows, D denies them all)", n))
+	}
 	field("session", fmt.Sprintf("%s · agent %s", r.SessionID, r.AgentID))
 	lines = append(lines, p.lineRows(w)...)
 	field("command", r.Command)

@@ -25,6 +25,10 @@ type explainPane struct {
 	input   textinput.Model
 	typing  bool
 	session string // the chosen session's id
+	// original is the ask's line the input was filled with, and filled
+	// what the input showed of it: a line on one row, made inert. Run
+	// unchanged, the input explains the original, newlines and all.
+	original, filled string
 
 	asked  string // "session\x00line" of the last explanation asked for
 	exps   []core.Explanation
@@ -50,8 +54,9 @@ func (p *explainPane) Typing() bool { return p.typing }
 // begin from (the selected ask's, when there is one).
 func (p *explainPane) Start(line, sessionID string) tea.Cmd {
 	if line != "" {
-		p.input.SetValue(line)
+		p.input.SetValue(inert(strings.ReplaceAll(line, "\n", "⏎")))
 		p.input.CursorEnd()
+		p.original, p.filled = line, p.input.Value()
 	}
 	if sessionID != "" {
 		p.session = sessionID
@@ -126,6 +131,9 @@ func (p *explainPane) Update(msg tea.Msg) tea.Cmd {
 // run asks for the explanation of the typed line.
 func (p *explainPane) run() tea.Cmd {
 	line := strings.TrimSpace(p.input.Value())
+	if p.original != "" && p.input.Value() == p.filled {
+		line = p.original // the ask's own line, not its one-row picture
+	}
 	p.pickSession(0)
 	if line == "" || p.session == "" {
 		return nil

@@ -190,7 +190,7 @@ func (p *historyPane) View() string {
 		if by == "" {
 			by = "—"
 		}
-		cells := []string{marker + fit(age(now.Sub(when)), whenW), fit(word, outcomeW), fit(by, byW) + fit(r.AgentID, agentW-1) + " " + fit(r.Command, cmdW)}
+		cells := []string{marker + fit(age(now.Sub(when)), whenW), fit(word, outcomeW), fit(by, byW) + fit(r.AgentID, agentW-1) + " " + fitMiddle(r.Command, cmdW)}
 		if i == p.selected && p.focused {
 			lines = append(lines, st.Selected.Render(fit(strings.Join(cells, ""), p.width)))
 		} else {

@@ -6,36 +6,33 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
 )
 
 // fit shows plain text s in exactly w cells: cut with an ellipsis when it
-// is longer, padded with spaces when shorter. Lists use it so columns line
-// up; Detail never does, it wraps instead (G-13.5).
+// is longer, padded with spaces when shorter, with a newline shown as ⏎
+// and whatever a terminal would act on made inert. Lists use it so
+// columns line up; Detail never does, it wraps instead (G-13.5).
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	s = strings.ReplaceAll(s, "\n", "⏎")
-	width := lipgloss.Width(s)
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = strings.ReplaceAll(s, "\n", "⏎")
+	}
+	s = inert(s)
+	width := textWidth(s)
 	if width <= w {
-		return s + strings.Repeat(" ", w-width)
+		return s + spaces(w-width)
 	}
-	var b strings.Builder
-	used := 0
-	for _, r := range s {
-		rw := lipgloss.Width(string(r))
-		if used+rw > w-1 {
-			break
-		}
-		b.WriteRune(r)
-		used += rw
+	if isASCII(s) {
+		return s[:w-1] + "…"
 	}
-	b.WriteString("…")
-	used++
-	return b.String() + strings.Repeat(" ", w-used)
+	cut := ansi.Truncate(s, w, "…")
+	return cut + spaces(w-textWidth(cut))
 }
 
 // fitLeft is fit that keeps the end of s, for ids and paths whose tail is
@@ -44,64 +41,123 @@ func fitLeft(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	width := lipgloss.Width(s)
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = strings.ReplaceAll(s, "\n", "⏎")
+	}
+	s = inert(s)
+	width := textWidth(s)
 	if width <= w {
-		return s + strings.Repeat(" ", w-width)
+		return s + spaces(w-width)
 	}
-	runes := []rune(s)
-	used, i := 1, len(runes)
-	for i > 0 {
-		rw := lipgloss.Width(string(runes[i-1]))
-		if used+rw > w {
-			break
+	if isASCII(s) {
+		return "…" + s[len(s)-(w-1):]
+	}
+	cut := ansi.TruncateLeft(s, width-(w-1), "…")
+	return cut + spaces(w-textWidth(cut))
+}
+
+// fitMiddle is fit that keeps both ends of s and cuts the middle, for
+// commands: the program is at the start and what it acts on at the end,
+// and rows that differ only at their ends (cat …/f1.md, cat …/f2.md) still
+// look different.
+func fitMiddle(s string, w int) string {
+	if w < 12 {
+		return fit(s, w)
+	}
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = strings.ReplaceAll(s, "\n", "⏎")
+	}
+	s = inert(s)
+	width := textWidth(s)
+	if width <= w {
+		return s + spaces(w-width)
+	}
+	head := (w - 1) * 2 / 5
+	tail := w - 1 - head
+	if isASCII(s) {
+		return s[:head] + "…" + s[len(s)-tail:]
+	}
+	cut := ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, width-tail, "")
+	return cut + spaces(max(w-textWidth(cut), 0))
+}
+
+// spaces is n blanks.
+func spaces(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(blankRow) {
+		return blankRow[:n]
+	}
+	return strings.Repeat(" ", n)
+}
+
+// blankRow is the blanks most padding takes from, without allocating.
+const blankRow = "                                                                                                                                                                                                                                                                "
+
+// isASCII reports whether s is all ASCII (one cell a byte, once inert).
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
 		}
-		used += rw
-		i--
 	}
-	return "…" + string(runes[i:]) + strings.Repeat(" ", w-used)
+	return true
+}
+
+// textWidth is how many cells inert text takes: its length when it is
+// ASCII, else the width of its grapheme clusters as the renderer counts
+// them (wide CJK characters and emoji take two).
+func textWidth(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
 }
 
 // wrap breaks plain text into lines of at most w cells, keeping its own
 // newlines, breaking at blanks only (never inside a path at a hyphen, where
 // a reader would see two words) and cutting a word longer than a line, so
-// nothing is ever cut off.
+// nothing is ever cut off. What a terminal would act on is made inert
+// first.
 func wrap(s string, w int) []string {
 	if w < 1 {
 		w = 1
 	}
+	s = inert(s)
 	var out []string
-	for _, line := range strings.Split(s, "\n") {
+	for line := range strings.SplitSeq(s, "\n") {
 		out = append(out, wrapLine(line, w)...)
 	}
 	return out
 }
 
 // wrapLine wraps one line: each row ends at the last blank that fits (the
-// blank itself is not drawn), or mid-word when no blank does.
+// blank itself is not drawn), or mid-word when no blank does. It steps
+// through grapheme clusters, so a wide character or an emoji sequence is
+// never split and counts the cells it takes.
 func wrapLine(line string, w int) []string {
 	var out []string
-	for lipgloss.Width(line) > w {
+	for textWidth(line) > w {
 		cut, hard, cells := -1, len(line), 0
-		for i, r := range line {
-			rw := 1
-			if r >= 0x7f || r < 0x20 {
-				rw = lipgloss.Width(string(r))
-			}
-			if cells+rw > w {
+		for i := 0; i < len(line); {
+			size, cw := clusterAt(line, i)
+			if cells+cw > w {
 				hard = i
-				if r == ' ' {
+				if line[i] == ' ' {
 					cut = i
 				}
 				break
 			}
-			if r == ' ' {
+			if line[i] == ' ' {
 				cut = i
 			}
-			cells += rw
+			cells += cw
+			i += size
 		}
 		if cut <= 0 {
 			if hard == 0 {
-				hard = len(string([]rune(line)[0])) // a character wider than the row
+				hard, _ = clusterAt(line, 0) // a character wider than the row
 			}
 			out = append(out, line[:hard])
 			line = line[hard:]
@@ -111,6 +167,16 @@ func wrapLine(line string, w int) []string {
 		line = line[cut+1:]
 	}
 	return append(out, line)
+}
+
+// clusterAt is the length in bytes and the width in cells of the grapheme
+// cluster at s[i:].
+func clusterAt(s string, i int) (size, width int) {
+	if s[i] < 0x80 && (i+1 == len(s) || s[i+1] < 0x80) {
+		return 1, 1
+	}
+	cluster, w := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+	return len(cluster), w
 }
 
 // indentWrap wraps s to w cells after a first-line prefix, indenting the
@@ -236,7 +302,7 @@ func explainTable(st Styles, exps []core.Explanation, width int) []string {
 				out = append(out, indent+st.Dim.Render(l))
 			}
 		}
-		if s := strings.TrimSuffix(e.Stderr, "\n"); s != "" {
+		if s := strings.TrimSuffix(expandTabs(e.Stderr), "\n"); s != "" {
 			for _, l := range wrap("stderr: "+s, width-len(indent)) {
 				out = append(out, indent+st.Stderr.Render(l))
 			}

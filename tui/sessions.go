@@ -195,9 +195,9 @@ func (p *sessionsPane) transcriptLines() []string {
 		}
 		r := e.Result
 		if s := strings.TrimSuffix(r.Stdout, "\n"); s != "" {
-			out = append(out, indentWrap("  ", s, w)...)
+			out = append(out, indentWrap("  ", expandTabs(s), w)...)
 		}
-		if s := strings.TrimSuffix(r.Stderr, "\n"); s != "" {
+		if s := strings.TrimSuffix(expandTabs(r.Stderr), "\n"); s != "" {
 			for _, l := range indentWrap("  ! ", s, w) {
 				out = append(out, st.Stderr.Render(l))
 			}

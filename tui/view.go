@@ -3,9 +3,11 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // The console's frame: two header rows (the count and the pages; the
@@ -89,7 +91,12 @@ func (m *Model) render() string {
 		}
 	}
 	rows = append(rows, m.statusBar(w), m.helpBar(w))
-	return lipgloss.NewStyle().MaxHeight(m.ctx.Height).Render(strings.Join(rows, "\n"))
+	screen := strings.Join(rows, "\n")
+	if n := strings.Count(screen, "\n") + 1; n > m.ctx.Height {
+		// Too short a terminal: keep the top rows, as a terminal would.
+		screen = strings.Join(strings.SplitN(screen, "\n", m.ctx.Height+1)[:max(m.ctx.Height, 1)], "\n")
+	}
+	return screen
 }
 
 // countWords is the one count of waiting asks: the header, the window
@@ -183,18 +190,30 @@ func (m *Model) body(w int) string {
 	default:
 		s = m.explain.View()
 	}
-	return lipgloss.NewStyle().Width(w).Height(h).MaxHeight(h).MaxWidth(w).Render(s)
+	return block(s, w, h)
 }
 
 // asksPage is the queue with the selected ask's detail: side by side on
 // wide terminals, stacked on narrow ones.
 func (m *Model) asksPage(w, h int) string {
 	st := m.ctx.Styles
-	queue := lipgloss.NewStyle().Width(m.asks.width).Height(m.asks.height).MaxHeight(m.asks.height).Render(m.asks.View())
+	queue := block(m.asks.View(), m.asks.width, m.asks.height)
 	detail := m.detail.View()
 	if w >= sideBySide {
-		bar := st.Rule.Render(strings.TrimSuffix(strings.Repeat("│ \n", h), "\n"))
-		return lipgloss.JoinHorizontal(lipgloss.Top, queue, bar, detail)
+		// Side by side: each queue row, the bar, the detail's row.
+		left := strings.Split(block(queue, m.asks.width, h), "\n")
+		right := strings.Split(block(detail, m.detail.width, h), "\n")
+		bar := st.Rule.Render("│ ")
+		var b strings.Builder
+		for i := range h {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(left[i])
+			b.WriteString(bar)
+			b.WriteString(right[i])
+		}
+		return b.String()
 	}
 	return queue + "\n" + st.Rule.Render(strings.Repeat("─", w)) + "\n" + detail
 }
@@ -236,4 +255,97 @@ func (m *Model) helpBar(w int) string {
 	}
 	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing())
 	return " " + m.help.ShortHelpView(fitting(keys, m.ctx.Keys.Help, w-1, len(m.help.ShortSeparator)))
+}
+
+// block lays drawn rows out as exactly h rows of exactly w cells: a row
+// too long is cut with an ellipsis (its styling kept), a short one padded,
+// missing rows added blank and rows past h dropped. Panes draw rows that
+// already fit, so this is a bound, and a cheap one: a row's width is
+// counted once, without a grapheme walk for the common characters (see
+// cellWidth), which keeps a frame of ten thousand asks fast (G-14).
+func block(s string, w, h int) string {
+	var b strings.Builder
+	b.Grow(len(s) + w*2)
+	row := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		if row == h {
+			break
+		}
+		if row > 0 {
+			b.WriteByte('\n')
+		}
+		cw := cellWidth(line)
+		if cw > w {
+			line = ansi.Truncate(line, w, "…")
+			cw = ansi.StringWidth(line)
+		}
+		b.WriteString(line)
+		b.WriteString(spaces(w - cw))
+		row++
+	}
+	for ; row < h; row++ {
+		if row > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(spaces(w))
+	}
+	return b.String()
+}
+
+// cellWidth is how many cells a drawn row takes: its SGR styling takes
+// none, ASCII and the narrow symbols the console draws with (rules,
+// markers, arrows, brackets, control pictures) one each. Anything else
+// (wide text, emoji, combining marks) is measured by grapheme clusters,
+// as the renderer does.
+func cellWidth(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j + 1
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !narrowSymbol(r) {
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
+}
+
+// narrowSymbol reports whether r is one of the symbols that take one cell
+// and never join the rune before or after into a wider cluster: Latin-1
+// letters and signs, general punctuation (… · ‘ ’), arrows, mathematical
+// brackets (⟦ ⟧ ⟨ ⟩), box drawing and blocks, the control pictures
+// inert draws, and the geometric shapes the console marks states with.
+// TestNarrowSymbolsAreOneCell holds every one of them to the renderer's
+// count.
+func narrowSymbol(r rune) bool {
+	switch {
+	case r >= 0xa1 && r <= 0xff && r != 0xad:
+	case r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x203b, r >= 0x203d && r <= 0x2048, r >= 0x204a && r <= 0x205e:
+	case r >= 0x2190 && r <= 0x2193, r >= 0x2196 && r <= 0x21a8, r >= 0x21ab && r <= 0x21ff:
+	case r == 0x23ce: // ⏎
+	case r >= 0x2400 && r <= 0x2426:
+	case r >= 0x2500 && r <= 0x259f:
+	case r >= 0x25a0 && r <= 0x25a9, r >= 0x25ac && r <= 0x25b5, r >= 0x25b7 && r <= 0x25bf,
+		r >= 0x25c1 && r <= 0x25fa:
+	case r >= 0x27e6 && r <= 0x27ef:
+	case r == 0x2713, r == 0x2717, r == 0x2205, r == 0x2298, r == 0x00d7:
+	default:
+		return false
+	}
+	return true
 }
