@@ -139,6 +139,14 @@ type FS interface {
 	// meet (the door's word on a write, judged as a utimes; EROFS on a
 	// read-only mount or the synthetic tree), or nil (test -w).
 	CheckWrite(name string) error
+	// CheckCreate answers what writing name would meet, creating it when
+	// it is missing (open for writing with O_CREATE), without changing
+	// anything: the door's word on the path, EROFS on a read-only mount
+	// or the synthetic tree, or nil. Missing directories on the way are no
+	// objection (the writer makes them first, each judged then). A command
+	// that writes many files asks it of all of them before its first
+	// write, so a refusal never leaves it half done.
+	CheckCreate(name string) error
 	// CheckRead answers what the door says of reading name, whether or not
 	// it exists, without touching it: nil, ENOENT for a hidden path (or a
 	// link component leading nowhere), or the refusal an open for reading

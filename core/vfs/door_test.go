@@ -453,3 +453,49 @@ func TestListingDoorHider(t *testing.T) {
 		t.Errorf("plain door: ls = %q after %d checks, want %q after 4", got, checks, "a b")
 	}
 }
+
+// CheckCreate gives the answer a write creating the name would meet, with
+// nothing created: a refusal even below a missing directory, EROFS on a
+// read-only mount, ENOENT for a hidden name, nil where the write would
+// pass (G-6.1).
+func TestCheckCreateCreatesNothing_G6_1(t *testing.T) {
+	t.Parallel()
+	v := mustVFS(t, MountSpec{Prefix: "/w", Files: map[string]string{"a.txt": "a", "d/x": "x"}},
+		MountSpec{Prefix: "/ro", ReadOnly: true, Files: map[string]string{"f": "f"}})
+	door := DoorFunc(func(op Op) error {
+		switch {
+		case strings.HasPrefix(op.Path, "/w/secrets"):
+			if !op.Write {
+				return nil
+			}
+			return &RefusedError{Reason: credentialsReason}
+		case op.Path == "/w/hidden":
+			return ErrHidden
+		}
+		return nil
+	})
+	fsys := v.View(door)
+	tests := []struct {
+		name string
+		want error
+	}{
+		{"/w/a.txt", nil},
+		{"/w/new.txt", nil},
+		{"/w/new/dir/file", nil},
+		{"/w/secrets/new.env", fs.ErrPermission},
+		{"/w/secrets", fs.ErrPermission},
+		{"/w/hidden", fs.ErrNotExist},
+		{"/w/d", EISDIR},
+		{"/ro/f", EROFS},
+		{"/ro/new", EROFS},
+	}
+	for _, tt := range tests {
+		err := fsys.CheckCreate(tt.name)
+		if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
+			t.Errorf("CheckCreate(%s) = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+	if got := names(fsys, "/w"); got != "a.txt d" {
+		t.Errorf("ls /w = %q: CheckCreate made something", got)
+	}
+}

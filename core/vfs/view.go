@@ -625,6 +625,32 @@ func (v *view) CheckWrite(name string) error {
 	return v.change(OpUtimes, "access", name, func(*resolved) error { return nil })
 }
 
+// CheckCreate is the judgement of an open for writing that may create
+// name, with nothing opened. Unlike lookup it keeps the door's refusal
+// when the parent directory is missing too: the writer would make the
+// directory and then meet the same refusal.
+func (v *view) CheckCreate(name string) error {
+	var r resolved
+	if err := v.resolve(&r, OpOpen, name, true); err != nil {
+		return pathErr("open", name, err)
+	}
+	if v.git == GitRepository && linkedIntoGitStore(r.clean, r.path) {
+		return pathErr("open", name, errIntoGit)
+	}
+	err := v.judge(Op{Name: OpOpen, Write: true, Create: !r.exists, Path: r.path, Prefix: r.prefix()})
+	switch {
+	case err != nil:
+	case r.exists && r.info.IsDir():
+		err = EISDIR
+	default:
+		err = writable(&r)
+	}
+	if err != nil {
+		return pathErr("open", name, err)
+	}
+	return nil
+}
+
 // CheckRead is the judgement of a read with nothing opened; the path need
 // not exist, so no missing name gives way to a refusal here.
 func (v *view) CheckRead(name string) error {

@@ -413,7 +413,7 @@ func (r *repo) moveTrees(from, to plumbing.Hash) error {
 		return err
 	}
 	changed := differing(oldTree, newTree)
-	if err := r.checkCollisions(changed, oldTree, s, sc); err != nil {
+	if err := r.checkCollisions(changed, oldTree, newTree, s, sc); err != nil {
 		return err
 	}
 	for _, p := range changed {
@@ -445,7 +445,7 @@ func differing(a, b map[string]flatEntry) []string {
 // checkCollisions refuses a switch that would overwrite local changes or
 // untracked files, or change a path the door hides (which the session can
 // neither write nor be told about).
-func (r *repo) checkCollisions(changed []string, oldTree map[string]flatEntry, s *scanner, sc *scan) error {
+func (r *repo) checkCollisions(changed []string, oldTree, newTree map[string]flatEntry, s *scanner, sc *scan) error {
 	var local, untracked []string
 	untrackedSet := map[string]bool{}
 	for _, p := range sc.untracked {
@@ -455,13 +455,11 @@ func (r *repo) checkCollisions(changed []string, oldTree map[string]flatEntry, s
 		if sc.hidden[p] || r.hiddenPath(p) {
 			return &exitError{msg: "error: this switch would change files hidden from this session\nAborting\n", code: 1}
 		}
-		// A file the session may not change (a deny rule, a read-only
-		// mount) is refused before anything is written, so a switch or
-		// a merge never stops half done.
-		if _, there := sc.files[p]; there {
-			if err := r.g.fsys.CheckWrite(r.abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return &exitError{msg: fmt.Sprintf("error: unable to unlink old '%s': %s\nAborting\n", p, errText(err)), code: 1}
-			}
+		// A file the session may not change or create (a deny rule, a
+		// read-only mount) is refused before anything is written, so a
+		// switch or a merge never stops half done.
+		if err := r.checkWritable(p, newTree); err != nil {
+			return err
 		}
 		e, inIndex := s.entries[p]
 		old, inOld := oldTree[p]
@@ -483,6 +481,23 @@ func (r *repo) checkCollisions(changed []string, oldTree map[string]flatEntry, s
 	if len(untracked) > 0 {
 		return &exitError{msg: "error: The following untracked working tree files would be overwritten by checkout:\n\t" +
 			strings.Join(untracked, "\n\t") + "\nPlease move or remove them before you switch branches.\nAborting\n", code: 1}
+	}
+	return nil
+}
+
+// checkWritable is the door's word on the write applyPath would make of
+// p: rewriting or creating it when target holds it (a new file in a
+// place the session may not write is refused like a denied file),
+// removing it otherwise. Nothing is changed.
+func (r *repo) checkWritable(p string, target map[string]flatEntry) error {
+	if _, write := target[p]; write {
+		if err := r.g.fsys.CheckCreate(r.abs(p)); err != nil {
+			return &exitError{msg: fmt.Sprintf("error: unable to create file %s: %s\nAborting\n", p, errText(err)), code: 1}
+		}
+		return nil
+	}
+	if err := r.g.fsys.CheckWrite(r.abs(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return &exitError{msg: fmt.Sprintf("error: unable to unlink old '%s': %s\nAborting\n", p, errText(err)), code: 1}
 	}
 	return nil
 }

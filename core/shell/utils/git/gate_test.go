@@ -565,3 +565,33 @@ func TestMergeRefusesDeniedWrites(t *testing.T) {
 		t.Errorf("a refused merge changed something:\n%s", got)
 	}
 }
+
+// TestMultiFileWritesJudgeNewFilesFirst: a merge, checkout, reset --hard
+// or stash pop that would create a file where the session may not write
+// is refused with the rule's reason before its first write: the files it
+// would have changed beside it stay as they were, HEAD and the stash too
+// (G-6.1).
+func TestMultiFileWritesJudgeNewFilesFirst(t *testing.T) {
+	t.Parallel()
+	const reason = "secrets are written by the vault only"
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"},
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "deny", Deny: []gate.Rule{{Reason: reason, Paths: []string{"/w/secrets"}}}})
+	open, d := w["open"], w["deny"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && mkdir secrets && echo s > secrets/new.env && echo t >> a.txt && git add -A && git commit -q -m topic" +
+		" && git checkout -q main && echo m >> b.txt && git commit -q -am main" +
+		" && echo local >> a.txt && mkdir -p secrets && echo u > secrets/u.env && git stash -q -u")
+	const state = "git status -s; cat a.txt b.txt; git log --oneline | wc -l; git stash list | wc -l; ls .git/MERGE_HEAD secrets 2>&1 | wc -l"
+	before := open.must(state)
+	for _, line := range []string{"git merge topic", "git checkout topic", "git switch topic", "git reset --hard topic", "git stash pop", "git stash apply", "git cherry-pick topic"} {
+		out, errOut, code := d.run(line)
+		if code == 0 || !strings.Contains(errOut+out, reason) {
+			t.Errorf("%s: exit %d\n%s%s", line, code, out, errOut)
+		}
+		if got := open.must(state); got != before {
+			t.Errorf("a refused %s changed something:\n%s\nwas:\n%s", line, got, before)
+		}
+	}
+	// Where the session may write, the same lines work.
+	open.must("git merge -q topic && cat secrets/new.env")
+}

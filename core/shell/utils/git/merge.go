@@ -216,6 +216,9 @@ func abortMerge(g *cmd, args []string) error {
 		if r.hiddenPath(p) {
 			return &exitError{msg: "error: this reset would change files hidden from this session\n", code: 1}
 		}
+		if err := r.checkWritable(p, head); err != nil {
+			return err
+		}
 	}
 	for _, p := range sortedKeys(touched) {
 		if err := r.applyPath(p, head, ed.entries); err != nil {

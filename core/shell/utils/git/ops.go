@@ -636,6 +636,7 @@ func (r *repo) hardReset(head, target plumbing.Hash) error {
 	for _, e := range ed.idx.Entries {
 		paths[e.Name] = true // conflicted paths too
 	}
+	var todo []string
 	for _, p := range sortedKeys(paths) {
 		fe, inTarget := flat[p]
 		e, inIndex := ed.entries[p]
@@ -648,6 +649,16 @@ func (r *repo) hardReset(head, target plumbing.Hash) error {
 		if inIndex && inTarget && e.Hash == fe.Hash && e.Mode == fe.Mode && sc.tracked[p] == wtSame {
 			continue
 		}
+		todo = append(todo, p)
+	}
+	// Judge every write before the first, so a refused one leaves the
+	// worktree as it was.
+	for _, p := range todo {
+		if err := r.checkWritable(p, flat); err != nil {
+			return err
+		}
+	}
+	for _, p := range todo {
 		if err := r.applyPath(p, flat, ed.entries); err != nil {
 			return err
 		}

@@ -433,6 +433,7 @@ func (r *repo) stashClean(head plumbing.Hash, headFlat map[string]flatEntry, spe
 		for p := range headFlat {
 			paths[p] = true
 		}
+		var todo []string
 		for _, p := range sortedKeys(paths) {
 			if (specs != nil && !matchAny(specs, p)) || sc.hidden[p] || r.hiddenPath(p) {
 				continue
@@ -442,6 +443,14 @@ func (r *repo) stashClean(head plumbing.Hash, headFlat map[string]flatEntry, spe
 			if inIndex == inTarget && (!inIndex || e.Hash == t.Hash && e.Mode == t.Mode) && sc.tracked[p] == wtSame {
 				continue
 			}
+			todo = append(todo, p)
+		}
+		for _, p := range todo {
+			if err := r.checkWritable(p, target); err != nil {
+				return err
+			}
+		}
+		for _, p := range todo {
 			if err := r.applyPath(p, target, ed.entries); err != nil {
 				return err
 			}
@@ -601,6 +610,9 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 	if len(local) > 0 {
 		return &stashRefusal{"error: Your local changes to the following files would be overwritten by merge:\n\t" + strings.Join(local, "\n\t") + "\nPlease commit your changes or stash them before you merge.\nAborting\n"}
 	}
+	if err := r.checkStashWrites(wc, todo, workFlat); err != nil {
+		return err
+	}
 	if len(differing(baseFlat, workFlat)) == 0 {
 		r.g.out.WriteString("Already up to date.\n")
 	}
@@ -651,6 +663,42 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 type stashRefusal struct{ msg string }
 
 func (e *stashRefusal) Error() string { return e.msg }
+
+// checkStashWrites judges every write an apply will make, the tracked
+// paths (todo, to workFlat's versions) and the untracked files it brings
+// back, before the first is made (G-6.1).
+func (r *repo) checkStashWrites(wc *commit, todo []string, workFlat map[string]flatEntry) error {
+	for _, p := range todo {
+		if err := r.checkWritable(p, workFlat); err != nil {
+			return err
+		}
+	}
+	if len(wc.Parents) < 3 {
+		return nil
+	}
+	tree, err := r.commitTree(wc.Parents[2])
+	if err != nil {
+		return err
+	}
+	untracked, err := r.flatten(tree)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(untracked))
+	for p := range untracked {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		if r.hiddenPath(p) {
+			continue // refused by the restore, before it writes
+		}
+		if err := r.checkWritable(p, untracked); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // exitErrorOf is a refusal's message as git's exit (status 1).
 func exitErrorOf(msg string) error { return &exitError{msg: msg, code: 1} }
