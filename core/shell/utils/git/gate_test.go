@@ -595,3 +595,52 @@ func TestMultiFileWritesJudgeNewFilesFirst(t *testing.T) {
 	// Where the session may write, the same lines work.
 	open.must("git merge -q topic && cat secrets/new.env")
 }
+
+// TestBigMergeMeetsTheBudget: a merge whose conflicting sides are too big
+// to merge within the line's memory budget ends the line with the
+// budget's error (exit 125), not the process; the session runs the next
+// line, and the repository is still usable (G-12.3).
+func TestBigMergeMeetsTheBudget(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "a\n"}
+	for k, v := range seedConfig {
+		files[k] = v
+	}
+	p := gate.ProfileSpec{Name: "m", Cwd: "/w", Env: map[string]string{"HOME": "/w"}}
+	ws, err := core.NewWorkspace([]vfs.MountSpec{{Prefix: "/w", Files: files, Size: 256 << 20}},
+		core.WithProfiles(p), core.WithLimits(core.Limits{Memory: 8 << 20, WallTime: 60 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	s, err := ws.CreateSession("m", core.Profile("m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, line := range []string{
+		prepare + "seq 150000 > big.txt && git add -A && git commit -q -m one && git branch topic",
+		"sed 's/$/ main/' big.txt > m && mv m big.txt && git commit -q -am main",
+		"git checkout -q topic && sed 's/$/ topic/' big.txt > t && mv t big.txt && git commit -q -am topic && git checkout -q main",
+	} {
+		if res := s.Execute(ctx, gitEnv+line); res.ExitCode != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", line, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	res := s.Execute(ctx, gitEnv+"git merge topic")
+	if res.ExitCode != 125 || !strings.Contains(res.Stderr, "line exceeded the memory limit") {
+		t.Errorf("a merge past the budget: exit %d\n%s%s", res.ExitCode, tailText(res.Stdout), tailText(res.Stderr))
+	}
+	res = s.Execute(ctx, gitEnv+"ls .git/index.lock .git/MERGE_HEAD 2>/dev/null; git status -s; git log --format=%s -1")
+	if res.ExitCode != 0 || res.Stdout != "main\n" {
+		t.Errorf("the session after the merge: exit %d\n%s%s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+}
+
+// tailText is the end of a long output, for a failure message.
+func tailText(s string) string {
+	if len(s) > 400 {
+		return "..." + s[len(s)-400:]
+	}
+	return s
+}
