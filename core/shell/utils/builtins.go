@@ -53,6 +53,7 @@ var builtins = [...]Provider{
 	{Name: "md5sum", Make: checksumUtility},
 	{Name: "mkdir", Make: mkdirUtility},
 	{Name: "mkfifo", Make: mkfifoUtility},
+	{Name: "mktemp", Make: mktempUtility},
 	{Name: "more", Make: moreUtility},
 	{Name: "mv", Make: mvUtility},
 	{Name: "nice", Make: niceUtility},
