@@ -16,6 +16,7 @@ var builtins = [...]Provider{
 	{Name: "cat", Make: catUtility},
 	{Name: "chmod", Make: chmodUtility},
 	{Name: "cksum", Make: cksumUtility},
+	{Name: "cmp", Make: cmpUtility},
 	{Name: "column", Make: columnUtility},
 	{Name: "comm", Make: commUtility},
 	{Name: "cp", Make: cpUtility},
