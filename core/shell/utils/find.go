@@ -70,6 +70,12 @@ func findOperands(argv []string) []OperandRef {
 				refs = append(refs, OperandRef{Index: i + 1, Kind: Read})
 				i++
 			}
+		case "-newerma", "-newermc", "-newermm", "-newermB", "-neweraa", "-newerac", "-neweram", "-neweraB",
+			"-newerca", "-newercc", "-newercm", "-newercB", "-newerBa", "-newerBc", "-newerBm", "-newerBB":
+			if i+1 < len(argv) {
+				refs = append(refs, OperandRef{Index: i + 1, Kind: Read})
+				i++
+			}
 		case "-fprint", "-fprint0", "-fls":
 			if i+1 < len(argv) {
 				refs = append(refs, OperandRef{Index: i + 1, Kind: Write})

@@ -65,6 +65,12 @@ func (p *findParser) primary(tok string) findNode {
 	case "-fprint", "-fprint0", "-fls", "-fprintf", "-files0-from", "-samefile", "-used", "-inum", "-context":
 		return p.fail("unsupported predicate `" + tok + "' in this workspace")
 	}
+	if newerXY(tok) {
+		return p.test(tok, p.newerXYTest(tok))
+	}
+	if strings.HasPrefix(tok, "-newer") && len(tok) == len("-newerXY") {
+		return p.fail("invalid predicate `" + tok + "'")
+	}
 	if strings.HasPrefix(tok, "-") {
 		return p.fail("unknown predicate `" + tok + "'")
 	}
