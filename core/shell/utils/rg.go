@@ -167,6 +167,8 @@ var rgOpts = []optDef{
 	{long: "trim"},
 	{short: 't', long: "type", arg: needArg},
 	{long: "type-list"},
+	{long: "type-add", arg: needArg},
+	{long: "type-clear", arg: needArg},
 	{short: 'T', long: "type-not", arg: needArg},
 	{short: 'u', long: "unrestricted"},
 	{long: "vimgrep"},
@@ -256,6 +258,8 @@ type rgConfig struct {
 	globs                          []rgGlob
 	globFold                       bool
 	types, typesNot                []string
+	typeDefs                       map[string][]string // --type-add and --type-clear, over the built-in types
+	typeErr                        string              // a bad --type-add, printed as it is (status 2)
 	ignoreFiles                    []string
 	hidden, follow, text           bool
 	noIgnore, noIgnoreVCS          bool
@@ -515,6 +519,10 @@ func (cfg *rgConfig) applyValue(o parsedOpt) string {
 		cfg.types = append(cfg.types, o.value)
 	case "type-not":
 		cfg.typesNot = append(cfg.typesNot, o.value)
+	case "type-add", "type-clear":
+		if cfg.typeErr == "" {
+			cfg.defineType(o.name, o.value)
+		}
 	case "pcre2":
 		cfg.pcre = true
 	case "engine":
@@ -523,6 +531,57 @@ func (cfg *rgConfig) applyValue(o parsedOpt) string {
 		// No terminal: never colour; inputs are bytes.
 	}
 	return ""
+}
+
+// defineType applies --type-add NAME:GLOB[,GLOB…] (or NAME:include:TYPE,…)
+// and --type-clear NAME: the definitions start from the built-in ones and
+// --type-add adds to a type rather than replacing it, as ripgrep does.
+//
+// A bad definition is kept in typeErr: ripgrep prints it without its
+// usage text.
+func (cfg *rgConfig) defineType(opt, value string) string {
+	if cfg.typeDefs == nil {
+		cfg.typeDefs = map[string][]string{}
+	}
+	if opt == "type-clear" {
+		cfg.typeDefs[value] = []string{}
+		return ""
+	}
+	name, def, ok := strings.Cut(value, ":")
+	if !ok || name == "" {
+		cfg.typeErr = "invalid definition (format is type:glob, e.g., html:*.html)\n"
+		return ""
+	}
+	globs := cfg.typeGlobs(name)
+	if included, isInclude := strings.CutPrefix(def, "include:"); isInclude {
+		for _, other := range strings.Split(included, ",") {
+			more, known := cfg.typeGlobsKnown(other)
+			if !known {
+				cfg.typeErr = "invalid definition (format is type:glob, e.g., html:*.html)\n"
+				return ""
+			}
+			globs = append(globs, more...)
+		}
+	} else {
+		globs = append(globs, def)
+	}
+	cfg.typeDefs[name] = globs
+	return ""
+}
+
+// typeGlobs is a type's globs as the command line has defined it so far.
+func (cfg *rgConfig) typeGlobs(name string) []string {
+	globs, _ := cfg.typeGlobsKnown(name)
+	return append([]string(nil), globs...)
+}
+
+// typeGlobsKnown is typeGlobs and whether the type is defined at all.
+func (cfg *rgConfig) typeGlobsKnown(name string) ([]string, bool) {
+	if globs, ok := cfg.typeDefs[name]; ok {
+		return globs, true
+	}
+	globs, ok := rgTypes.Get()[name]
+	return globs, ok
 }
 
 // rgErrText adds ripgrep's "(os error N)" to the strerror texts it

@@ -41,6 +41,14 @@ func compileIgnoreGlob(pat string, fold bool) (*regexp.Regexp, error) {
 	if !anchored {
 		b.WriteString("(?:.*/)?")
 	}
+	writeGlob(&b, pat)
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
+// writeGlob writes pat's translation into b: * and ? within a name, **
+// across directories, [classes], \ escapes and {a,b} alternatives.
+func writeGlob(b *strings.Builder, pat string) {
 	for i := 0; i < len(pat); i++ {
 		c := pat[i]
 		switch c {
@@ -83,12 +91,26 @@ func compileIgnoreGlob(pat string, fold bool) (*regexp.Regexp, error) {
 				i++
 				b.WriteString(regexp.QuoteMeta(pat[i : i+1]))
 			}
+		case '{':
+			// {a,b}: alternatives, as ripgrep's globs have them (not nested).
+			end := strings.IndexByte(pat[i:], '}')
+			if end < 0 {
+				b.WriteString(`\{`)
+				continue
+			}
+			b.WriteString("(?:")
+			for k, alt := range strings.Split(pat[i+1:i+end], ",") {
+				if k > 0 {
+					b.WriteByte('|')
+				}
+				writeGlob(b, alt)
+			}
+			b.WriteByte(')')
+			i += end
 		default:
 			b.WriteString(regexp.QuoteMeta(pat[i : i+1]))
 		}
 	}
-	b.WriteString("$")
-	return regexp.Compile(b.String())
 }
 
 // globClassUnclosed reports a '[' that no ']' closes.

@@ -76,12 +76,16 @@ func newRgRun(t *tool, cfg *rgConfig) (r *rgRun, status int, ok bool) {
 			r.hasWhitelist = true
 		}
 	}
+	if cfg.typeErr != "" {
+		t.rawStderr(cfg.typeErr)
+		return nil, 2, false
+	}
 	for _, list := range []struct {
 		names []string
 		into  *[]*regexp.Regexp
 	}{{cfg.types, &r.typeIn}, {cfg.typesNot, &r.typeOut}} {
 		for _, name := range list.names {
-			globs, known := rgTypes.Get()[name]
+			globs, known := cfg.typeGlobsKnown(name)
 			if !known {
 				t.rawStderr("unrecognized file type: " + name + "\n")
 				return nil, 2, false
