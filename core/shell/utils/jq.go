@@ -420,6 +420,7 @@ func runJq(e *Env) (int, error) {
 		gojq.WithInputIter(inputs),
 		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any { return inputs.filename() }),
 		gojq.WithFunction(jqOrderedKeysFunc, 0, 0, func(v any, _ []any) any { return jqOrderedKeys(v, cfg.orders) }),
+		gojq.WithFunction(jqMergeFunc, 1, 1, func(v any, xs []any) any { return jqMergeObjects(v, xs[0], cfg.orders) }),
 	)
 	if err != nil {
 		t.rawStderr("jq: error: " + err.Error() + "\njq: 1 compile error\n")

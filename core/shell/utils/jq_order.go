@@ -189,13 +189,40 @@ func sameStrings(a, b []string) bool {
 // keys in jq's order (arrays: their indexes).
 const jqOrderedKeysFunc = "_gatehouse_keys"
 
+// jqMergeFunc is the name of the function that adds two objects as jq
+// does: the left one's keys in their order, then the right one's new keys.
+const jqMergeFunc = "_gatehouse_merge"
+
+// jqMergeObjects is l + r for two objects, its key order recorded.
+func jqMergeObjects(l, r any, orders *jqKeyOrders) any {
+	lo, ok1 := l.(map[string]any)
+	ro, ok2 := r.(map[string]any)
+	if !ok1 || !ok2 {
+		return errors.New("object merge of a non-object")
+	}
+	out := make(map[string]any, len(lo)+len(ro))
+	keys := make([]string, 0, len(lo)+len(ro))
+	for _, k := range orders.keysOf(lo, false) {
+		out[k] = lo[k]
+		keys = append(keys, k)
+	}
+	for _, k := range orders.keysOf(ro, false) {
+		if _, ok := out[k]; !ok {
+			keys = append(keys, k)
+		}
+		out[k] = ro[k]
+	}
+	orders.record(out, keys)
+	return out
+}
+
 // jqPrelude redefines the builtins that iterate objects over the ordered
 // keys; the user's own definitions still shadow these.
 const jqPrelude = `def keys_unsorted: ` + jqOrderedKeysFunc + `;
 def to_entries: [keys_unsorted[] as $k | {key: $k, value: .[$k]}];
 def with_entries(f): to_entries | map(f) | from_entries;
 def map(f): [.[] | f];
-def add: reduce .[] as $x (null; . + $x);
+def add: reduce .[] as $x (null; if type == "object" and ($x | type) == "object" then ` + jqMergeFunc + `($x) else . + $x end);
 def recurse: recurse(.[]?);
 def recurse(f): def r: ., (f | r); r;
 def recurse(f; cond): def r: ., (f | select(cond) | r); r;
