@@ -647,3 +647,33 @@ func tailText(s string) string {
 	}
 	return s
 }
+
+// TestMergeRenamesKeepHiddenNames: a merge follows renames only between
+// paths the session sees. A rename onto or from a hidden path is not
+// paired: no message names it, and a conflict it would bring on the
+// hidden path refuses the whole merge (G-4.5).
+func TestMergeRenamesKeepHiddenNames(t *testing.T) {
+	t.Parallel()
+	seq := "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+	w := multiWorld(t, map[string]string{"a.txt": seq, "secret.txt": seq + "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt", "/w/loot.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && git mv a.txt loot.txt && git commit -q -m mv && git checkout -q main && sed -i 's/^3$/three/' a.txt && git commit -q -am edit")
+	// The hiding session cannot take the rename (it would write the
+	// hidden file) and names neither path of it; the open one follows it.
+	out, errOut, code := hide.run("git merge topic")
+	if code == 0 || !strings.Contains(errOut, "hidden from this session") || strings.Contains(out+errOut, "loot") {
+		t.Errorf("merge of a rename onto a hidden path: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("test -e .git/MERGE_HEAD; echo $?; git merge -q topic && git status -s && cat loot.txt | head -3 && ls"); got != "1\n1\n2\nthree\nloot.txt\nsecret.txt\n" {
+		t.Errorf("merge following the rename in the open session:\n%s", got)
+	}
+	open.must("git reset -q --hard HEAD~1 && git checkout -q -b topic2 && git mv secret.txt b.txt && git commit -q -m mv && git checkout -q main && sed -i 's/^3$/tri/' secret.txt && git commit -q -am edit2")
+	out, errOut, code = hide.run("git merge topic2")
+	if code != 1 || !strings.Contains(errOut, "hidden from this session") || strings.Contains(out+errOut, "secret") {
+		t.Errorf("merge of a rename from a hidden path: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("git status -s; test -e .git/MERGE_HEAD; echo $?; git merge -q topic2 && head -3 b.txt"); got != "1\n1\n2\ntri\n" {
+		t.Errorf("after the refused merge, the open session's merge:\n%s", got)
+	}
+}

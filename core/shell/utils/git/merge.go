@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -434,87 +435,151 @@ type mergeConflict struct {
 	stages [3]flatEntry
 }
 
-// mergeTrees merges three flattened trees path by path, in path order as
-// git reports them. A conflict on a path the door hides refuses the whole
-// merge: its markers could be written nowhere the session may see.
+// treeMerge is a merge of three trees under way: what it says is kept by
+// path, as git's ort prints its messages in path order at the end.
+type treeMerge struct {
+	r         *repo
+	theirName string
+	res       *mergeResult
+	said      map[string][]string
+}
+
+// say records a message about a path.
+func (m *treeMerge) say(p, format string, args ...any) {
+	m.said[p] = append(m.said[p], fmt.Sprintf(format, args...))
+}
+
+// conflict records a conflicted path's stages.
+func (m *treeMerge) conflict(p string, b, o, t flatEntry) {
+	m.res.conflicts = append(m.res.conflicts, mergeConflict{path: p, stages: [3]flatEntry{b, o, t}})
+}
+
+// mergeTrees merges three flattened trees, following what each side
+// renamed (exactly or by similarity, as git's ort does), and reports in
+// path order as git does. A conflict on a path the door hides refuses
+// the whole merge: its markers could be written nowhere the session may
+// see.
 func (r *repo) mergeTrees(base, ours, theirs map[string]flatEntry, theirName string) (*mergeResult, error) {
-	res := &mergeResult{merged: map[string]flatEntry{}}
-	paths := map[string]bool{}
-	for _, m := range []map[string]flatEntry{base, ours, theirs} {
-		for p := range m {
-			paths[p] = true
-		}
+	m := &treeMerge{r: r, theirName: theirName, res: &mergeResult{merged: map[string]flatEntry{}}, said: map[string][]string{}}
+	units, err := m.followRenames(base, ours, theirs)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range sortedKeys(paths) {
-		b, o, t := base[p], ours[p], theirs[p]
-		switch {
-		case o == t:
-			if o.Mode != 0 {
-				res.merged[p] = o
-			}
-			continue
-		case b == o:
-			if t.Mode != 0 {
-				res.merged[p] = t
-			}
-			continue
-		case b == t:
-			if o.Mode != 0 {
-				res.merged[p] = o
-			}
-			continue
-		}
-		if r.hiddenPath(p) {
-			return nil, &exitError{msg: "error: this merge would change files hidden from this session\nAborting\n", code: 1}
-		}
-		c := mergeConflict{path: p, stages: [3]flatEntry{b, o, t}}
-		switch {
-		case o.Mode == 0 || t.Mode == 0:
-			gone, kept, left := "HEAD", theirName, t
-			if t.Mode == 0 {
-				gone, kept, left = theirName, "HEAD", o
-			}
-			res.msgs = append(res.msgs, fmt.Sprintf("CONFLICT (modify/delete): %s deleted in %s and modified in %s.  Version %s of %s left in tree.", p, gone, kept, kept, p))
-			res.merged[p] = left
-			res.conflicts = append(res.conflicts, c)
-			continue
-		case o.Mode == filemode.Symlink || t.Mode == filemode.Symlink || o.Mode == filemode.Submodule || t.Mode == filemode.Submodule:
-			res.msgs = append(res.msgs, fmt.Sprintf("CONFLICT (content): Merge conflict in %s", p))
-			res.merged[p] = o
-			res.conflicts = append(res.conflicts, c)
-			continue
-		}
-		mode := o.Mode
-		if o.Mode == b.Mode {
-			mode = t.Mode
-		}
-		h, clean, binary, err := r.mergeContent(b.Hash, o.Hash, t.Hash, theirName)
-		if err != nil {
+	for _, u := range units {
+		if err := m.settle(u); err != nil {
 			return nil, err
 		}
-		if binary {
-			res.msgs = append(res.msgs, fmt.Sprintf("warning: Cannot merge binary files: %s (HEAD vs. %s)", p, theirName))
-			h = o.Hash
-		}
-		res.msgs = append(res.msgs, "Auto-merging "+p)
-		res.merged[p] = flatEntry{Hash: h, Mode: mode}
-		if clean {
-			continue
-		}
-		kind := "content"
-		if b.Mode == 0 {
-			kind = "add/add"
-		}
-		res.msgs = append(res.msgs, fmt.Sprintf("CONFLICT (%s): Merge conflict in %s", kind, p))
-		res.conflicts = append(res.conflicts, c)
 	}
-	return res, nil
+	for _, p := range sortedKeys(m.said) {
+		m.res.msgs = append(m.res.msgs, m.said[p]...)
+	}
+	sort.SliceStable(m.res.conflicts, func(i, j int) bool { return m.res.conflicts[i].path < m.res.conflicts[j].path })
+	return m.res, nil
 }
+
+// mergeUnit is one path of the result and the three versions that settle
+// it, with the paths they had (a side's rename brings its old path's
+// versions to the new one).
+type mergeUnit struct {
+	path    string
+	b, o, t flatEntry
+	paths   [3]string
+}
+
+// labels name our and their sides in conflict markers: "HEAD" and the
+// merged name, each with its path when the versions had different ones.
+func (m *treeMerge) labels(u mergeUnit) (string, string) {
+	if u.paths[0] == u.paths[1] && u.paths[1] == u.paths[2] {
+		return "HEAD", m.theirName
+	}
+	return "HEAD:" + u.paths[1], m.theirName + ":" + u.paths[2]
+}
+
+// settle merges one path's three versions.
+func (m *treeMerge) settle(u mergeUnit) error {
+	r, res, p := m.r, m.res, u.path
+	b, o, t := u.b, u.o, u.t
+	switch {
+	case o == t:
+		if o.Mode != 0 {
+			res.merged[p] = o
+		}
+		return nil
+	case b == o:
+		if t.Mode != 0 {
+			res.merged[p] = t
+		}
+		return nil
+	case b == t:
+		if o.Mode != 0 {
+			res.merged[p] = o
+		}
+		return nil
+	}
+	if r.hiddenPath(p) {
+		return errMergeHidden
+	}
+	switch {
+	case o.Mode == 0 || t.Mode == 0:
+		gone, kept, left := "HEAD", m.theirName, t
+		if t.Mode == 0 {
+			gone, kept, left = m.theirName, "HEAD", o
+		}
+		m.say(p, "CONFLICT (modify/delete): %s deleted in %s and modified in %s.  Version %s of %s left in tree.", p, gone, kept, kept, p)
+		res.merged[p] = left
+		m.conflict(p, b, o, t)
+		return nil
+	case o.Mode == filemode.Symlink || t.Mode == filemode.Symlink || o.Mode == filemode.Submodule || t.Mode == filemode.Submodule:
+		m.say(p, "CONFLICT (content): Merge conflict in %s", p)
+		res.merged[p] = o
+		m.conflict(p, b, o, t)
+		return nil
+	}
+	merged, clean, err := m.content(p, u)
+	if err != nil {
+		return err
+	}
+	res.merged[p] = merged
+	if clean {
+		return nil
+	}
+	kind := "content"
+	if b.Mode == 0 {
+		kind = "add/add"
+	}
+	m.say(p, "CONFLICT (%s): Merge conflict in %s", kind, p)
+	m.conflict(p, b, o, t)
+	return nil
+}
+
+// content merges two edited files line by line (binary ones keep ours),
+// saying so about path p.
+func (m *treeMerge) content(p string, u mergeUnit) (flatEntry, bool, error) {
+	b, o, t := u.b, u.o, u.t
+	mode := o.Mode
+	if o.Mode == b.Mode {
+		mode = t.Mode
+	}
+	ol, tl := m.labels(u)
+	h, clean, binary, err := m.r.mergeContent(b.Hash, o.Hash, t.Hash, ol, tl)
+	if err != nil {
+		return flatEntry{}, false, err
+	}
+	if binary {
+		m.say(p, "warning: Cannot merge binary files: %s (%s vs. %s)", p, ol, tl)
+		h = o.Hash
+	}
+	m.say(p, "Auto-merging %s", p)
+	return flatEntry{Hash: h, Mode: mode}, clean, nil
+}
+
+// errMergeHidden refuses a merge that would conflict on a hidden path.
+var errMergeHidden = &exitError{msg: "error: this merge would change files hidden from this session\nAborting\n", code: 1}
 
 // mergeContent merges two edits of a base blob (zero: none, as when both
 // sides added the file) line by line and stores the result, conflict
 // markers included; clean says it has none. Binary content is not merged.
-func (r *repo) mergeContent(b, o, t plumbing.Hash, theirName string) (h plumbing.Hash, clean, binary bool, err error) {
+func (r *repo) mergeContent(b, o, t plumbing.Hash, oursName, theirName string) (h plumbing.Hash, clean, binary bool, err error) {
 	var texts [3][]byte
 	for i, id := range []plumbing.Hash{b, o, t} {
 		data, err := r.blob(id)
@@ -531,7 +596,7 @@ func (r *repo) mergeContent(b, o, t plumbing.Hash, theirName string) (h plumbing
 	if err := r.fits(int64(len(texts[1]) + len(texts[2]))); err != nil {
 		return h, false, false, err
 	}
-	merged, conflicts := mergeText(texts[0], texts[1], texts[2], "HEAD", theirName)
+	merged, conflicts := mergeText(texts[0], texts[1], texts[2], oursName, theirName)
 	h, err = r.writeObject(plumbing.BlobObject, merged)
 	return h, conflicts == 0, false, err
 }

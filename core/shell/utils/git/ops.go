@@ -472,7 +472,7 @@ func (r *repo) restoreOne(ed *indexEdit, p string, from map[string]flatEntry, st
 	return nil
 }
 
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
