@@ -61,6 +61,7 @@ var builtins = [...]Provider{
 	{Name: "nl", Make: nlUtility},
 	{Name: "nohup", Make: nohupUtility},
 	{Name: "nproc", Make: nprocUtility},
+	{Name: "numfmt", Make: numfmtUtility},
 	{Name: "od", Make: odUtility},
 	{Name: "paste", Make: pasteUtility},
 	{Name: "patch", Make: patchUtility},
