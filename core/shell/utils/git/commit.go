@@ -138,12 +138,18 @@ func runCommit(g *cmd, args []string) error {
 			parents = append(parents, theirs)
 		}
 	}
-	if merging && !o.amend && len(o.messages) == 0 {
-		o.messages = r.mergeMessage(o.noEdit)
+	// A pick stopped by a conflict is committed with its message and, for
+	// a cherry-pick, its commit's author.
+	var picked *commit
+	pick := r.pickInProgress()
+	picking := !merging && !o.amend && pick != nil && !pick.head.IsZero()
+	if picking && pick.name == "cherry-pick" {
+		if picked, err = r.readCommit(pick.head); err != nil {
+			return err
+		}
 	}
-	msg, err := commitMessage(o, old)
-	if err != nil {
-		return err
+	if (merging || picking) && !o.amend && len(o.messages) == 0 {
+		o.messages = r.mergeMessage(o.noEdit)
 	}
 	tree, err := r.writeTreeFromIndex(idx)
 	if err != nil {
@@ -164,6 +170,9 @@ func runCommit(g *cmd, args []string) error {
 			return err
 		}
 		r.printLong(st, true)
+		if picked != nil {
+			return &exitError{msg: emptyPickAdvice(pick.todo != nil), code: 1}
+		}
 		return exitStatus(1)
 	}
 	if len(parents) == 0 && tree == emptyTree && !o.allowEmpty {
@@ -172,12 +181,19 @@ func runCommit(g *cmd, args []string) error {
 		r.printLong(st, true)
 		return exitStatus(1)
 	}
+	msg, err := commitMessage(o, old)
+	if err != nil {
+		return err
+	}
 	author, committer, err := r.identities()
 	if err != nil {
 		return err
 	}
 	if o.amend && r.g.env.Getenv("GIT_AUTHOR_NAME") == "" && r.g.env.Getenv("GIT_AUTHOR_DATE") == "" {
 		author = old.Author
+	}
+	if picked != nil {
+		author = picked.Author
 	}
 	c := &commit{Tree: tree, Parents: parents, Author: author, Committer: committer, Message: msg}
 	h, err := r.writeObject(plumbing.CommitObject, c.encode())
@@ -190,13 +206,23 @@ func runCommit(g *cmd, args []string) error {
 	}
 	writeFile(r.g.gitfs, r.gitDir+"/COMMIT_EDITMSG", []byte(msg), 0o644)
 	lock.release()
-	if merging && !o.amend {
+	if (merging || picking) && !o.amend {
 		r.clearMergeState()
 	}
 	if o.quiet {
 		return nil
 	}
-	return r.commitSummary(c, branch, parentTree, headHash.IsZero(), o.amend)
+	return r.commitSummary(c, branch, parentTree, headHash.IsZero(), o.amend || picked != nil)
+}
+
+// emptyPickAdvice is git's word when a cherry-pick's resolution left
+// nothing to commit.
+func emptyPickAdvice(seq bool) string {
+	const advice = "The previous cherry-pick is now empty, possibly due to conflict resolution.\nIf you wish to commit it anyway, use:\n\n    git commit --allow-empty\n\n"
+	if seq {
+		return advice + "and then use:\n\n    git cherry-pick --continue\n\nto resume cherry-picking the remaining commits.\nIf you wish to skip this commit, use:\n\n    git cherry-pick --skip\n\n"
+	}
+	return advice + "Otherwise, please use 'git cherry-pick --skip'\n"
 }
 
 // mergeMessage is the message a merge in progress proposes (MERGE_MSG):

@@ -677,3 +677,34 @@ func TestMergeRenamesKeepHiddenNames(t *testing.T) {
 		t.Errorf("after the refused merge, the open session's merge:\n%s", got)
 	}
 }
+
+// TestConflictedPickKeepsHiddenPaths: a cherry-pick that conflicts on a
+// hidden path is refused whole and leaves no pick in progress; one that
+// conflicts on a visible path stops with its markers and state while the
+// hidden file stays out of every message, status and diff, and --abort
+// and --continue leave it as it was (G-4.5).
+func TestConflictedPickKeepsHiddenPaths(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && echo t >> secret.txt && echo t >> a.txt && git commit -q -am both && echo t2 >> a.txt && git commit -q -am visible && git checkout -q main && echo m >> secret.txt && echo m >> a.txt && git commit -q -am main")
+	out, errOut, code := hide.run("git cherry-pick topic~1")
+	if code != 1 || !strings.Contains(errOut, "hidden from this session") || strings.Contains(out+errOut, "secret") {
+		t.Errorf("pick with a hidden conflict: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("git status -s; test -e .git/CHERRY_PICK_HEAD; echo $?; cat secret.txt"); got != "1\ns\nm\n" {
+		t.Errorf("a refused pick changed something:\n%s", got)
+	}
+	open.must("git checkout -q topic -- secret.txt && git commit -q -m same")
+	out, errOut, code = hide.run("git cherry-pick topic; git status; git diff; git ls-files -s; git cherry-pick --abort; git status -s")
+	if code != 0 || !strings.Contains(out, "CONFLICT (content): Merge conflict in a.txt") || !strings.Contains(out, "You are currently cherry-picking commit") ||
+		!strings.Contains(errOut, "error: could not apply") || strings.Contains(out+errOut, "secret") {
+		t.Errorf("pick with a visible conflict in the hiding session: exit %d\n%s%s", code, out, errOut)
+	}
+	hide.run("git cherry-pick topic")
+	hide.must("printf 'a\\nm\\nt2\\n' > a.txt && git add a.txt && git cherry-pick --continue")
+	if got := open.must("git status -s; git log --format=%s -1; git show HEAD:secret.txt; git show HEAD:a.txt"); got != "visible\ns\nt\na\nm\nt2\n" {
+		t.Errorf("after the pick in the hiding session:\n%s", got)
+	}
+}

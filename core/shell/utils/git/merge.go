@@ -89,6 +89,9 @@ func runMerge(g *cmd, args []string) error {
 	if err := r.checkNoMergeInProgress(); err != nil {
 		return err
 	}
+	if st := r.pickInProgress(); st != nil && st.name == "cherry-pick" && !st.head.IsZero() {
+		return fatalf("You have not concluded your cherry-pick (CHERRY_PICK_HEAD exists).\nPlease, commit your changes before you merge.")
+	}
 	theirs, err := r.resolveCommit(revs[0])
 	if err != nil {
 		return &exitError{msg: "merge: " + revs[0] + " - not something we can merge\n", code: 1}
@@ -160,7 +163,7 @@ func (r *repo) mergeHead() (plumbing.Hash, bool) {
 
 // clearMergeState forgets a merge in progress, as a commit or a reset does.
 func (r *repo) clearMergeState() {
-	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"} {
+	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE", "CHERRY_PICK_HEAD", "REVERT_HEAD"} {
 		if err := r.g.gitfs.Remove(r.gitDir + "/" + name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(r.g.errw, "warning: could not remove '%s': %s\n", r.gitDir+"/"+name, errText(err))
 		}
@@ -191,12 +194,32 @@ func abortMerge(g *cmd, args []string) error {
 	if _, ok := r.mergeHead(); !ok {
 		return fatalf("There is no merge to abort (MERGE_HEAD missing).")
 	}
+	if err := r.resetMerge(plumbing.ZeroHash); err != nil {
+		return err
+	}
+	r.clearMergeState()
+	return nil
+}
+
+// resetMerge is git reset --merge: the index and the worktree go to the
+// target commit (zero: HEAD) for every path whose index entry differs
+// from it or is conflicted; changes only in the worktree stay. HEAD
+// moves to a target given.
+func (r *repo) resetMerge(target plumbing.Hash) error {
 	ed, err := r.editIndex()
 	if err != nil {
 		return err
 	}
 	defer ed.lock.release()
-	head, err := r.headTree()
+	var head map[string]flatEntry
+	if target.IsZero() {
+		head, err = r.headTree()
+	} else {
+		var t plumbing.Hash
+		if t, err = r.commitTree(target); err == nil {
+			head, err = r.flatten(t)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -230,7 +253,11 @@ func abortMerge(g *cmd, args []string) error {
 	if err := ed.commit(); err != nil {
 		return err
 	}
-	r.clearMergeState()
+	if !target.IsZero() {
+		if err := r.setHead(target); err != nil {
+			return fatalf("cannot lock ref 'HEAD': %s", errText(err))
+		}
+	}
 	return nil
 }
 
@@ -362,8 +389,31 @@ func (r *repo) stopWithConflicts(ours, theirs, tree plumbing.Hash, res *mergeRes
 	if err != nil {
 		return err
 	}
-	if err := r.moveTrees(oursTree, tree); err != nil {
+	if err := r.writeConflicted(oursTree, tree, res); err != nil {
 		return renameCheckoutVerb(err)
+	}
+	mode := ""
+	if noFF {
+		mode = "no-ff"
+	}
+	for _, f := range []struct{ name, text string }{
+		{"MERGE_HEAD", theirs.String() + "\n"}, {"MERGE_MSG", conflictMessage(msg, res)}, {"MERGE_MODE", mode},
+	} {
+		if err := writeFile(r.g.gitfs, r.gitDir+"/"+f.name, []byte(f.text), 0o644); err != nil {
+			return fatalf("could not write '%s': %s", r.gitDir+"/"+f.name, errText(err))
+		}
+	}
+	r.g.out.WriteString(said)
+	r.g.out.WriteString("Automatic merge failed; fix conflicts and then commit the result.\n")
+	return exitStatus(1)
+}
+
+// writeConflicted moves the worktree and the index from oursTree to a
+// conflicted merge's tree (conflicted paths as the worktree gets them),
+// then puts each conflicted path's stages in place of its entry.
+func (r *repo) writeConflicted(oursTree, tree plumbing.Hash, res *mergeResult) error {
+	if err := r.moveTrees(oursTree, tree); err != nil {
+		return err
 	}
 	lock, idx, err := r.lockedIndex()
 	if err != nil {
@@ -389,29 +439,19 @@ func (r *repo) stopWithConflicts(ours, theirs, tree plumbing.Hash, res *mergeRes
 	}
 	idx.Entries = entries
 	sortIndex(idx)
-	if err := lock.commit(idx); err != nil {
-		return err
-	}
+	return lock.commit(idx)
+}
+
+// conflictMessage is MERGE_MSG for a stopped merge or pick: the message,
+// then the conflicted paths as comments.
+func conflictMessage(msg string, res *mergeResult) string {
 	var m strings.Builder
 	m.WriteString(msg)
 	m.WriteString("\n# Conflicts:\n")
 	for _, c := range res.conflicts {
 		m.WriteString("#\t" + c.path + "\n")
 	}
-	mode := ""
-	if noFF {
-		mode = "no-ff"
-	}
-	for _, f := range []struct{ name, text string }{
-		{"MERGE_HEAD", theirs.String() + "\n"}, {"MERGE_MSG", m.String()}, {"MERGE_MODE", mode},
-	} {
-		if err := writeFile(r.g.gitfs, r.gitDir+"/"+f.name, []byte(f.text), 0o644); err != nil {
-			return fatalf("could not write '%s': %s", r.gitDir+"/"+f.name, errText(err))
-		}
-	}
-	r.g.out.WriteString(said)
-	r.g.out.WriteString("Automatic merge failed; fix conflicts and then commit the result.\n")
-	return exitStatus(1)
+	return m.String()
 }
 
 // writeRef points a ref of .git (ORIG_HEAD) at h.

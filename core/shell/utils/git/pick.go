@@ -1,6 +1,7 @@
 package git
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -20,14 +21,16 @@ func runRevert(g *cmd, args []string) error { return runPick(g, args, true) }
 // runPick is git cherry-pick (apply what commits changed, as new commits
 // with their authors and messages) and git revert (apply the opposite of
 // what they changed). Each is a three-way merge of the commit's change
-// into HEAD; one that conflicts is refused before anything is written,
-// as this git does not keep a cherry-pick in progress.
+// into HEAD; one that conflicts stops with git's state (markers, stages,
+// CHERRY_PICK_HEAD or REVERT_HEAD, MERGE_MSG and, for several commits,
+// .git/sequencer) for --continue, --skip, --abort or --quit.
 func runPick(g *cmd, args []string, revert bool) error {
 	name := "cherry-pick"
 	if revert {
 		name = "revert"
 	}
 	o := pickOptions{revert: revert}
+	action := ""
 	for _, a := range args {
 		switch {
 		case a == "-n" || a == "--no-commit":
@@ -36,18 +39,31 @@ func runPick(g *cmd, args []string, revert bool) error {
 			o.recordOrigin = true
 		case a == "--no-edit" || a == "--ff" && !revert:
 		case a == "--continue" || a == "--abort" || a == "--skip" || a == "--quit":
-			return &exitError{msg: "error: no cherry-pick or revert in progress\nfatal: " + name + " failed\n", code: 128}
+			action = a[2:]
 		case strings.HasPrefix(a, "-"):
 			return &exitError{msg: "git: '" + name + " " + a + "' is not supported here\n", code: 1}
 		default:
 			o.revs = append(o.revs, a)
 		}
 	}
+	if action != "" {
+		if len(args) > 1 {
+			return usageErr(fmt.Sprintf("error: option '%s' cannot be used with other options\n", action))
+		}
+		r, err := g.findRepo()
+		if err != nil {
+			return err
+		}
+		return r.pickAction(action, name)
+	}
 	if len(o.revs) == 0 {
 		return usageErr(fmt.Sprintf("usage: git %s [<options>] <commit-ish>...\n", name))
 	}
 	r, err := g.findRepo()
 	if err != nil {
+		return err
+	}
+	if err := r.checkNoPickInProgress(name); err != nil {
 		return err
 	}
 	if err := r.checkNoMergeInProgress(); err != nil {
@@ -60,10 +76,36 @@ func runPick(g *cmd, args []string, revert bool) error {
 	if o.noCommit && len(commits) > 1 {
 		return &exitError{msg: "git: '" + name + " --no-commit' of more than one commit is not supported here\n", code: 1}
 	}
-	for _, c := range commits {
-		if err := r.pickOne(c, o, name); err != nil {
+	_, head, err := r.head()
+	if err != nil {
+		return err
+	}
+	return r.pickSequence(commits, o, name, len(commits) > 1, head)
+}
+
+// pickSequence picks commits in turn; the first that conflicts stops the
+// sequence with its state written, the rest in .git/sequencer/todo when
+// seq (a sequence of several commits, begun at origHead).
+func (r *repo) pickSequence(commits []*commit, o pickOptions, name string, seq bool, origHead plumbing.Hash) error {
+	for i, c := range commits {
+		err := r.pickOne(c, o, name)
+		var stop *pickStop
+		if errors.As(err, &stop) {
+			var todo []*commit
+			if seq {
+				todo = commits[i:]
+			}
+			return r.stopPick(stop, o, name, todo, origHead)
+		}
+		if err != nil {
+			if seq {
+				r.removeSequencer()
+			}
 			return err
 		}
+	}
+	if seq {
+		r.removeSequencer()
 	}
 	return nil
 }
@@ -160,12 +202,11 @@ func (r *repo) pickOne(c *commit, o pickOptions, name string) error {
 		return err
 	}
 	if len(res.conflicts) > 0 {
-		var msg strings.Builder
-		for _, m := range res.msgs {
-			msg.WriteString(m + "\n")
+		tree, err := r.writeFlatTree(res.merged)
+		if err != nil {
+			return err
 		}
-		msg.WriteString(fmt.Sprintf("error: could not apply %s... %s\ngit: '%s' with conflicts is not supported here: nothing was changed\n", r.abbrev(c.Hash), c.subject(), name))
-		return &exitError{msg: msg.String(), code: 1}
+		return &pickStop{c: c, oursTree: oursTree, tree: tree, res: res}
 	}
 	tree, err := r.writeFlatTree(res.merged)
 	if err != nil {
@@ -187,15 +228,10 @@ func (r *repo) pickOne(c *commit, o pickOptions, name string) error {
 	if err != nil {
 		return err
 	}
-	msg := c.Message
-	if o.revert {
-		msg = fmt.Sprintf("Revert \"%s\"\n\nThis reverts commit %s.\n", c.subject(), c.Hash)
-	} else {
+	if !o.revert {
 		author = c.Author
-		if o.recordOrigin {
-			msg = strings.TrimRight(msg, "\n") + "\n\n(cherry picked from commit " + c.Hash.String() + ")\n"
-		}
 	}
+	msg := pickMessage(c, o)
 	nc := &commit{Tree: tree, Parents: []plumbing.Hash{head}, Author: author, Committer: committer, Message: msg}
 	h, err := r.writeObject(plumbing.CommitObject, nc.encode())
 	if err != nil {
@@ -210,6 +246,18 @@ func (r *repo) pickOne(c *commit, o pickOptions, name string) error {
 	}
 	// git's sequencer always names the author date in its summary.
 	return r.commitSummary(nc, branch, oursTree, false, true)
+}
+
+// pickMessage is the message of a pick's commit: the picked commit's
+// (with -x its origin), or a revert's "Revert ..." naming it.
+func pickMessage(c *commit, o pickOptions) string {
+	if o.revert {
+		return fmt.Sprintf("Revert \"%s\"\n\nThis reverts commit %s.\n", c.subject(), c.Hash)
+	}
+	if o.recordOrigin {
+		return strings.TrimRight(c.Message, "\n") + "\n\n(cherry picked from commit " + c.Hash.String() + ")\n"
+	}
+	return c.Message
 }
 
 // renamePickVerb words a refused worktree update as cherry-pick's or

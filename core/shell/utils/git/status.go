@@ -25,7 +25,8 @@ type status struct {
 	staged   []change
 	unstaged []change
 	unmerged []unmergedPath
-	merging  bool // MERGE_HEAD exists: a merge waits to be concluded
+	merging  bool       // MERGE_HEAD exists: a merge waits to be concluded
+	picking  *pickState // a cherry-pick or revert waits (nil: none)
 	scan     *scan
 }
 
@@ -88,6 +89,9 @@ func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
 		st.staged = kept
 	}
 	_, st.merging = r.mergeHead()
+	if !st.merging {
+		st.picking = r.pickInProgress()
+	}
 	for _, name := range s.names {
 		switch st.scan.tracked[name] {
 		case wtModified:
@@ -392,6 +396,8 @@ func (r *repo) printLong(st *status, forCommit bool) {
 		out.WriteString("You have unmerged paths.\n  (fix conflicts and run \"git commit\")\n  (use \"git merge --abort\" to abort the merge)\n\n")
 	case st.merging:
 		out.WriteString("All conflicts fixed but you are still merging.\n  (use \"git commit\" to conclude merge)\n\n")
+	case st.picking != nil:
+		r.printPicking(st)
 	}
 	if st.head.IsZero() && forCommit {
 		out.WriteString("\nInitial commit\n\n")
@@ -401,7 +407,7 @@ func (r *repo) printLong(st *status, forCommit bool) {
 	if len(st.staged) > 0 {
 		out.WriteString("Changes to be committed:\n")
 		switch {
-		case st.merging:
+		case st.merging || st.cherryPicking():
 		case st.head.IsZero():
 			out.WriteString("  (use \"git rm --cached <file>...\" to unstage)\n")
 		default:
@@ -454,6 +460,37 @@ func (r *repo) printLong(st *status, forCommit bool) {
 	}
 }
 
+// cherryPicking reports whether a cherry-pick waits to be committed
+// (CHERRY_PICK_HEAD): git's status then words its hints as for a merge.
+func (st *status) cherryPicking() bool {
+	return st.picking != nil && st.picking.name == "cherry-pick" && !st.picking.head.IsZero()
+}
+
+// printPicking is the long format's account of a cherry-pick or revert
+// in progress and how to go on.
+func (r *repo) printPicking(st *status) {
+	p, out := st.picking, r.g.out
+	switch {
+	case p.todo != nil && p.name == "revert":
+		out.WriteString("Revert currently in progress.\n")
+	case p.todo != nil:
+		out.WriteString("Cherry-pick currently in progress.\n")
+	case p.name == "revert":
+		fmt.Fprintf(out, "You are currently reverting commit %s.\n", r.abbrev(p.head))
+	default:
+		fmt.Fprintf(out, "You are currently cherry-picking commit %s.\n", r.abbrev(p.head))
+	}
+	switch {
+	case len(st.unmerged) > 0:
+		fmt.Fprintf(out, "  (fix conflicts and run \"git %s --continue\")\n", p.name)
+	case p.todo != nil:
+		fmt.Fprintf(out, "  (run \"git %s --continue\" to continue)\n", p.name)
+	default:
+		fmt.Fprintf(out, "  (all conflicts fixed: run \"git %s --continue\")\n", p.name)
+	}
+	fmt.Fprintf(out, "  (use \"git %[1]s --skip\" to skip this patch)\n  (use \"git %[1]s --abort\" to cancel the %[1]s operation)\n\n", p.name)
+}
+
 // printUnmerged is the long format's "Unmerged paths:" section.
 func (r *repo) printUnmerged(st *status) {
 	if len(st.unmerged) == 0 {
@@ -461,6 +498,13 @@ func (r *repo) printUnmerged(st *status) {
 	}
 	out := r.g.out
 	out.WriteString("Unmerged paths:\n")
+	switch {
+	case st.merging || st.cherryPicking():
+	case st.head.IsZero():
+		out.WriteString("  (use \"git rm --cached <file>...\" to unstage)\n")
+	default:
+		out.WriteString("  (use \"git restore --staged <file>...\" to unstage)\n")
+	}
 	deletion := false
 	for _, u := range st.unmerged {
 		deletion = deletion || u.mask == 1 || u.mask == 3 || u.mask == 5
