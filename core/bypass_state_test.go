@@ -95,6 +95,24 @@ var bypassAliases = bypassTechnique{name: "aliases", cases: []bypassCase{
 	missingCase("x /work/unsorted.txt").after("BASH_ALIASES[x]=sort"),
 	hiddenCase("l").after("alias l='ls /vault/internal'"),
 	roCase("t").after("alias t='exec touch /ro/new'"),
+	// An alias's text is any shell syntax, read as the line's own text:
+	// lists, pipes, redirections, comments, and one line defining an alias
+	// the next line of the same call uses.
+	secretCase("x").after("alias x='echo hi; cat /vault/aws.token'"),
+	secretCase("x").after("alias x='true && cat /vault/aws.token'"),
+	secretCase("x").after("alias x='cat </vault/aws.token'"),
+	secretCase("x tr a-z A-Z").after("alias x='cat /vault/aws.token |'"),
+	secretCase("alias x='cat /vault/aws.token'\nx"),
+	secretCase("alias x='echo hi; c' c=cat\nx /vault/aws.token"),
+	secretCase("eval x").after("alias x='echo; cat /vault/aws.token'"),
+	secretCase("shopt -s expand_aliases; alias x='cat /vault/aws.token'\nx").after("shopt -u expand_aliases"),
+	secretCase("bash -c $'shopt -s expand_aliases\\nalias x=\"cat /vault/aws.token\"\\nx'"),
+	missingCase("x").after("alias x='echo a | sort /work/unsorted.txt'"),
+	missingCase("x").after("alias x='(sort /work/unsorted.txt)'"),
+	hiddenCase("x").after("alias x='cd /vault; ls internal'"),
+	hiddenCase("x").after("alias x='ls /vault/internal 2>&1 #'"),
+	roCase("x").after("alias x='echo hi > /ro/new'"),
+	roCase("x").after("alias x='echo hi; touch /ro/new'"),
 }}
 
 var bypassTraps = bypassTechnique{name: "traps (EXIT, DEBUG, ERR)", cases: []bypassCase{

@@ -58,19 +58,41 @@ func TestExplainReadsLinesThroughSessionAliases(t *testing.T) {
 	}
 }
 
-// TestPreflightSeesSessionAliases: a line calling a denied command through
-// an alias is refused before anything of it runs, as the same line spelling
-// the command is (G-9.3).
+// TestPreflightSeesSessionAliases: a line reaching a denied or hidden thing
+// through an alias gets exactly what the same line spelling the alias's
+// text gets: refused before anything of it runs where that line is (G-9.3,
+// G-2.3): an alias's text
+// may hold lists, pipes, redirections and comments, and an alias a line
+// defines counts from its next line on.
 func TestPreflightSeesSessionAliases(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	s := pathsTestWorkspace(t)
-	direct := s.Execute(ctx, "echo before; rm /repo/x")
-	if res := s.Execute(ctx, "alias x=rm"); res.ExitCode != 0 {
-		t.Fatalf("alias: %+v", res)
+	tests := []struct {
+		name, define, line, spelled string
+	}{
+		{name: "a denied command", define: "alias x=rm", line: "echo before; x /repo/x", spelled: "echo before; rm /repo/x"},
+		{name: "a list", define: "alias x='echo hi; rm -rf /repo/x'", line: "echo before; x", spelled: "echo before; echo hi; rm -rf /repo/x"},
+		{name: "a hidden path", define: "alias x='cat /data/hid/key'", line: "echo before; x", spelled: "echo before; cat /data/hid/key"},
+		{name: "a pipe", define: "alias x='cat /data/den/f |'", line: "echo before; x wc -l", spelled: "echo before; cat /data/den/f | wc -l"},
+		{name: "a redirection", define: "alias x='echo hi >/data/den/new'", line: "echo before; x", spelled: "echo before; echo hi >/data/den/new"},
+		{name: "a comment", define: "alias x='rm /repo/x #'", line: "echo before; x /data/plain.txt", spelled: "echo before; rm /repo/x"},
+		{name: "a chain", define: "alias x='y /repo/x' y='rm -f'", line: "echo before; x", spelled: "echo before; rm -f /repo/x"},
+		{name: "defined on the line before", line: "echo before; alias x='rm /repo/x'\nx", spelled: "echo before; alias x='rm /repo/x'\nrm /repo/x"},
 	}
-	aliased := s.Execute(ctx, "echo before; x /repo/x")
-	if direct.Stdout != "" || aliased.Stdout != direct.Stdout || aliased.Stderr != direct.Stderr || aliased.ExitCode != direct.ExitCode {
-		t.Errorf("through the alias %+v; spelled out %+v", aliased, direct)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			direct := pathsTestWorkspace(t).Execute(ctx, tc.spelled)
+			s := pathsTestWorkspace(t)
+			if tc.define != "" {
+				if res := s.Execute(ctx, tc.define); res.ExitCode != 0 {
+					t.Fatalf("%s: %+v", tc.define, res)
+				}
+			}
+			aliased := s.Execute(ctx, tc.line)
+			if direct.Stderr == "" || aliased.Stdout != direct.Stdout || aliased.Stderr != direct.Stderr || aliased.ExitCode != direct.ExitCode {
+				t.Errorf("through the alias %+v; spelled out %+v", aliased, direct)
+			}
+		})
 	}
 }

@@ -35,7 +35,7 @@ func (s *Shell) Explain(ctx context.Context, line string) (exps []Explanation, e
 			exps, err = nil, errors.New("internal error while explaining the line")
 		}
 	}()
-	file, err := parse(line)
+	file, err := s.readLine(line)
 	if err != nil {
 		return nil, err
 	}

@@ -308,7 +308,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 			res = Result{Stderr: internalErrorText("") + "\n", ExitCode: 125, Refusals: []gate.Refusal{}}
 		}
 	}()
-	file, err := parse(line)
+	file, err := s.readLine(line)
 	if err != nil {
 		return syntaxError(err)
 	}
@@ -395,23 +395,29 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	return res
 }
 
-// noteAliases keeps the aliases the session's next line will expand. Only a
-// session that defined aliases pays for the copy.
+// noteAliases keeps the aliases the session's next line will expand.
 func (s *Shell) noteAliases() {
 	als := s.runner.Aliases()
-	if prev := s.aliases.Load(); prev == nil && als.Len() == 0 {
-		return
-	}
 	s.aliases.Store(&als)
 }
 
-// sessionAliases expands a call's leading alias as the session's next line
-// would (G-2.3).
-func (s *Shell) sessionAliases(args []*syntax.Word) []*syntax.Word {
+// sessionAliases are the aliases the session's next line is read with; a
+// session's shell expands them from the start, as an interactive bash does.
+func (s *Shell) sessionAliases() aliasTable {
 	if als := s.aliases.Load(); als != nil {
-		return als.Expand(args)
+		return tableOf(*als)
 	}
-	return args
+	return aliasTable{on: true}
+}
+
+// readLine parses a session's line as bash reads it: its aliases expanded
+// (G-2.3).
+func (s *Shell) readLine(line string) (*syntax.File, error) {
+	text, err := expandAliasText(line, s.sessionAliases())
+	if err != nil {
+		return nil, err
+	}
+	return parse(text)
 }
 
 // runGuarded runs the file, turning a panic into exit 125 so the session
@@ -425,7 +431,6 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 	// Statement by statement: running a whole *syntax.File would count as
 	// the shell exiting and fire an EXIT trap after every line.
 	skipLine := uint(0)
-	r.FreezeAliases() // an alias the line defines expands from the next line on, as bash reads lines
 	for _, st := range file.Stmts {
 		if skipLine != 0 && st.Pos().Line() == skipLine {
 			continue // the rest of a line an expansion error aborted

@@ -33,6 +33,16 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 		nf.direct = direct
 		nf.directUsed = new(atomic.Bool)
 	}
+	if direct == "" {
+		// An eval string or a sourced file is read as bash reads it, with
+		// the aliases defined so far (G-2.3).
+		expanded, err := expandAliasText(text, tableOf(hc.Aliases()))
+		if err != nil {
+			fmt.Fprintf(hc.Stderr, "bash: eval: %v\n", err)
+			return interp.ExitStatus(2)
+		}
+		text = expanded
+	}
 	f, err := parse(text)
 	if err != nil {
 		// bash's voice for a body that does not parse: "bash: eval: line
@@ -141,6 +151,13 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	fr := frameOf(ctx)
 	if fr.depth+1 > s.limits.Depth {
 		return 125, &errHalt{125, "gatehouse: line exceeded the nesting depth limit of " + strconv.Itoa(s.limits.Depth)}
+	}
+	// A new shell starts with no aliases, and expands none until its
+	// script turns expand_aliases on (G-2.3).
+	script, err := expandAliasText(script, aliasTable{})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		return 2, nil
 	}
 	file, err := parse(s.prepareNested(script))
 	if err != nil {

@@ -111,7 +111,7 @@ func (w *walker) walk(node syntax.Node, prefix string) {
 				for _, a := range call.Assigns {
 					w.walk(a, prefix)
 				}
-				for _, a := range w.callWords(call) {
+				for _, a := range call.Args {
 					w.walk(a, prefix)
 				}
 				for _, r := range n.Redirs {
@@ -124,19 +124,9 @@ func (w *walker) walk(node syntax.Node, prefix string) {
 	})
 }
 
-// callWords are the words a call runs: its own, a session alias expanded.
-func (w *walker) callWords(call *syntax.CallExpr) []*syntax.Word {
-	if w.inShell {
-		return call.Args
-	}
-	return w.s.sessionAliases(call.Args)
-}
-
 func (w *walker) call(call *syntax.CallExpr, redirs []*syntax.Redirect, prefix string) {
-	// The run numbers the call by its own first word; it runs the words a
-	// session alias expands to (G-2.3).
 	place := placeAt(prefix, call.Args[0].Pos().Offset())
-	words := w.callWords(call)
+	words := call.Args
 	var argv []string
 	partial := false
 	for _, word := range words {
@@ -249,6 +239,16 @@ func (w *walker) nested(argv []string, place string) {
 
 func (w *walker) text(text, prefix string) {
 	if w.depth >= 16 {
+		return
+	}
+	// An eval string is read with the session's aliases, a nested bash's
+	// script with none, as the run reads them (G-2.3).
+	tbl := w.s.sessionAliases()
+	if w.inShell {
+		tbl = aliasTable{}
+	}
+	text, err := expandAliasText(text, tbl)
+	if err != nil {
 		return
 	}
 	f, err := parse(w.s.prepareNested(text))

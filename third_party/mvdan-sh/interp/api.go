@@ -75,16 +75,13 @@ type Runner struct {
 	Vars  map[string]expand.Variable
 	Funcs map[string]*syntax.Stmt
 
-	alias map[string]alias
+	// alias maps a name to its text, expanded where the text of a line
+	// is read (gatehouse patch 130).
+	alias map[string]string
 
 	// funcNames are the functions running, outermost first: FUNCNAME
 	// lists them the other way round (gatehouse patch 127).
 	funcNames []string
-
-	// lineAlias, once aliasFrozen, is what the statements of the line being
-	// run expand: the aliases defined before it began (gatehouse patch 97).
-	lineAlias   map[string]alias
-	aliasFrozen bool
 
 	// callHandler is a function allowing to replace a simple command's
 	// arguments. It may be nil.
@@ -370,11 +367,6 @@ type bgProc struct {
 	// endSeq orders the jobs as they end (patch 93): set before done
 	// is closed, from a counter of the whole process.
 	endSeq *atomic.Int64
-}
-
-type alias struct {
-	args  []*syntax.Word
-	blank bool
 }
 
 // New creates a new Runner, applying a number of options. If applying any of
@@ -1383,7 +1375,6 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.Funcs = maps.Clone(r.Funcs)
 	r2.Vars = make(map[string]expand.Variable)
 	r2.alias = maps.Clone(r.alias)
-	r2.lineAlias, r2.aliasFrozen = r.lineAlias, r.aliasFrozen
 	r2.funcNames = slices.Clone(r.funcNames)
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
@@ -1392,71 +1383,27 @@ func (r *Runner) subshell(background bool) *Runner {
 	return r2
 }
 
-// FreezeAliases makes the aliases defined so far the ones expanded by the
-// statements run next, until it is called again. bash expands an alias as it
-// reads a line, so an alias a line defines takes effect from the next line
-// on (gatehouse patch 97).
-func (r *Runner) FreezeAliases() {
-	r.lineAlias = maps.Clone(r.alias)
-	r.aliasFrozen = true
-}
-
-// Aliases is a copy of the aliases a line started now would expand, empty
-// when aliases are not expanded (shopt expand_aliases off). A static reader
-// of a line uses it to see the command words the run will see (gatehouse
-// patch 128).
+// Aliases is a copy of the aliases a line started now would expand, and
+// whether they are expanded (shopt expand_aliases). bash expands an alias
+// as it reads a line, so the interpreter never expands one: whoever reads
+// the text of a line, a sourced file or an eval string expands them first
+// (gatehouse patches 128, 130).
 type Aliases struct {
-	m map[string]alias
+	m  map[string]string
+	on bool
 }
 
-// Aliases copies the aliases defined so far, as FreezeAliases would freeze
-// them for the next line. Call it between lines, not while one runs.
+// Aliases copies the aliases defined so far. Call it between lines, not
+// while one runs.
 func (r *Runner) Aliases() Aliases {
-	if !r.opts[optExpandAliases] || len(r.alias) == 0 {
-		return Aliases{}
-	}
-	return Aliases{m: maps.Clone(r.alias)}
+	return Aliases{m: maps.Clone(r.alias), on: r.opts[optExpandAliases]}
 }
 
 // Len is how many aliases a holds.
 func (a Aliases) Len() int { return len(a.m) }
 
-// Expand returns a call's words with a leading alias expanded as the
-// runner expands it (and the next word too while an alias ends in a blank).
-// It returns args itself when no alias applies.
-func (a Aliases) Expand(args []*syntax.Word) []*syntax.Word {
-	if len(a.m) == 0 {
-		return args
-	}
-	return expandAliases(args, func(name string) (alias, bool) {
-		als, ok := a.m[name]
-		return als, ok
-	})
-}
+// Expanded reports whether aliases are expanded (shopt expand_aliases).
+func (a Aliases) Expanded() bool { return a.on }
 
-// expandAliases expands the alias of a call's first word, and of the word
-// after an alias whose text ends in a blank, without changing args.
-func expandAliases(args []*syntax.Word, lookup func(string) (alias, bool)) []*syntax.Word {
-	for i := 0; i < len(args); {
-		als, ok := lookup(args[i].Lit())
-		if !ok {
-			break
-		}
-		args = slices.Concat(args[:i], als.args, args[i+1:])
-		if !als.blank {
-			break
-		}
-		i += len(als.args)
-	}
-	return args
-}
-
-// lineAliasFor is the alias a command word expands to in the current line.
-func (r *Runner) lineAliasFor(name string) (alias, bool) {
-	m := r.alias
-	if r.aliasFrozen {
-		m = r.lineAlias
-	}
-	als, ok := m[name]
-	return als, ok
-}
+// Table returns a copy of the aliases, name to text.
+func (a Aliases) Table() map[string]string { return maps.Clone(a.m) }

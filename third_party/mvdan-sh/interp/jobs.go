@@ -98,17 +98,17 @@ func (hc HandlerContext) Alias(name string) (string, bool) {
 		return "", false
 	}
 	als, ok := r.alias[name]
-	if !ok {
-		return "", false
+	return als, ok
+}
+
+// Aliases copies the aliases defined so far, including those of the line
+// running, for a handler that reads text as bash reads it: an eval string
+// or a sourced file (gatehouse patch 130).
+func (hc HandlerContext) Aliases() Aliases {
+	if hc.runner == nil {
+		return Aliases{}
 	}
-	var sb strings.Builder
-	if len(als.args) > 0 {
-		syntax.NewPrinter().Print(&sb, &syntax.CallExpr{Args: als.args})
-	}
-	if als.blank {
-		sb.WriteByte(' ')
-	}
-	return sb.String(), true
+	return hc.runner.Aliases()
 }
 
 // newJob numbers a new background statement after the highest running

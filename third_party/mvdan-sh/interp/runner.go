@@ -629,12 +629,8 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		r2.exit.leaveSubshell() // subshells don't exit the parent shell
 		r.exit = r2.exit
 	case *syntax.CallExpr:
-		// Build new slices, to not modify the caller's AST
-		// nor the slices in the alias map.
+		// Aliases were expanded where the text was read (patch 130).
 		args := cm.Args
-		if r.opts[optExpandAliases] {
-			args = expandAliases(args, r.lineAliasFor)
-		}
 		pending := r.callRedirs
 		r.callRedirs = nil
 		r.lastExpandExit = exitStatus{}
