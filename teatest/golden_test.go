@@ -241,3 +241,30 @@ func TestSessionTranscriptAfterAnAnswer(t *testing.T) {
 	h.key("enter")
 	golden(t, h.steady("» Transcript · responder", "✓ allow once by console (ask ask000000001)", "call the security lead first"))
 }
+
+// History's filter (G-13.1): typing narrows the decisions, and a filter
+// that matches none says so and how to clear it, instead of claiming
+// there are no decisions at all.
+func TestHistoryFilter(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{width: 80, height: 24})
+	h.steady("2 asks waiting", "PLACE")
+	h.press("y")
+	h.result()
+	h.waitScreen("1 ask waiting")
+	h.press("n")
+	h.result()
+	h.waitScreen("no asks waiting")
+	h.key("h")
+	h.key("/")
+	h.tm.Type("outcome:deny")
+	h.key("enter")
+	golden(t, h.steady("History · 1 of 2 match \"outcome:deny\"", "✗ deny"))
+	h.key("/")
+	h.tm.Type(" nothing-like-it")
+	s := h.waitScreen("0 of 2 match", "No decision matches; esc clears the filter.")
+	if strings.Contains(s, "No decisions yet") {
+		t.Errorf("a filter matching nothing says there are no decisions:\n%s", s)
+	}
+	h.key("esc")
+	h.waitScreen("History · 2 decisions")
+}

@@ -109,7 +109,7 @@ func (p *asksPane) refresh() {
 	terms := strings.Fields(strings.ToLower(q))
 	p.shown = []int{}
 	for i, r := range p.board.pending {
-		if matchesAll(r, terms) {
+		if p.board.matches(r, terms) {
 			p.shown = append(p.shown, i)
 		}
 	}

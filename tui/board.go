@@ -14,16 +14,26 @@ import (
 // board is what the console knows, kept up to date from the ledger's and
 // the workspace's event streams. The root owns it; panes read it.
 type board struct {
-	pending   []decisions.Record          // the queue, oldest first
-	queued    map[string]bool             // ids in pending, so a new ask costs no scan
-	bySession map[string]int              // pending asks per session
-	bySame    map[string]int              // pending asks per sameKey
-	history   []decisions.Record          // answered and closed asks, newest first
-	settled   map[string]bool             // ids in history that were answered
-	decided   map[string]decisions.Record // answered and closed asks by id
-	// version counts changes to the queue, so views computed from it
-	// (a filter's matches) know when to compute again.
-	version  int
+	pending   []decisions.Record // the queue, oldest first
+	queued    map[string]bool    // ids in pending, so a new ask costs no scan
+	bySession map[string]int     // pending asks per session
+	bySame    map[string]int     // pending asks per sameKey
+	// history is the answered and closed asks, oldest first (appending
+	// is cheap; the History page reads it newest first through
+	// historyAt); historyIndex finds one by id, so filing a record never
+	// scans the history and opening on a ledger of ten thousand decisions
+	// takes milliseconds, not minutes.
+	history      []decisions.Record
+	historyIndex map[string]int
+	settled      map[string]bool             // ids in history that were answered
+	decided      map[string]decisions.Record // answered and closed asks by id
+	// version counts changes to the queue, and historyVersion to the
+	// history, so views computed from them (a filter's matches) know
+	// when to compute again.
+	version, historyVersion int
+	// search holds each record's text a filter reads, lower-cased once
+	// (see matches); filing a record drops its entry.
+	search   map[string]*searchFields
 	sessions []sessionInfo
 	lines    map[string]*transcript // by session id
 	recent   []activity             // the newest lines of every session, newest last
@@ -66,7 +76,8 @@ type transcriptEntry struct {
 
 func newBoard() *board {
 	return &board{queued: map[string]bool{}, bySession: map[string]int{}, bySame: map[string]int{},
-		settled: map[string]bool{}, decided: map[string]decisions.Record{}, lines: map[string]*transcript{}}
+		historyIndex: map[string]int{}, settled: map[string]bool{}, decided: map[string]decisions.Record{},
+		search: map[string]*searchFields{}, lines: map[string]*transcript{}}
 }
 
 // indexOf finds a pending ask by id.
@@ -92,6 +103,7 @@ func (b *board) apply(r decisions.Record) (added bool) {
 		return false
 	}
 	i := b.indexOf(r.ID)
+	delete(b.search, r.ID)
 	if r.Pending() && r.Closed == "" {
 		if i >= 0 {
 			b.bySame[sameKey(b.pending[i])]--
@@ -109,7 +121,9 @@ func (b *board) apply(r decisions.Record) (added bool) {
 		b.removePending(i)
 	}
 	b.dropHistory(r.ID)
-	b.history = append([]decisions.Record{r}, b.history...)
+	b.historyIndex[r.ID] = len(b.history)
+	b.history = append(b.history, r)
+	b.historyVersion++
 	b.decided[r.ID] = r
 	if !r.Pending() {
 		b.settled[r.ID] = true
@@ -191,13 +205,34 @@ func (b *board) pendingIDs() []string {
 	return ids
 }
 
+// dropHistory takes a record out of the history (it was raised again, or
+// filed anew). That is rare; the usual record is not there and costs a
+// map look-up.
 func (b *board) dropHistory(id string) {
-	for i := range b.history {
-		if b.history[i].ID == id {
-			b.history = append(b.history[:i], b.history[i+1:]...)
-			return
-		}
+	i, ok := b.historyIndex[id]
+	if !ok {
+		return
 	}
+	delete(b.historyIndex, id)
+	b.history = append(b.history[:i], b.history[i+1:]...)
+	for j := i; j < len(b.history); j++ {
+		b.historyIndex[b.history[j].ID] = j
+	}
+	b.historyVersion++
+}
+
+// historyAt is the i-th decision, newest first.
+func (b *board) historyAt(i int) decisions.Record { return b.history[len(b.history)-1-i] }
+
+// matches reports whether r passes a filter's terms (see matchesAll),
+// reading the record's text lower-cased once rather than at every key.
+func (b *board) matches(r decisions.Record, terms []string) bool {
+	hay, ok := b.search[r.ID]
+	if !ok {
+		hay = searchText(r)
+		b.search[r.ID] = hay
+	}
+	return matchTerms(hay, terms)
 }
 
 // load replaces the board's asks with the ledger's: every record, oldest

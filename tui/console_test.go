@@ -134,7 +134,7 @@ func TestBoardApply(t *testing.T) {
 	closed := a
 	closed.Closed = "timed out"
 	b.apply(closed)
-	if len(b.pending) != 0 || len(b.history) != 1 || b.history[0].Closed != "timed out" {
+	if len(b.pending) != 0 || len(b.history) != 1 || b.historyAt(0).Closed != "timed out" {
 		t.Fatalf("closed: pending %d history %+v", len(b.pending), b.history)
 	}
 	if !b.apply(a) || len(b.history) != 0 {

@@ -26,10 +26,16 @@ type historyPane struct {
 	filtering bool // the filter input has the keys
 	selected  int  // index into the filtered rows
 	offset    int
+	// shown are the decisions the filter lets through, as indexes newest
+	// first (see board.historyAt), for the history version and filter
+	// text they were computed for; nil with no filter means all.
+	shown        []int
+	shownVersion int
+	shownFilter  string
 }
 
 func newHistoryPane(ctx *Context, b *board) historyPane {
-	return historyPane{ctx: ctx, board: b, filter: newInput("/ ", "session:ID outcome:deny path:/dir or any words")}
+	return historyPane{ctx: ctx, board: b, shownVersion: -1, filter: newInput("/ ", "session:ID outcome:deny path:/dir or any words")}
 }
 
 func (p *historyPane) SetSize(w, h int) {
@@ -67,7 +73,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	if !isKey {
 		return nil
 	}
-	n := len(p.rows())
+	n := p.count()
 	switch {
 	case key.Matches(k, keys.Up):
 		p.selected--
@@ -90,20 +96,41 @@ func (p *historyPane) clearFilter() {
 	p.selected, p.offset = 0, 0
 }
 
-// rows are the decisions the filter lets through.
-func (p *historyPane) rows() []decisions.Record {
+// refresh recomputes which decisions the filter lets through when the
+// history or the filter changed since the last time, not at every frame.
+func (p *historyPane) refresh() {
 	q := strings.TrimSpace(p.filter.Value())
+	if p.shownVersion == p.board.historyVersion && p.shownFilter == q {
+		return
+	}
+	p.shownVersion, p.shownFilter = p.board.historyVersion, q
 	if q == "" {
-		return p.board.history
+		p.shown = nil
+		return
 	}
 	terms := strings.Fields(strings.ToLower(q))
-	var out []decisions.Record
-	for _, r := range p.board.history {
-		if matchesAll(r, terms) {
-			out = append(out, r)
+	p.shown = []int{}
+	for i := range len(p.board.history) {
+		if p.board.matches(p.board.historyAt(i), terms) {
+			p.shown = append(p.shown, i)
 		}
 	}
-	return out
+}
+
+// count is how many decisions the filter lets through.
+func (p *historyPane) count() int {
+	if p.refresh(); p.shown == nil {
+		return len(p.board.history)
+	}
+	return len(p.shown)
+}
+
+// at is the i-th decision the filter lets through, newest first.
+func (p *historyPane) at(i int) decisions.Record {
+	if p.shown == nil {
+		return p.board.historyAt(i)
+	}
+	return p.board.historyAt(p.shown[i])
 }
 
 // matchesAll reads a filter (the queue's and the history's):
@@ -114,26 +141,48 @@ func (p *historyPane) rows() []decisions.Record {
 // those or the id, reason, note or who answered. Terms are lower case;
 // every one must match.
 func matchesAll(r decisions.Record, terms []string) bool {
+	return matchTerms(searchText(r), terms)
+}
+
+// searchFields is the text of a record a filter reads, lower-cased: each
+// scoped term's field, and everything for a plain word.
+type searchFields struct {
+	session, agent, path, command, outcome, all string
+}
+
+func searchText(r decisions.Record) *searchFields {
 	word, _ := decisionLabel(r)
+	paths := strings.Join(r.Paths, " ")
+	return &searchFields{
+		session: strings.ToLower(r.SessionID + " " + r.AgentID),
+		agent:   strings.ToLower(r.AgentID),
+		path:    strings.ToLower(paths + " " + r.Cwd),
+		command: strings.ToLower(r.Command + " " + r.Line),
+		outcome: strings.ToLower(word),
+		all:     strings.ToLower(strings.Join([]string{r.ID, r.Command, r.Line, r.Reason, r.Note, r.AgentID, r.SessionID, word, r.AnsweredBy, r.Cwd, paths}, " ")),
+	}
+}
+
+// matchTerms reports whether every (lower-case) term matches f.
+func matchTerms(f *searchFields, terms []string) bool {
 	for _, t := range terms {
 		field, value, scoped := strings.Cut(t, ":")
 		var hay string
 		switch {
 		case scoped && field == "session":
-			hay = r.SessionID + " " + r.AgentID
+			hay = f.session
 		case scoped && field == "agent":
-			hay = r.AgentID
+			hay = f.agent
 		case scoped && field == "path":
-			hay = strings.Join(r.Paths, " ") + " " + r.Cwd
+			hay = f.path
 		case scoped && (field == "command" || field == "cmd"):
-			hay = r.Command + " " + r.Line
+			hay = f.command
 		case scoped && field == "outcome":
-			hay = word
+			hay = f.outcome
 		default:
-			value = t
-			hay = strings.Join([]string{r.ID, r.Command, r.Line, r.Reason, r.Note, r.AgentID, r.SessionID, word, r.AnsweredBy, r.Cwd, strings.Join(r.Paths, " ")}, " ")
+			value, hay = t, f.all
 		}
-		if !strings.Contains(strings.ToLower(hay), value) {
+		if !strings.Contains(hay, value) {
 			return false
 		}
 	}
@@ -146,13 +195,13 @@ func (p *historyPane) listHeight() int { return max(p.height-6, 1) }
 
 func (p *historyPane) View() string {
 	st := p.ctx.Styles
-	rows := p.rows()
+	n := p.count()
 	title := fmt.Sprintf("History · %d decisions", len(p.board.history))
 	if len(p.board.history) == 1 {
 		title = "History · 1 decision"
 	}
 	if q := p.filter.Value(); q != "" {
-		title = fmt.Sprintf("History · %d of %d match %q", len(rows), len(p.board.history), q)
+		title = fmt.Sprintf("History · %d of %d match %q", n, len(p.board.history), q)
 	}
 	lines := []string{paneTitle(st, title, p.focused, p.width)}
 	if p.filtering || p.filter.Value() != "" {
@@ -160,11 +209,17 @@ func (p *historyPane) View() string {
 	} else {
 		lines = append(lines, st.Dim.Render(fit("  / to filter: session:ID, outcome:deny, or any words", p.width)))
 	}
-	if len(rows) == 0 {
-		lines = append(lines, st.Dim.Render(fit("  No decisions yet.", p.width)))
+	switch {
+	case len(p.board.history) == 0:
+		for _, l := range wrap("No decisions yet. Every answer lands here, given in this console, with gatehouse allow or deny, or over REST, and so does every ask that left the queue unanswered.", max(p.width-2, 10)) {
+			lines = append(lines, st.Dim.Render("  "+l))
+		}
+		return strings.Join(lines, "\n")
+	case n == 0:
+		lines = append(lines, st.Dim.Render(fit("  No decision matches; esc clears the filter.", p.width)))
 		return strings.Join(lines, "\n")
 	}
-	p.selected = max(0, min(p.selected, len(rows)-1))
+	p.selected = max(0, min(p.selected, n-1))
 	h := p.listHeight()
 	if p.selected < p.offset {
 		p.offset = p.selected
@@ -175,8 +230,8 @@ func (p *historyPane) View() string {
 	now := p.ctx.Now()
 	whenW, outcomeW, byW, agentW := 5, 17, 9, 14
 	cmdW := max(p.width-2-whenW-outcomeW-byW-agentW, 8)
-	for i := p.offset; i < min(p.offset+h, len(rows)); i++ {
-		r := rows[i]
+	for i := p.offset; i < min(p.offset+h, n); i++ {
+		r := p.at(i)
 		word, styleKey := decisionLabel(r)
 		when := r.AnsweredAt
 		if when.IsZero() {
@@ -200,7 +255,7 @@ func (p *historyPane) View() string {
 	for len(lines) < p.height-3 {
 		lines = append(lines, "")
 	}
-	return strings.Join(append(lines, p.footer(rows[p.selected])...), "\n")
+	return strings.Join(append(lines, p.footer(p.at(p.selected))...), "\n")
 }
 
 // footer shows the selected decision's line, reason and note in full
