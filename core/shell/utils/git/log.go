@@ -43,6 +43,7 @@ type logOptions struct {
 	// decorations are the ref names at each commit, when decorate or a
 	// %d/%D placeholder shows them.
 	decorations map[plumbing.Hash]string
+	date        dateMode // --date
 }
 
 func parseLogArgs(args []string) (logOptions, error) {
@@ -129,6 +130,22 @@ func parseLogArgs(args []string) (logOptions, error) {
 				}
 				o.format, o.tformat = f, true
 			}
+		case a == "--date" || strings.HasPrefix(a, "--date="):
+			v, ok := strings.CutPrefix(a, "--date=")
+			if !ok {
+				if i+1 >= len(args) {
+					return o, fatalf("Option '--date' requires a value")
+				}
+				i++
+				v = args[i]
+			}
+			m, err := parseDateMode(v)
+			if err != nil {
+				return o, err
+			}
+			o.date = m
+		case a == "--relative-date":
+			o.date = dateMode{kind: "relative"}
 		case a == "--all":
 			o.all = true
 		case a == "--graph":
@@ -205,6 +222,7 @@ func runLog(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
+	r.date = o.date
 	return r.runLogWalk(o)
 }
 
@@ -617,7 +635,7 @@ func (r *repo) printCommit(c *commit, o logOptions) {
 			}
 			fmt.Fprintf(out, "Merge: %s\n", strings.Join(ps, " "))
 		}
-		fmt.Fprintf(out, "Author: %s <%s>\nDate:   %s\n\n", c.Author.Name, c.Author.Email, gitDate(c.Author.When))
+		fmt.Fprintf(out, "Author: %s <%s>\nDate:   %s\n\n", c.Author.Name, c.Author.Email, r.fmtDate(c.Author.When))
 		out.WriteString(indentMessage(c.Message))
 	}
 }
@@ -684,7 +702,9 @@ func (r *repo) placeholder(s string, c *commit) (string, int) {
 		case 'e':
 			return sig.Email, true
 		case 'd':
-			return gitDate(sig.When), true
+			return r.fmtDate(sig.When), true
+		case 'r':
+			return relativeDate(sig.When, time.Now()), true
 		case 't':
 			return strconv.FormatInt(sig.When.Unix(), 10), true
 		case 'I':

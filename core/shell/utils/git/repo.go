@@ -28,6 +28,8 @@ type repo struct {
 	cfg    *configSet
 	// decor is the ref names at each commit, for log's %d and %D.
 	decor map[plumbing.Hash]string
+	// date is how log and show write dates (--date).
+	date dateMode
 }
 
 // errNotRepo is git's answer outside any repository.

@@ -46,6 +46,7 @@ func runShow(g *cmd, args []string) error {
 	if o.decorate {
 		o.decorations = r.decorations()
 	}
+	r.date = o.date
 	for i, name := range names {
 		if i > 0 {
 			g.out.WriteString("\n")
@@ -78,7 +79,7 @@ func (r *repo) showOne(name string, o logOptions) error {
 		}
 	case plumbing.TagObject:
 		t := decodeTag(obj.data)
-		fmt.Fprintf(r.g.out, "tag %s\nTagger: %s <%s>\nDate:   %s\n\n%s\n\n", t.Name, t.Tagger.Name, t.Tagger.Email, gitDate(t.Tagger.When), strings.TrimRight(t.Message, "\n"))
+		fmt.Fprintf(r.g.out, "tag %s\nTagger: %s <%s>\nDate:   %s\n\n%s\n\n", t.Name, t.Tagger.Name, t.Tagger.Email, r.fmtDate(t.Tagger.When), strings.TrimRight(t.Message, "\n"))
 		return r.showOne(t.Object.String(), o)
 	case plumbing.CommitObject:
 		c, err := decodeCommit(obj.hash, obj.data)
