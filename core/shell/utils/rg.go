@@ -65,12 +65,16 @@ OPTIONS:
     -., --hidden                   Search hidden files and directories.
         --iglob <GLOB>...          Include or exclude files case insensitively.
     -i, --ignore-case              Case insensitive search.
+        --json                     Show search results in a JSON Lines format.
         --ignore-file <PATH>...    Specify additional ignore files.
         --include-zero             Include files with zero matches with -c.
     -v, --invert-match             Invert matching.
     -n, --line-number              Show line numbers.
     -x, --line-regexp              Only show matches surrounded by line boundaries.
     -M, --max-columns <NUM>        Don't print lines longer than this limit.
+    -U, --multiline                Enable matching across multiple lines.
+        --multiline-dotall         Make '.' match new lines when multiline is
+                                   enabled.
     -m, --max-count <NUM>          Limit the number of matching lines per file.
     -d, --max-depth <NUM>          Descend at most NUM directories.
         --no-filename              Never print the file path with the matched lines.
@@ -190,6 +194,12 @@ var rgOpts = []optDef{
 	{long: "auto-hybrid-regex"},
 	{long: "no-pcre2"},
 	{long: "engine", arg: needArg},
+	{short: 'U', long: "multiline"},
+	{long: "no-multiline"},
+	{long: "multiline-dotall"},
+	{long: "no-multiline-dotall"},
+	{long: "json"},
+	{long: "no-json"},
 }
 
 // rgUtility makes the rg utility (see builtins).
@@ -269,6 +279,8 @@ type rgConfig struct {
 	sortReverse                    bool
 	noMessages                     bool
 	pcre                           bool // -P: lookaround, backreferences
+	multiline, dotall              bool // -U, --multiline-dotall
+	json                           bool // --json: JSON Lines messages
 }
 
 // rgGlob is one -g or --iglob argument.
@@ -318,6 +330,18 @@ func rgParse(t *tool, argv []string) (cfg *rgConfig, status int, done bool) {
 		operands = operands[1:]
 	}
 	cfg.paths = operands
+	if cfg.json {
+		// --json prints search results only (ripgrep's clap conflicts).
+		for _, c := range []struct {
+			on   bool
+			flag string
+		}{{cfg.count, "--count"}, {cfg.countMatches, "--count-matches"}, {cfg.listFiles, "--files"},
+			{cfg.filesWith, "--files-with-matches"}, {cfg.filesWithout, "--files-without-match"}} {
+			if c.on {
+				return nil, rgUsageError(t, "The argument '--json' cannot be used with '"+c.flag+"'"), true
+			}
+		}
+	}
 	return cfg, 0, false
 }
 
@@ -468,6 +492,18 @@ func (cfg *rgConfig) applyFlag(name string) bool {
 		cfg.word = true
 	case "auto-hybrid-regex":
 		cfg.pcre = true
+	case "multiline":
+		cfg.multiline = true
+	case "no-multiline":
+		cfg.multiline = false
+	case "multiline-dotall":
+		cfg.dotall = true
+	case "no-multiline-dotall":
+		cfg.dotall = false
+	case "json":
+		cfg.json = true
+	case "no-json":
+		cfg.json = false
 	case "no-ignore-global", "no-ignore-exclude", "no-ignore-files", "no-ignore-messages", "no-config",
 		"mmap", "no-mmap", "line-buffered", "block-buffered", "crlf", "no-crlf", "no-pcre2":
 		// Nothing to do: no global config, no terminal, no mmap.

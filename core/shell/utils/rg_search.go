@@ -9,6 +9,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"gatehouse/core/vfs"
@@ -17,6 +18,9 @@ import (
 // rgMatcher is the compiled pattern list.
 type rgMatcher struct {
 	re regexEngine
+	// newline says the pattern can match a newline: only then does -U
+	// search a file whole; otherwise ripgrep searches line by line.
+	newline bool
 }
 
 // newRgMatcher compiles -e patterns, -f pattern files and the positional
@@ -60,6 +64,15 @@ func newRgMatcher(t *tool, cfg *rgConfig) (*rgMatcher, string) {
 	if fold {
 		expr = "(?i)" + expr
 	}
+	if cfg.multiline {
+		// ripgrep's regex is in multi-line mode: ^ and $ match at line
+		// boundaries of the whole buffer; -U's dotall lets . match \n.
+		flags := "(?m)"
+		if cfg.dotall {
+			flags = "(?ms)"
+		}
+		expr = flags + expr
+	}
 	re, err := regexp.Compile(expr)
 	if err != nil && cfg.pcre {
 		// -P: what RE2 cannot do, the backtracking matcher does.
@@ -67,12 +80,12 @@ func newRgMatcher(t *tool, cfg *rgConfig) (*rgMatcher, string) {
 		if berr != nil {
 			return nil, "PCRE2: error compiling pattern at offset " + strconv.Itoa(len(expr)-strings.Count(expr, "(?i)")*4) + ": " + berr.Error() + "\n"
 		}
-		return &rgMatcher{re: bt}, ""
+		return &rgMatcher{re: bt, newline: cfg.multiline && rgCanMatchNewline(expr)}, ""
 	}
 	if err != nil {
 		return nil, rgRegexError(expr, err)
 	}
-	return &rgMatcher{re: re}, ""
+	return &rgMatcher{re: re, newline: cfg.multiline && rgCanMatchNewline(expr)}, ""
 }
 
 // rgHasUpper is smart case's test: a literal upper-case letter in some
@@ -143,6 +156,12 @@ type rgFile struct {
 	maxReached    bool
 	binaryExplain bool // an explicit binary file: say so instead of lines
 	nulAt         int64
+
+	raw      []byte // the current line with its newline (--json)
+	searched int64  // bytes read
+	json     rgJSONFile
+	multi    *rgBlocks // -U: the blocks of lines matches cover
+	maxUntil int64     // -U -m: the last counted block ends here
 }
 
 // searchFile opens and searches one file.
@@ -174,11 +193,24 @@ func (r *rgRun) searchReader(in io.Reader, shown string, explicit bool) {
 	br := r.br
 	head, _ := br.Peek(rgChunk)
 	s := &rgFile{shown: shown, nulAt: -1}
+	s.json.started = time.Now()
 	if i := bytes.IndexByte(head, 0); i >= 0 && !cfg.text {
 		if !explicit {
 			return // ripgrep skips binary files it finds by itself
 		}
 		s.binaryExplain, s.nulAt = true, int64(i)
+	}
+	if cfg.multiline && r.m.newline {
+		data, err := io.ReadAll(br)
+		if err != nil {
+			r.fail(shown, err)
+			return
+		}
+		if i := bytes.IndexByte(data, 0); i >= 0 && !cfg.text && !s.binaryExplain {
+			data = data[:bytes.LastIndexByte(data[:i], '\n')+1] // a binary tail: stop before it
+		}
+		s.multi = r.multilineBlocks(data)
+		br = bufio.NewReaderSize(bytes.NewReader(data), rgChunk)
 	}
 	for !r.quit && !r.t.stopped() {
 		line, err := rgReadLine(br, &r.long)
@@ -188,9 +220,11 @@ func (r *rgRun) searchReader(in io.Reader, shown string, explicit bool) {
 				break // a binary tail: stop, as ripgrep does
 			}
 			if r.line(s, line) {
+				s.searched += int64(len(line))
 				break
 			}
 			s.off += int64(len(line))
+			s.searched = s.off
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -220,7 +254,8 @@ func rgReadLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
 func (r *rgRun) line(s *rgFile, raw []byte) bool {
 	cfg := r.cfg
 	text := bytes.TrimSuffix(raw, []byte{'\n'})
-	isMatch := !s.maxReached && r.m.re.Match(text) != cfg.invert
+	s.raw = raw
+	isMatch := r.isMatch(s, text)
 	if !isMatch {
 		if cfg.passthru {
 			r.printLine(s, text, '-')
@@ -244,25 +279,59 @@ func (r *rgRun) line(s *rgFile, raw []byte) bool {
 		s.count++
 		return true
 	case cfg.count || cfg.countMatches:
-		s.count += r.matchCount(text)
+		s.count += r.matchCount(s, text)
 		return r.countDone(s)
 	case s.binaryExplain:
-		r.binaryNotice(s)
+		if !cfg.json {
+			r.binaryNotice(s)
+		}
 		return true
 	}
-	s.count++
+	// With -U a block of lines is one match, counted on its first line.
+	first, blockEnd := true, int64(0)
+	if s.multi != nil && !cfg.invert {
+		b := s.multi.at(s.off)
+		first, blockEnd = b.start == s.off, b.end
+	}
+	if first {
+		s.count++
+	}
 	r.flushBefore(s)
 	r.printMatch(s, text)
 	s.afterLeft = cfg.after
-	if cfg.maxCount >= 0 && s.count >= cfg.maxCount {
-		s.maxReached = true
-		return s.afterLeft == 0
+	if first && cfg.maxCount >= 0 && s.count >= cfg.maxCount {
+		s.maxReached, s.maxUntil = true, blockEnd
+	}
+	if s.maxReached {
+		return s.afterLeft == 0 && s.off+int64(len(raw)) >= s.maxUntil
 	}
 	return false
 }
 
-// matchCount is what one matching line adds to -c or --count-matches.
-func (r *rgRun) matchCount(text []byte) int64 {
+// isMatch decides whether a line is printed as a match: the pattern
+// matches it (-v: does not), or with -U a match's block covers it.
+func (r *rgRun) isMatch(s *rgFile, text []byte) bool {
+	if s.multi == nil {
+		return !s.maxReached && r.m.re.Match(text) != r.cfg.invert
+	}
+	covered := s.multi.at(s.off) != nil
+	if s.maxReached && !(covered && s.off < s.maxUntil) {
+		return false
+	}
+	return covered != r.cfg.invert
+}
+
+// matchCount is what one matching line adds to -c or --count-matches;
+// with -U, a block's first line counts its matches.
+func (r *rgRun) matchCount(s *rgFile, text []byte) int64 {
+	if s.multi != nil && !r.cfg.invert {
+		b := s.multi.at(s.off)
+		if b.start != s.off {
+			return 0
+		}
+		// ripgrep's summary printer counts a block's matches, -c or not.
+		return int64(len(b.matches))
+	}
 	if !r.cfg.countMatches || r.cfg.invert {
 		return 1
 	}
@@ -279,6 +348,8 @@ func (r *rgRun) countDone(s *rgFile) bool {
 func (r *rgRun) finishFile(s *rgFile) {
 	cfg := r.cfg
 	switch {
+	case cfg.json:
+		r.jsonEnd(s)
 	case cfg.quiet:
 	case cfg.filesWithout:
 		if s.count == 0 {
@@ -327,15 +398,15 @@ func (r *rgRun) remember(s *rgFile, text []byte) {
 
 // flushBefore prints the remembered context before a match.
 func (r *rgRun) flushBefore(s *rgFile) {
-	no, off := s.no, s.off
+	no, off, raw := s.no, s.off, s.raw
 	for _, l := range s.before {
 		if l.no <= s.lastPrinted {
 			continue
 		}
-		s.no, s.off = l.no, l.off
+		s.no, s.off, s.raw = l.no, l.off, nil
 		r.printLine(s, l.text, '-')
 	}
-	s.no, s.off = no, off
+	s.no, s.off, s.raw = no, off, raw
 	s.before = s.before[:0]
 }
 
@@ -390,6 +461,10 @@ func (r *rgRun) prefix(s *rgFile, sep byte, col int) {
 
 // printLine prints a context (or passthru) line.
 func (r *rgRun) printLine(s *rgFile, text []byte, sep byte) {
+	if r.cfg.json {
+		r.jsonContext(s, text)
+		return
+	}
 	r.separate(s)
 	r.prefix(s, sep, 0)
 	r.body(text, "[Omitted long context line]")
@@ -412,8 +487,15 @@ func (r *rgRun) body(text []byte, omitted string) {
 // replacements, only the matches, or vimgrep's one line per match.
 func (r *rgRun) printMatch(s *rgFile, text []byte) {
 	cfg := r.cfg
+	if cfg.json {
+		r.jsonMatch(s, text)
+		return
+	}
 	var spans [][]int
-	if !cfg.invert {
+	switch {
+	case s.multi != nil && !cfg.invert:
+		spans = s.multi.lineSpans(s.off, len(text))
+	case !cfg.invert:
 		spans = r.m.re.FindAllSubmatchIndex(text, -1)
 	}
 	switch {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // rgRun is one rg invocation: its compiled filters and matcher, and what
@@ -28,6 +29,12 @@ type rgRun struct {
 
 	br   *bufio.Reader // reused from file to file
 	long []byte        // a line longer than br's buffer
+
+	// --json: bytes written so far, the statistics of the files that
+	// printed something, and when the run started.
+	jsonBytes int64
+	jsonTotal rgStats
+	started   time.Time
 }
 
 // rgLevel is the ignore files of one directory on the walk.
@@ -109,6 +116,10 @@ func newRgRun(t *tool, cfg *rgConfig) (r *rgRun, status int, ok bool) {
 // matched (or was listed), 1 when nothing did, 2 after any error.
 func (r *rgRun) run() int {
 	cfg := r.cfg
+	r.started = time.Now()
+	if cfg.json {
+		defer r.jsonSummary()
+	}
 	paths := cfg.paths
 	implicit := len(paths) == 0
 	fromStdin := implicit && !r.t.env.NoStdin && !cfg.listFiles
