@@ -708,3 +708,33 @@ func TestConflictedPickKeepsHiddenPaths(t *testing.T) {
 		t.Errorf("after the pick in the hiding session:\n%s", got)
 	}
 }
+
+// TestCheckIgnoreKeepsHiddenPaths compares check-ignore in a session that
+// hides a tracked file and a directory holding a .gitignore with its
+// twin where they never were: the answers are the same, so a hidden path
+// is neither tracked nor a directory and a hidden ignore file is never
+// read (G-4.5).
+func TestCheckIgnoreKeepsHiddenPaths(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".gitignore": "*.env\n!keep.env\n", "a.txt": "a\n"}
+	withSecret := map[string]string{".gitignore": "*.env\n!keep.env\n", "a.txt": "a\n", "secret.env": "k\n", "private/.gitignore": "*.txt\n", "private/p.txt": "p\n"}
+	hide := gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.env", "/w/private"}}}}
+	hw := multiWorld(t, withSecret, gate.ProfileSpec{Name: "open"}, hide)
+	hw["open"].must(prepare + "git add -f secret.env a.txt .gitignore && git commit -q -m one")
+	twin := multiWorld(t, files, gate.ProfileSpec{Name: "plain"})["plain"]
+	twin.must(prepare + "git add a.txt .gitignore && git commit -q -m one")
+	line := "git check-ignore -v -n secret.env private private/p.txt private/q.txt keep.env x.env a.txt; echo $?; printf 'secret.env\\nprivate/p.txt\\n' | git check-ignore --stdin; echo $?"
+	gotOut, gotErr, gotCode := hw["hide"].run(line)
+	wantOut, wantErr, wantCode := twin.run(line)
+	if gotOut != wantOut || gotErr != wantErr || gotCode != wantCode {
+		t.Errorf("hidden world differs from its twin\nhidden: exit %d\n%s%s\ntwin: exit %d\n%s%s", gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+	}
+	if !strings.Contains(gotOut, ".gitignore:1:*.env\tsecret.env\n") {
+		t.Errorf("the hidden tracked file should read as untracked and ignored:\n%s", gotOut)
+	}
+	// The open session sees both: the tracked file is not ignored and
+	// the directory's own .gitignore decides.
+	if got := hw["open"].must("git check-ignore -v -n secret.env private/p.txt"); got != "::\tsecret.env\nprivate/.gitignore:1:*.txt\tprivate/p.txt\n" {
+		t.Errorf("check-ignore in the open session:\n%s", got)
+	}
+}

@@ -194,6 +194,8 @@ func subcommandFor(name string) subcommand {
 		return runGrep
 	case "ls-tree":
 		return runLsTree
+	case "check-ignore":
+		return runCheckIgnore
 	case "cherry-pick":
 		return runCherryPick
 	case "revert":
