@@ -266,7 +266,7 @@ func TestFlowKeysWaitAfterTheAskChangedByItself(t *testing.T) {
 	// A new ask under an empty cursor: y waits.
 	h.waitScreen("1 ask waiting", "answer keys wait 0.4s")
 	h.key("y")
-	h.waitScreen("y waits 0.4s: the ask under the cursor has just changed to cat /vault/break-glass/failover.md")
+	h.waitScreen("y waited: the ask changed to cat /vault/break-glass/failover.md; read it, press y again")
 	h.expectPending(first.ID)
 
 	// A second ask joins the queue below: the selection stays, y acts.
@@ -278,7 +278,7 @@ func TestFlowKeysWaitAfterTheAskChangedByItself(t *testing.T) {
 	// The answer walked the selection to the next ask: y waits again.
 	h.waitScreen("1 ask waiting", "Detail · ask ask000000002", "answer keys wait 0.4s")
 	h.key("n")
-	h.waitScreen("n waits 0.4s")
+	h.waitScreen("n waited: the ask changed to echo replicas: 4; read it, press n again")
 	h.expectPending(second.ID)
 	h.settle()
 	h.waitScreen("n deny")
@@ -299,7 +299,7 @@ func TestFlowKeysWaitAfterTheAskChangedByItself(t *testing.T) {
 	h.result()
 	h.waitScreen("1 ask waiting", "answered by cli", "answer keys wait 0.4s")
 	h.key("a")
-	h.waitScreen("a waits")
+	h.waitScreen("a waited: the ask changed to")
 	h.expectPending(third.ID)
 
 	// A question ignores y while it has just opened, and says so.

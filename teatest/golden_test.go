@@ -195,7 +195,7 @@ func TestKeysWait(t *testing.T) {
 	h.result()
 	h.waitScreen("1 ask waiting", "answer keys wait 0.4s")
 	h.key("n")
-	golden(t, h.waitScreen("n waits 0.4s: the ask under the cursor has just changed to echo replicas: 4", "PLACE"))
+	golden(t, h.waitScreen("n waited: the ask changed to echo replicas: 4; read it, press n again", "PLACE"))
 	if p := h.pending(); len(p) != 1 {
 		t.Fatalf("n answered while it waited: %d asks pending, want 1", len(p))
 	}
@@ -267,4 +267,99 @@ func TestHistoryFilter(t *testing.T) {
 	}
 	h.key("esc")
 	h.waitScreen("History · 2 decisions")
+}
+
+// At 60 columns the key-wait notice still says that the key waited and
+// names the ask now selected, in a wording that fits, not cut off.
+func TestKeysWaitNarrow(t *testing.T) {
+	h := crowdOfTwo(t, harnessOptions{width: 60, height: 20})
+	h.steady("2 asks waiting", "Detail · ask")
+	h.press("y")
+	h.result()
+	h.waitScreen("1 ask waiting", "answer keys wait 0.4s · j/k move")
+	h.key("n")
+	s := h.waitScreen("n waited: the ask is now echo replicas: 4")
+	checkChrome(t, 60, s)
+	golden(t, s)
+}
+
+// checkChrome holds a screen's bars to the terminal: no row wider than w,
+// and the message rule, the status bar and the help bar say what they say
+// whole (a bar that does not fit takes a shorter wording; nothing is cut
+// off with an ellipsis or wrapped into the next row).
+func checkChrome(t *testing.T, w int, screen string) {
+	t.Helper()
+	rows := strings.Split(strings.TrimSuffix(screen, "\n"), "\n")
+	for i, r := range rows {
+		if displayWidth(r) > w {
+			t.Errorf("%d columns: row %d takes %d cells: %q", w, i, displayWidth(r), r)
+		}
+	}
+	if len(rows) < 5 {
+		t.Fatalf("%d columns: a screen of %d rows:\n%s", w, len(rows), screen)
+	}
+	// A command the message names may be cut in the middle; the message
+	// itself is not cut at its end.
+	if strings.HasSuffix(strings.TrimRight(rows[2], "─ "), "…") {
+		t.Errorf("%d columns: the message is cut: %q\n%s", w, rows[2], screen)
+	}
+	for _, r := range rows[len(rows)-2:] {
+		if strings.Contains(r, "…") {
+			t.Errorf("%d columns: a bar is cut: %q\n%s", w, r, screen)
+		}
+	}
+}
+
+// Every page's bars at 60 and 80 columns: the queue, an ask's wait, the
+// questions of a and q, the note, help, sessions, a transcript, history,
+// explain and the filter.
+func TestNarrowBarsFit(t *testing.T) {
+	for _, size := range [][2]int{{60, 20}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			w := size[0]
+			h := crowdOfTwo(t, harnessOptions{width: w, height: size[1]})
+			checkChrome(t, w, h.steady("2 asks waiting", "Detail · ask"))
+			h.press("y")
+			h.result()
+			checkChrome(t, w, h.waitScreen("1 ask waiting", "answer keys wait"))
+			h.key("a")
+			checkChrome(t, w, h.waitScreen("waited"))
+			h.settle()
+			h.key("a")
+			checkChrome(t, w, h.waitScreen("Allow these for the session? y/N", "y waits"))
+			h.key("x")
+			checkChrome(t, w, h.waitScreen("unanswered"))
+			h.press("N")
+			h.tm.Type(longNote)
+			checkChrome(t, w, h.waitScreen("enter deny with this note"))
+			h.key("esc")
+			checkChrome(t, w, h.waitScreen("no answer given to"))
+			h.key("q")
+			checkChrome(t, w, h.waitScreen("Quit? y/N"))
+			h.key("n")
+			h.key("?")
+			checkChrome(t, w, h.waitScreen("» Keys"))
+			h.key("esc")
+			h.key("/")
+			h.tm.Type("replicas")
+			checkChrome(t, w, h.waitScreen("/ replicas", "keep filter"))
+			h.key("esc")
+			h.key("e")
+			checkChrome(t, w, h.waitScreen("» Explain", "echo"))
+			h.key("enter")
+			checkChrome(t, w, h.steady("explanation of:"))
+			h.key("esc")
+			h.key("h")
+			checkChrome(t, w, h.steady("» History · 1 decision"))
+			h.key("tab")
+			checkChrome(t, w, h.steady("» Explain"))
+			h.key("esc")
+			h.key("tab")
+			h.key("tab")
+			checkChrome(t, w, h.waitScreen("» Sessions"))
+			h.key("j")
+			h.key("enter")
+			checkChrome(t, w, h.steady("» Transcript"))
+		})
+	}
 }

@@ -70,7 +70,7 @@ func (m *Model) onAmendProposed(msg amendProposedMsg) {
 		if errors.Is(msg.err, core.ErrNoAmendment) {
 			text = strings.TrimPrefix(text, core.ErrNoAmendment.Error()+": ")
 		}
-		m.setMessage("no rule to add for "+msg.rec.Command+": "+text, true)
+		m.say(true, msg.rec.Command, "no rule to add for "+msg.rec.Command+": "+text)
 		return
 	}
 	p := &amendProposal{rec: msg.rec, a: msg.a}
@@ -103,7 +103,7 @@ func (m *Model) onAmendApplied(msg amendAppliedMsg) {
 	case msg.answer != nil:
 		m.setMessage(fmt.Sprintf("rule added to %s; ask %s not allowed: %s", doc, msg.a.AskID, answerError(msg.answer)), true)
 	default:
-		m.setMessage(fmt.Sprintf("rule added to %s; allowed once: %s (%s)", doc, msg.answered.Command, msg.answered.AgentID), false)
+		m.say(false, msg.answered.Command, fmt.Sprintf("rule added to %s; allowed once: %s (%s)", doc, msg.answered.Command, msg.answered.AgentID))
 	}
 }
 

@@ -83,8 +83,11 @@ func (m *Model) onAnswerKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	}
 	if wait := m.armWait(); wait > 0 {
-		m.setMessage(fmt.Sprintf("%s waits %s: the ask under the cursor has just changed to %s; read it, then press %s again",
-			k.String(), waitWords(wait), r.Command, k.String()), true)
+		m.say(true, r.Command,
+			fmt.Sprintf("%s waits %s: the ask under the cursor has just changed to %s; read it, then press %s again",
+				k.String(), waitWords(wait), r.Command, k.String()),
+			fmt.Sprintf("%s waited: the ask changed to %s; read it, press %s again", k.String(), r.Command, k.String()),
+			fmt.Sprintf("%s waited: the ask is now %s", k.String(), r.Command))
 		return nil, true
 	}
 	return act(r), true
@@ -135,6 +138,7 @@ func (m *Model) onCovers(msg coversMsg) {
 			return m.answerSelected(r, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Session})
 		},
 		no:      "left " + r.Command + " unanswered",
+		about:   r.Command,
 		yesHelp: "allow for the session",
 		armedAt: m.ctx.Now().Add(armDelay),
 	})

@@ -70,9 +70,14 @@ type Model struct {
 	// modals are the open questions and inputs, the top one last.
 	modals []modal
 
-	message     string
-	messageErr  bool
-	messageTick int // ticks the message has been shown
+	// message is the last thing that happened, on the rule under the
+	// header (see messageRule): its wordings, longest first, and the
+	// part of them (a command) that may be cut in the middle to fit.
+	message      string
+	messageShort []string
+	messageAbout string
+	messageErr   bool
+	messageTick  int // ticks the message has been shown
 
 	// Arming (G-13.6): shownAsk is the ask the answering keys act on as
 	// of the last update; navigated says the human moved the selection in
@@ -224,11 +229,13 @@ func (m *Model) onLedger(ev decisions.Event) tea.Cmd {
 	switch ev.Kind {
 	case decisions.EventClosed:
 		// The line that asked is gone; say so, since the row vanishes.
-		m.setMessage(fmt.Sprintf("ask %s (%s, %s) left the queue: %s", r.ID, r.AgentID, r.Command, r.Closed), false)
+		m.say(false, r.Command, fmt.Sprintf("ask %s (%s, %s) left the queue: %s", r.ID, r.AgentID, r.Command, r.Closed),
+			fmt.Sprintf("%s's %s left the queue: %s", r.AgentID, r.Command, r.Closed))
 	case decisions.EventAnswer:
 		if r.AnsweredBy != "console" {
 			word, _ := decisionLabel(r)
-			m.setMessage(fmt.Sprintf("ask %s (%s) answered by %s: %s", r.ID, r.Command, orDash(r.AnsweredBy), word), false)
+			m.say(false, r.Command, fmt.Sprintf("ask %s (%s) answered by %s: %s", r.ID, r.Command, orDash(r.AnsweredBy), word),
+				fmt.Sprintf("%s answered by %s: %s", r.Command, orDash(r.AnsweredBy), word))
 		}
 	}
 	m.sessions.Refresh() // a transcript shows how its asks were answered
@@ -274,7 +281,7 @@ func (m *Model) onAnswered(msg answeredMsg) {
 		if r.Note != "" {
 			text += " · note stored"
 		}
-		m.setMessage(text, false)
+		m.say(false, r.Command, text)
 	default:
 		text := fmt.Sprintf("%s: %d asks", msg.what, len(msg.recs))
 		if len(msg.errs) > 0 {
@@ -284,8 +291,18 @@ func (m *Model) onAnswered(msg answeredMsg) {
 	}
 }
 
-func (m *Model) setMessage(text string, isErr bool) {
-	m.message, m.messageErr, m.messageTick = text, isErr, 0
+func (m *Model) setMessage(text string, isErr bool) { m.say(isErr, "", text) }
+
+// say puts a message on the rule under the header: the first of its
+// wordings that fits the terminal, with about (a command it names, which
+// every wording contains) cut in the middle when that is what makes it
+// fit, so the words around it (what happened, what to do) always show.
+func (m *Model) say(isErr bool, about string, wordings ...string) {
+	m.message, m.messageShort, m.messageAbout = inert(wordings[0]), nil, inert(about)
+	for _, w := range wordings[1:] {
+		m.messageShort = append(m.messageShort, inert(w))
+	}
+	m.messageErr, m.messageTick = isErr, 0
 }
 
 // typing reports whether a pane's text input has the keys: then letters
@@ -417,12 +434,13 @@ func (m *Model) quit() tea.Cmd {
 		draw: func(w int) []string {
 			text := fmt.Sprintf("%s waiting.", plural(n, "ask is", "asks are"))
 			if here > 0 {
-				text += fmt.Sprintf(" %s of agents in this console end with it, cancelled.", plural(here, "ask", "asks"))
+				text += fmt.Sprintf(" %s of agents in this console %s with it, cancelled.", plural(here, "ask", "asks"), verb(here, "ends", "end"))
 			}
 			if n > here {
-				text += fmt.Sprintf(" %s from elsewhere stay in the ledger: answer them later with gatehouse list-asks, allow ID, deny ID.", plural(n-here, "ask", "asks"))
+				text += fmt.Sprintf(" %s from elsewhere %s in the ledger: answer them later with gatehouse list-asks, allow ID, deny ID.", plural(n-here, "ask", "asks"), verb(n-here, "stays", "stay"))
 			}
-			return m.promptLines(text+" Quit? y/N", w)
+			// The question keeps a row of its own: it never wraps apart.
+			return append(m.promptLines(text, w), m.promptLines("Quit? y/N", w)...)
 		},
 		yes:     func() tea.Cmd { return tea.Quit },
 		no:      "still here",
@@ -530,6 +548,14 @@ func (m *Model) restyle(isDark bool) {
 		in.SetStyles(s)
 	}
 	m.layout()
+}
+
+// verb agrees with a count: "ends" for one, "end" for more.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // plural is "1 ask" or "3 asks".

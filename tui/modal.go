@@ -81,6 +81,8 @@ type question struct {
 	// yes is what y does; no is the word shown when declined.
 	yes func() tea.Cmd
 	no  string
+	// about is the command no names, cut in the middle when it is long.
+	about string
 	// yesHelp names y in the help bar ("allow all 3 once").
 	yesHelp string
 	// armedAt is when y starts to count; zero for at once.
@@ -93,11 +95,12 @@ func (q *question) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	keys := m.ctx.Keys
 	yes := key.Matches(k, keys.Confirm) || (q.quit && key.Matches(k, keys.Quit))
 	if !yes {
-		m.setMessage(q.no, false)
+		m.say(false, q.about, q.no)
 		return nil, true
 	}
 	if wait := q.armedAt.Sub(m.ctx.Now()); wait > 0 {
-		m.setMessage(fmt.Sprintf("%s waits %s: the question has just opened; read it, then press %s again", k.String(), waitWords(wait), k.String()), true)
+		m.say(true, "", fmt.Sprintf("%s waits %s: the question has just opened; read it, then press %s again", k.String(), waitWords(wait), k.String()),
+			fmt.Sprintf("%s waited: the question just opened; press %s again", k.String(), k.String()))
 		return nil, false
 	}
 	return q.yes(), true
@@ -108,7 +111,8 @@ func (q *question) lines(m *Model, w int) []string { return q.draw(w) }
 // bar names what y does; while y still waits it says for how long.
 func (q *question) bar(m *Model) string {
 	if wait := q.armedAt.Sub(m.ctx.Now()); wait > 0 {
-		return fmt.Sprintf(" ◌ y waits %s (the question just opened) · any other key: no", waitWords(wait))
+		return fitting1(m.ctx.Width, fmt.Sprintf(" ◌ y waits %s (the question just opened) · any other key: no", waitWords(wait)),
+			fmt.Sprintf(" ◌ y waits %s · any other key: no", waitWords(wait)))
 	}
 	return " y " + q.yesHelp + " · any other key: no"
 }
@@ -129,7 +133,7 @@ func (n *noteModal) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return answer(m.opts.Context, m.ledger, []string{n.rec.ID}, decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Once, Note: note, By: "console"}), true
 	case key.Matches(k, keys.Back):
 		m.note.Blur()
-		m.setMessage("no answer given to "+n.rec.Command, false)
+		m.say(false, n.rec.Command, "no answer given to "+n.rec.Command)
 		return nil, true
 	}
 	var cmd tea.Cmd

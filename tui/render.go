@@ -35,6 +35,33 @@ func fit(s string, w int) string {
 	return cut + spaces(w-textWidth(cut))
 }
 
+// fitWords is s in at most w cells, cut after its last whole word that
+// fits, with an ellipsis, so a message is never cut mid-word; a first word
+// longer than w is cut as fit cuts it. It does not pad.
+func fitWords(s string, w int) string {
+	s = inert(strings.ReplaceAll(s, "\n", "⏎"))
+	if textWidth(s) <= w {
+		return s
+	}
+	cut := -1
+	cells := 0
+	for i := 0; i < len(s); {
+		size, cw := clusterAt(s, i)
+		if cells+cw > w-1 {
+			break
+		}
+		if s[i] == ' ' {
+			cut = i
+		}
+		cells += cw
+		i += size
+	}
+	if cut <= 0 {
+		return strings.TrimRight(fit(s, w), " ")
+	}
+	return strings.TrimRight(s[:cut], " ·:;,") + "…"
+}
+
 // fitLeft is fit that keeps the end of s, for ids and paths whose tail is
 // the part that tells them apart.
 func fitLeft(s string, w int) string {

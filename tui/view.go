@@ -229,8 +229,40 @@ func (m *Model) messageRule(w int) string {
 	if m.messageErr {
 		style = st.Error
 	}
-	text := fit(" "+m.message+" ", min(lipgloss.Width(m.message)+2, w-2))
-	return st.Rule.Render("─") + style.Render(text) + st.Rule.Render(strings.Repeat("─", max(w-1-lipgloss.Width(text), 0)))
+	text := " " + m.messageText(w-4) + " "
+	return st.Rule.Render("─") + style.Render(text) + st.Rule.Render(strings.Repeat("─", max(w-1-textWidth(text), 0)))
+}
+
+// minAbout is the fewest cells a command named in a message is cut to.
+const minAbout = 12
+
+// messageText is the message in at most w cells: its first wording that
+// fits whole, or with the command it names cut in the middle; failing
+// that, its shortest wording cut after a word, with an ellipsis.
+func (m *Model) messageText(w int) string {
+	wordings := append([]string{m.message}, m.messageShort...)
+	about, aboutW := m.messageAbout, textWidth(m.messageAbout)
+	for _, text := range wordings {
+		tw := textWidth(text)
+		if tw <= w {
+			return text
+		}
+		if room := w - (tw - aboutW); about != "" && room >= minAbout && strings.Contains(text, about) {
+			return strings.Replace(text, about, strings.TrimRight(fitMiddle(about, room), " "), 1)
+		}
+	}
+	return fitWords(wordings[len(wordings)-1], w)
+}
+
+// fitting1 is the first of a bar's wordings that fits w cells, else the
+// last one cut after a word.
+func fitting1(w int, wordings ...string) string {
+	for _, text := range wordings {
+		if textWidth(inert(text)) <= w {
+			return text
+		}
+	}
+	return fitWords(wordings[len(wordings)-1], w)
 }
 
 // statusBar counts the sessions this console hosts and how many run
@@ -250,7 +282,8 @@ func (m *Model) helpBar(w int) string {
 	}
 	if wait := m.armWait(); wait > 0 && (m.focus == focusQueue || m.focus == focusDetail) && !m.asks.Typing() {
 		if _, ok := m.asks.Selected(); ok {
-			return st.Pending.Render(fit(fmt.Sprintf(" ◌ the ask under the cursor changed: answer keys wait %s · j/k move", waitWords(wait)), w))
+			return st.Pending.Render(fit(fitting1(w, fmt.Sprintf(" ◌ the ask under the cursor changed: answer keys wait %s · j/k move", waitWords(wait)),
+				fmt.Sprintf(" ◌ answer keys wait %s · j/k move", waitWords(wait))), w))
 		}
 	}
 	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing())
