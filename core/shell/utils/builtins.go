@@ -38,6 +38,8 @@ var builtins = [...]Provider{
 	{Name: "fold", Make: foldUtility},
 	{Name: "grep", Make: grepUtility},
 	{Name: "groups", Make: simpleInfoUtility},
+	{Name: "gunzip", Make: gzipUtility},
+	{Name: "gzip", Make: gzipUtility},
 	{Name: "head", Make: headTailUtility},
 	{Name: "hexdump", Make: hexdumpUtility},
 	{Name: "hostname", Make: hostnameUtility},
@@ -107,6 +109,7 @@ var builtins = [...]Provider{
 	{Name: "xargs", Make: xargsUtility},
 	{Name: "xxd", Make: xxdUtility},
 	{Name: "yes", Make: yesUtility},
+	{Name: "zcat", Make: gzipUtility},
 }
 
 // builtinTable is builtins as findProvider reads it. It is set by init, not
