@@ -32,6 +32,7 @@ func TestHiddenIsNotThere(t *testing.T) {
 		"git add . && git commit -q -m one && git log --stat",
 		"git add -A && git commit -q -m one && git log -p",
 		"git add sub && git status -uall -s",
+		"printf 's*.txt\\n*.pem\\n' > .gitignore && git status -s --ignored && git status -s --ignored -uall && git status --ignored=matching",
 	}
 	files := map[string]string{"a.txt": "alpha\n", "sub/b.txt": "bravo\n"}
 	withSecret := map[string]string{"a.txt": "alpha\n", "sub/b.txt": "bravo\n", "secret.txt": "s3cr3t\n", "sub/key.pem": "KEY\n"}

@@ -61,6 +61,12 @@ func unmergedOf(idx *index.Index) []unmergedPath {
 
 // collectStatus compares HEAD, the index and the worktree.
 func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
+	return r.collectStatusIgnored(allUntracked, "")
+}
+
+// collectStatusIgnored is collectStatus listing ignored paths too, as
+// status --ignored does in the mode given ("" lists none).
+func (r *repo) collectStatusIgnored(allUntracked bool, ignored string) (*status, *index.Index, error) {
 	idx, err := r.loadIndex()
 	if err != nil {
 		return nil, nil, err
@@ -71,6 +77,7 @@ func (r *repo) collectStatus(allUntracked bool) (*status, *index.Index, error) {
 	}
 	s := newScanner(r, idx)
 	s.allFiles = allUntracked
+	s.ignoredMode = ignored
 	if st.scan, err = s.run(); err != nil {
 		return nil, nil, err
 	}
@@ -207,6 +214,7 @@ func (r *repo) stagedRenames(cs []change, headTree map[string]flatEntry, entries
 type statusOptions struct {
 	short, porcelain, branch bool
 	untracked                string // "no", "normal", "all"
+	ignored                  string // "", "traditional", "matching"
 	paths                    []string
 }
 
@@ -230,6 +238,14 @@ func runStatus(g *cmd, args []string) error {
 			o.untracked = "no"
 		case a == "-unormal" || a == "--untracked-files=normal":
 			o.untracked = "normal"
+		case a == "--ignored" || a == "--ignored=traditional":
+			o.ignored = "traditional"
+		case a == "--ignored=matching":
+			o.ignored = "matching"
+		case a == "--ignored=no":
+			o.ignored = ""
+		case strings.HasPrefix(a, "--ignored="):
+			return fatalf("Invalid ignored mode '%s'", strings.TrimPrefix(a, "--ignored="))
 		case a == "--":
 		case strings.HasPrefix(a, "--porcelain="):
 			return fatalf("unsupported porcelain version '%s'", strings.TrimPrefix(a, "--porcelain="))
@@ -243,7 +259,7 @@ func runStatus(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, _, err := r.collectStatus(o.untracked == "all")
+	st, _, err := r.collectStatusIgnored(o.untracked == "all", o.ignored)
 	if err != nil {
 		return err
 	}
@@ -255,7 +271,7 @@ func runStatus(g *cmd, args []string) error {
 		st.filter(specs)
 	}
 	if o.untracked == "no" {
-		st.scan.untracked = nil
+		st.scan.untracked, st.scan.ignored = nil, nil
 	}
 	switch {
 	case o.porcelain:
@@ -294,6 +310,13 @@ func (st *status) filter(specs []pathspec) {
 		}
 	}
 	st.scan.untracked = u
+	var ig []string
+	for _, p := range st.scan.ignored {
+		if matchAny(specs, strings.TrimSuffix(p, "/")) {
+			ig = append(ig, p)
+		}
+	}
+	st.scan.ignored = ig
 }
 
 // shortPath is a path as status prints it: relative to the cwd, or to the
@@ -361,6 +384,9 @@ func (r *repo) printShort(st *status, branch, porcelain bool) {
 	}
 	for _, p := range st.scan.untracked {
 		fmt.Fprintf(out, "?? %s\n", r.shortPath(p, porcelain))
+	}
+	for _, p := range st.scan.ignored {
+		fmt.Fprintf(out, "!! %s\n", r.shortPath(p, porcelain))
 	}
 }
 
@@ -443,6 +469,13 @@ func (r *repo) printLong(st *status, forCommit bool) {
 	if len(st.scan.untracked) > 0 {
 		out.WriteString("Untracked files:\n  (use \"git add <file>...\" to include in what will be committed)\n")
 		for _, p := range st.scan.untracked {
+			fmt.Fprintf(out, "\t%s\n", r.shortPath(p, false))
+		}
+		out.WriteString("\n")
+	}
+	if len(st.scan.ignored) > 0 {
+		out.WriteString("Ignored files:\n  (use \"git add -f <file>...\" to include in what will be committed)\n")
+		for _, p := range st.scan.ignored {
 			fmt.Fprintf(out, "\t%s\n", r.shortPath(p, false))
 		}
 		out.WriteString("\n")

@@ -32,6 +32,9 @@ type scan struct {
 	files     map[string]fs.FileInfo // worktree files seen, by path
 	untracked []string
 	hidden    map[string]bool
+	// ignored are the ignored paths status --ignored lists (a directory
+	// ends in "/").
+	ignored []string
 }
 
 // scanner walks a worktree against an index.
@@ -46,7 +49,10 @@ type scanner struct {
 	idxMtime      int64    // the index file's mtime (ns): entries as new are racy
 	allFiles      bool     // list untracked files one by one (-uall, add -A)
 	noIgnore      bool     // read no ignore file: every untracked path counts
-	out           *scan
+	// ignoredMode lists ignored paths as status --ignored does:
+	// "traditional", "matching" or "" (not at all).
+	ignoredMode string
+	out         *scan
 }
 
 func newScanner(r *repo, idx *index.Index) *scanner {
@@ -104,6 +110,7 @@ func (s *scanner) run() (*scan, error) {
 		s.out.tracked[name] = wtDeleted
 	}
 	sort.Strings(s.out.untracked)
+	sort.Strings(s.out.ignored)
 	return s.out, nil
 }
 
@@ -149,6 +156,7 @@ func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
 				continue
 			}
 			if matcher.Match(splitRel(p), true) {
+				s.ignoredDir(p)
 				continue
 			}
 			if s.allFiles {
@@ -157,6 +165,11 @@ func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
 				}
 			} else if s.hasContent(p, patterns) {
 				s.out.untracked = append(s.out.untracked, p+"/")
+				s.ignoredUnder(p, patterns)
+			} else if s.ignoredMode == "traditional" && s.hasFiles(p) {
+				s.out.ignored = append(s.out.ignored, p+"/")
+			} else if s.ignoredMode == "matching" {
+				s.ignoredUnder(p, patterns)
 			}
 			continue
 		}
@@ -170,12 +183,91 @@ func (s *scanner) walk(rel string, patterns []gitignore.Pattern) error {
 			continue
 		}
 		if matcher.Match(splitRel(p), false) {
+			if s.ignoredMode != "" {
+				s.out.ignored = append(s.out.ignored, p)
+			}
 			continue
 		}
 		s.out.files[p] = info
 		s.out.untracked = append(s.out.untracked, p)
 	}
 	return nil
+}
+
+// ignoredDir lists a directory an ignore pattern matches, when ignored
+// paths are asked for: as one entry (traditional mode only when it holds
+// a file), or with -uall in traditional mode file by file.
+func (s *scanner) ignoredDir(p string) {
+	switch {
+	case s.ignoredMode == "matching":
+		s.out.ignored = append(s.out.ignored, p+"/")
+	case s.ignoredMode == "" || !s.hasFiles(p):
+	case s.allFiles:
+		s.filesUnder(p)
+	default:
+		s.out.ignored = append(s.out.ignored, p+"/")
+	}
+}
+
+// ignoredUnder lists the ignored paths inside an untracked directory that
+// is listed whole (its own .gitignore read): ignored files, matched
+// directories, and below that the directories holding ignored files only
+// (traditional) or what matches inside them (matching).
+func (s *scanner) ignoredUnder(rel string, patterns []gitignore.Pattern) {
+	if s.ignoredMode == "" || s.r.stopped() != nil {
+		return
+	}
+	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
+	if err != nil {
+		return
+	}
+	patterns = s.r.dirIgnores(rel, entries, patterns)
+	matcher := gitignore.NewMatcher(patterns)
+	for _, d := range entries {
+		p := joinRel(rel, d.Name())
+		switch {
+		case !d.IsDir():
+			if matcher.Match(splitRel(p), false) {
+				s.out.ignored = append(s.out.ignored, p)
+			}
+		case d.Name() == ".git":
+		case matcher.Match(splitRel(p), true):
+			s.ignoredDir(p)
+		case s.hasContent(p, patterns) || s.ignoredMode == "matching":
+			s.ignoredUnder(p, patterns)
+		case s.hasFiles(p):
+			s.out.ignored = append(s.out.ignored, p+"/")
+		}
+	}
+}
+
+// hasFiles reports whether a directory holds a file at any depth.
+func (s *scanner) hasFiles(rel string) bool {
+	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
+	if err != nil || s.r.stopped() != nil {
+		return false
+	}
+	for _, d := range entries {
+		if !d.IsDir() || s.hasFiles(joinRel(rel, d.Name())) {
+			return true
+		}
+	}
+	return false
+}
+
+// filesUnder lists every file below an ignored directory as ignored.
+func (s *scanner) filesUnder(rel string) {
+	entries, err := s.r.g.fsys.ReadDirInfo(s.r.abs(rel))
+	if err != nil || s.r.stopped() != nil {
+		return
+	}
+	for _, d := range entries {
+		if p := joinRel(rel, d.Name()); d.IsDir() {
+			s.filesUnder(p)
+		} else {
+			s.out.ignored = append(s.out.ignored, p)
+		}
+	}
 }
 
 // hasContent reports whether an untracked directory holds any file that
