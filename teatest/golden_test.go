@@ -363,3 +363,40 @@ func TestNarrowBarsFit(t *testing.T) {
 		})
 	}
 }
+
+// The pages at 60 columns (G-13.3): the Sessions table sizes its columns
+// to what it shows and leaves the directory out rather than cutting every
+// row; Explain names the session in a shorter form and wraps its hint; an
+// empty queue wraps its word. No row ends cut off.
+func TestNarrowPages(t *testing.T) {
+	noCut := func(t *testing.T, s string) {
+		t.Helper()
+		checkChrome(t, 60, s)
+		for _, r := range strings.Split(s, "\n") {
+			if strings.HasSuffix(r, "…") {
+				t.Errorf("a row is cut: %q\n%s", r, s)
+			}
+		}
+	}
+	t.Run("empty", func(t *testing.T) {
+		h := start(t, harnessOptions{width: 60, height: 20, quiet: true})
+		s := h.steady("no asks waiting", "New ones appear here")
+		noCut(t, s)
+		golden(t, s)
+	})
+	h := crowdOfTwo(t, harnessOptions{width: 60, height: 20})
+	h.waitScreen("2 asks waiting")
+	t.Run("sessions", func(t *testing.T) {
+		h.key("tab")
+		h.key("tab")
+		s := h.steady("» Sessions", "PENDING", "◆ waiting")
+		noCut(t, s)
+		golden(t, s)
+	})
+	t.Run("explain", func(t *testing.T) {
+		h.key("e")
+		s := h.steady("» Explain", "session  ", "judged for.")
+		noCut(t, s)
+		golden(t, s)
+	})
+}

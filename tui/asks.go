@@ -246,7 +246,9 @@ func (p *asksPane) View() string {
 	}
 	switch {
 	case all == 0:
-		lines = append(lines, st.Dim.Render(fit("  No asks waiting. New ones appear here as agents raise them.", p.width)))
+		for _, l := range wrap("No asks waiting. New ones appear here as agents raise them.", max(p.width-2, 10)) {
+			lines = append(lines, st.Dim.Render("  "+l))
+		}
 		return strings.Join(lines, "\n")
 	case n == 0:
 		lines = append(lines, st.Dim.Render(fit("  No waiting ask matches; esc clears the filter.", p.width)))

@@ -153,7 +153,11 @@ func (p *explainPane) rebuild() {
 	st := p.ctx.Styles
 	switch {
 	case p.asked == "":
-		p.scroll.setLines([]string{st.Dim.Render("Type a line and press enter; ↑/↓ choose the session it is judged for.")})
+		var lines []string
+		for _, l := range wrap("Type a line and press enter; ↑/↓ choose the session it is judged for.", max(p.width, 20)) {
+			lines = append(lines, st.Dim.Render(l))
+		}
+		p.scroll.setLines(lines)
 	case p.expErr != nil:
 		p.scroll.setLines(wrap("explain failed: "+p.expErr.Error(), max(p.width, 20)))
 	case p.exps == nil:
@@ -163,11 +167,12 @@ func (p *explainPane) rebuild() {
 	}
 }
 
-func (p *explainPane) View() string {
-	st := p.ctx.Styles
-	lines := []string{paneTitle(st, "Explain · a dry run: nothing runs, nothing is asked", p.focused, p.width)}
-	lines = append(lines, " "+p.input.View())
-	session := "no sessions yet"
+// sessionRow names the session a line is judged for: the agent, the id,
+// the profile and the directory, with the key that changes it; a narrow
+// terminal gets the id, profile and directory alone (the help bar names
+// the keys).
+func (p *explainPane) sessionRow() string {
+	session, short := "no sessions yet", ""
 	for _, s := range p.board.sessions {
 		if s.ID == p.session {
 			profile := s.Profile
@@ -175,13 +180,26 @@ func (p *explainPane) View() string {
 				profile = "(none)"
 			}
 			session = fmt.Sprintf("%s · %s · profile %s · cwd %s", s.Agent, s.ID, profile, s.Cwd)
+			short = fmt.Sprintf("%s · profile %s · %s", s.ID, profile, s.Cwd)
 		}
 	}
 	hint := " (↑/↓ to change)"
 	if !p.typing {
 		hint = " (enter to edit)"
 	}
-	lines = append(lines, fit("  session  "+session+hint, p.width))
+	for _, row := range []string{session + hint, session, short} {
+		if row != "" && textWidth(inert("  session  "+row)) <= p.width {
+			return "  session  " + row
+		}
+	}
+	return "  session  " + short
+}
+
+func (p *explainPane) View() string {
+	st := p.ctx.Styles
+	lines := []string{paneTitle(st, "Explain · a dry run: nothing runs, nothing is asked", p.focused, p.width)}
+	lines = append(lines, " "+p.input.View())
+	lines = append(lines, fit(p.sessionRow(), p.width))
 	heading := "  explanation"
 	if p.shown != "" {
 		heading += " of: " + p.shown

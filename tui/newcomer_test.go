@@ -207,6 +207,38 @@ func TestHeaderShowsTheLedgerAndTheDocument(t *testing.T) {
 			t.Errorf("%d columns: %q", w, row)
 		}
 	}
+	// A short ledger beside a long document is not padded apart from it.
+	m.ledgerShown = "/tmp/ledger.db"
+	m.documentShown = "/home/someone/work/" + strings.Repeat("y", 60) + "/incident-workspace.yaml"
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 24})
+	if row := strings.Split(plain(m.render()), "\n")[1]; !strings.HasPrefix(row, " ledger /tmp/ledger.db · workspace …") || lipgloss.Width(row) > 60 {
+		t.Errorf("60 columns: %q", row)
+	}
+}
+
+// Wrapping breaks at blanks; a path longer than the row breaks after a
+// slash, so no row ends inside a file name; a word with nowhere to break
+// breaks where the row ends.
+func TestWrapBreaksPathsAfterASlash(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		w    int
+		want []string
+	}{
+		{"rule /tmp/c6/gatehouse-demo/incident-workspace.yaml:45:11 (profile:responder)", 40,
+			[]string{"rule /tmp/c6/gatehouse-demo/", "incident-workspace.yaml:45:11", "(profile:responder)"}},
+		{"/tmp/c6/gatehouse-demo/incident-workspace.yaml:45:11", 30, []string{"/tmp/c6/gatehouse-demo/", "incident-workspace.yaml:45:11"}},
+		{"/a/" + strings.Repeat("x", 30), 20, []string{"/a/" + strings.Repeat("x", 17), strings.Repeat("x", 13)}},
+		{strings.Repeat("z", 25), 10, []string{strings.Repeat("z", 10), strings.Repeat("z", 10), strings.Repeat("z", 5)}},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			if got := wrap(tc.in, tc.w); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("wrap(%q, %d) = %q, want %q", tc.in, tc.w, got, tc.want)
+			}
+		})
+	}
 }
 
 // / filters the queue by command, session, agent, path or any word, and

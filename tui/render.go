@@ -160,13 +160,17 @@ func wrap(s string, w int) []string {
 }
 
 // wrapLine wraps one line: each row ends at the last blank that fits (the
-// blank itself is not drawn), or mid-word when no blank does. It steps
-// through grapheme clusters, so a wide character or an emoji sequence is
-// never split and counts the cells it takes.
+// blank itself is not drawn); a path longer than a row is broken after a
+// slash, where a reader sees it go on (also when the blank before it would
+// leave a stub such as "rule:" alone on its row above a path too long for
+// a row of its own); anything else longer
+// than a row is broken where the row ends. It steps through grapheme clusters, so a
+// wide character or an emoji sequence is never split and counts the
+// cells it takes.
 func wrapLine(line string, w int) []string {
 	var out []string
 	for textWidth(line) > w {
-		cut, hard, cells := -1, len(line), 0
+		cut, hard, slash, cells := -1, len(line), 0, 0
 		for i := 0; i < len(line); {
 			size, cw := clusterAt(line, i)
 			if cells+cw > w {
@@ -176,11 +180,23 @@ func wrapLine(line string, w int) []string {
 				}
 				break
 			}
-			if line[i] == ' ' {
+			switch line[i] {
+			case ' ':
 				cut = i
+			case '/':
+				if cells >= w/3 { // not so early that a row holds a stub
+					slash = i + 1
+				}
 			}
 			cells += cw
 			i += size
+		}
+		if slash > 0 && (cut <= 0 || cut < w/3 && slash > cut && wordWidth(line[cut+1:]) > w) {
+			// A path that overflows after a short first word goes on
+			// the row with it, broken after a slash.
+			out = append(out, line[:slash])
+			line = line[slash:]
+			continue
 		}
 		if cut <= 0 {
 			if hard == 0 {
@@ -194,6 +210,14 @@ func wrapLine(line string, w int) []string {
 		line = line[cut+1:]
 	}
 	return append(out, line)
+}
+
+// wordWidth is the width of s up to its first blank.
+func wordWidth(s string) int {
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		s = s[:i]
+	}
+	return textWidth(s)
 }
 
 // clusterAt is the length in bytes and the width in cells of the grapheme

@@ -110,14 +110,12 @@ func (p *sessionsPane) View() string {
 		len(b.sessions), b.count("running"), b.count("waiting"), b.count("idle"))
 	lines := []string{paneTitle(st, title, p.focused, p.width)}
 	if len(b.sessions) == 0 {
-		lines = append(lines, st.Dim.Render(fit("  No sessions yet. Agents' sessions appear here as they start.", p.width)))
+		for _, l := range wrap("No sessions yet. Agents' sessions appear here as they start: replayed, over REST or MCP.", max(p.width-2, 10)) {
+			lines = append(lines, st.Dim.Render("  "+l))
+		}
 		return strings.Join(lines, "\n")
 	}
-	agentW, idW, profileW, stateW, pendW := 13, 18, 11, 11, 9
-	if p.width < 100 {
-		agentW, idW, profileW = 14, 15, 10
-	}
-	restW := max(p.width-2-agentW-idW-profileW-stateW-pendW, 0)
+	agentW, idW, profileW, stateW, pendW, restW := p.columns()
 	head := "  " + fit("AGENT", agentW) + fit("SESSION", idW) + fit("PROFILE", profileW) + fit("STATE", stateW) + fit("PENDING", pendW) + fit("CWD", restW)
 	lines = append(lines, st.Dim.Render(fit(head, p.width)))
 	rows := max(p.height-2, 1)
@@ -155,6 +153,40 @@ func (p *sessionsPane) View() string {
 		lines = append(lines, row)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// columns sizes the Sessions table to what it shows: each column as wide
+// as its widest cell and two blanks, the directory taking what is left. A
+// narrow terminal leaves the directory out, then keeps one blank between
+// names, then cuts session ids from the left (their tail tells them
+// apart), then agents, so the rows fit instead of each being cut off.
+func (p *sessionsPane) columns() (agentW, idW, profileW, stateW, pendW, restW int) {
+	agentW, idW, profileW, stateW, pendW = len("AGENT"), len("SESSION"), len("PROFILE"), textWidth("◆ waiting"), len("PENDING")
+	for _, s := range p.board.sessions {
+		agentW = max(agentW, textWidth(inert(s.Agent)))
+		idW = max(idW, textWidth(inert(s.ID)))
+		profileW = max(profileW, textWidth(inert(s.Profile)), len("(none)"))
+		if n := p.board.bySession[s.ID]; n > 9 {
+			pendW = max(pendW, len(fmt.Sprint(n))+len(" asks"))
+		}
+	}
+	agentW, idW, profileW = min(agentW, 20)+2, min(idW, 24)+2, min(profileW, 16)+2
+	stateW, pendW = stateW+2, pendW+2
+	over := func() int { return 2 + agentW + idW + profileW + stateW + pendW - p.width }
+	if d := over(); d > 0 {
+		agentW, idW, profileW = agentW-1, idW-1, profileW-1 // one blank between names
+	}
+	if d := over(); d > 0 {
+		idW = max(idW-d, 9)
+	}
+	if d := over(); d > 0 {
+		agentW = max(agentW-d, 9)
+	}
+	restW = max(p.width-2-agentW-idW-profileW-stateW-pendW, 0)
+	if restW < 8 {
+		restW = 0 // no room for a directory worth reading
+	}
+	return
 }
 
 func (p *sessionsPane) transcriptView() string {

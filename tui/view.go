@@ -168,7 +168,7 @@ func (m *Model) whereRow(w int) string {
 		lw = room / 2
 		dw = room - lw
 	}
-	lw, dw = max(lw, 4), max(dw, 4)
+	lw, dw = max(min(lw, lipgloss.Width(m.ledgerShown)), 4), max(min(dw, lipgloss.Width(m.documentShown)), 4)
 	return m.ctx.Styles.Dim.Render(fit(" "+ledger+fitLeft(m.ledgerShown, lw)+sep+fitLeft(m.documentShown, dw), w))
 }
 
