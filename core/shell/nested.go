@@ -54,6 +54,8 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 	ctx = withFrame(ctx, nf)
 	if direct != "" {
 		ctx = interp.StandIn(ctx) // the call itself, for the ERR trap
+		// BASH_LINENO gives the line of the call, not of the eval's text.
+		ctx = interp.CallLine(ctx, hc.Pos.Line())
 	}
 	return hc.Builtin(ctx, []string{"eval", text})
 }
@@ -92,7 +94,8 @@ func (s *Shell) source(ctx context.Context, hc interp.HandlerContext, place, fil
 	}
 	_ = name
 	// return ends the file, and its arguments are $1… while it runs.
-	return s.evalNested(interp.Sourced(ctx, args), hc, place, string(data), "", args)
+	ctx = interp.CallLine(interp.Sourced(ctx, file, args), hc.Pos.Line())
+	return s.evalNested(ctx, hc, place, string(data), "", args)
 }
 
 func (s *Shell) readFile(ctx context.Context, path string) ([]byte, error) {
@@ -175,6 +178,9 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		return 125, err
 	}
 	interp.Umask(umaskOf(ctx))(r) // a child shell inherits it
+	if !inv.fromString && !inv.fromStdin && len(rest) > 0 {
+		r.RunsScript(scriptName) // BASH_SOURCE and FUNCNAME's main
+	}
 	if len(params) > 0 || len(inv.setOptions) > 0 {
 		interp.Params(append(append(inv.setOptions, "--"), params...)...)(r)
 	}

@@ -79,9 +79,17 @@ type Runner struct {
 	// is read (gatehouse patch 130).
 	alias map[string]string
 
-	// funcNames are the functions running, outermost first: FUNCNAME
-	// lists them the other way round (gatehouse patch 127).
-	funcNames []string
+	// frames are the functions and sourced files running, outermost
+	// first: FUNCNAME, BASH_SOURCE and BASH_LINENO list them the other
+	// way round (gatehouse patches 127, 131).
+	frames []callFrame
+	// funcSrc is the file each function was defined in; script is the
+	// file a runner runs as `bash FILE` does (the frame "main" at the
+	// bottom), curSource the file whose text runs now ("" for a line or
+	// a bash -c script).
+	funcSrc   map[string]string
+	script    string
+	curSource string
 
 	// callHandler is a function allowing to replace a simple command's
 	// arguments. It may be nil.
@@ -1235,6 +1243,9 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 		r.nesting = hc.nesting
 	}
 	r.discarded = false
+	if len(r.frames) == 0 {
+		r.curSource = r.script
+	}
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
@@ -1375,7 +1386,9 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.Funcs = maps.Clone(r.Funcs)
 	r2.Vars = make(map[string]expand.Variable)
 	r2.alias = maps.Clone(r.alias)
-	r2.funcNames = slices.Clone(r.funcNames)
+	r2.frames = slices.Clone(r.frames)
+	r2.funcSrc = maps.Clone(r.funcSrc)
+	r2.script, r2.curSource = r.script, r.curSource
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.fillExpandConfig(r.ectx)

@@ -517,7 +517,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			return failf(1, "eval: %v\n", err)
 		}
 		if src, ok := ctx.Value(sourcedKey{}).(*sourcedFile); ok && src != nil {
-			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, src.params)
+			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, src.name, src.params)
 		}
 		oldStandIn := r.standIn
 		r.stmts(r.standInStmts(ctx, file.Stmts), file.Stmts)

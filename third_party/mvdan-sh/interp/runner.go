@@ -931,6 +931,7 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 			break
 		}
 		r.setFunc(cm.Name.Value, cm.Body)
+		r.noteFuncSource(cm.Name.Value)
 	case *syntax.ArithmCmd:
 		if n, ok := r.arithmCmd("((", cm.X); ok {
 			r.exit.oneIf(n == 0)
@@ -1463,9 +1464,10 @@ func (r *Runner) call(ctx context.Context, pos syntax.Pos, args []string) {
 	}
 	name := args[0]
 	if body := r.Funcs[name]; body != nil {
-		// FUNCNAME lists the functions running, innermost first (patch 127).
-		r.funcNames = append(r.funcNames, name)
-		defer func() { r.funcNames = r.funcNames[:len(r.funcNames)-1] }()
+		// FUNCNAME, BASH_SOURCE and BASH_LINENO list the functions
+		// running, innermost first (patches 127, 131).
+		ctx = r.pushFrame(ctx, name, r.funcSource(name), pos.Line(), true)
+		defer r.popFrame()
 		// stack them to support nested func calls
 		oldParams := r.Params
 		r.Params = args[1:]

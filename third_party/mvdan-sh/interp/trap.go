@@ -294,19 +294,25 @@ func (r *Runner) standInStmts(ctx context.Context, stmts []*syntax.Stmt) context
 
 type sourcedKey struct{}
 
-type sourcedFile struct{ params []string }
+type sourcedFile struct {
+	name   string
+	params []string
+}
 
 // Sourced marks ctx for an eval that a handler runs as the body of a
 // sourced file (source or ., read through the handler's own files): in
 // it, return ends the file rather than the function around it, params
 // (when there are any) are the positional parameters while it runs, and
 // the RETURN trap runs when it ends, as bash does (patch 92).
-func Sourced(ctx context.Context, params []string) context.Context {
-	return context.WithValue(ctx, sourcedKey{}, &sourcedFile{params: params})
+// name is the file as the source command named it, for BASH_SOURCE.
+func Sourced(ctx context.Context, name string, params []string) context.Context {
+	return context.WithValue(ctx, sourcedKey{}, &sourcedFile{name: name, params: params})
 }
 
 // runSourced runs the statements of a sourced file.
-func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, params []string) exitStatus {
+func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, name string, params []string) exitStatus {
+	ctx = r.pushFrame(ctx, "source", name, 0, false)
+	defer r.popFrame()
 	oldParams, oldSetParams, oldInSource := r.Params, r.sourceSetParams, r.inSource
 	if len(params) > 0 {
 		r.Params = params

@@ -229,12 +229,9 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
 		vr.Kind, vr.List = expand.Indexed, r.dirStack
-	case "FUNCNAME":
-		if n := len(r.funcNames); n > 0 {
-			vr.Kind, vr.List = expand.Indexed, make([]string, n)
-			for i, name := range r.funcNames {
-				vr.List[n-1-i] = name
-			}
+	case "FUNCNAME", "BASH_SOURCE", "BASH_LINENO":
+		if list := r.frameList(name); list != nil {
+			vr.Kind, vr.List = expand.Indexed, list
 		}
 	case "PIPESTATUS":
 		vr.Kind, vr.List = expand.Indexed, make([]string, len(r.pipeStatus))
