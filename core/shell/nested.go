@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,7 +174,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	}
 	file.Name = scriptName // $0
 	s.noteFuncs(file)
-	r, err := s.freshRunner(s.environ(env), dir, s.pid)
+	r, err := s.freshRunner(s.environ(env), dir, s.pid, name)
 	if err != nil {
 		return 125, err
 	}
@@ -213,13 +214,28 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	return 0, nil
 }
 
+// defaultPath is the PATH a shell sets when it starts without one: Debian's
+// bash 5.2 and dash, the shells bash and sh name there.
+func defaultPath(name string) string {
+	if path.Base(name) == "sh" {
+		return "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	}
+	return "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:."
+}
+
 // freshRunner is a new interpreter for a nested shell process.
-func (s *Shell) freshRunner(env []string, dir string, ppid int) (*interp.Runner, error) {
+func (s *Shell) freshRunner(env []string, dir string, ppid int, name string) (*interp.Runner, error) {
 	setup := shellVariables
 	if !hasVar(env, "HOME") {
 		// The interpreter would fill an unset HOME from the host's.
 		env = append(env, "HOME=")
 		setup += "unset HOME\n"
+	}
+	if !hasVar(env, "PATH") {
+		// A shell started without PATH sets its compiled-in default, not
+		// exported: bash's, or dash's for sh. Commands are never looked
+		// up along it (G-3.2); scripts only read it.
+		setup += "PATH=" + defaultPath(name) + "\n"
 	}
 	r, err := s.newRunner(env, dir, false, s.pids.next(), ppid)
 	if err != nil {

@@ -90,6 +90,8 @@ type Runner struct {
 	funcSrc   map[string]string
 	script    string
 	curSource string
+	// curLine is the line of the statement running, in its own text.
+	curLine uint
 
 	// callHandler is a function allowing to replace a simple command's
 	// arguments. It may be nil.
@@ -1388,7 +1390,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.alias = maps.Clone(r.alias)
 	r2.frames = slices.Clone(r.frames)
 	r2.funcSrc = maps.Clone(r.funcSrc)
-	r2.script, r2.curSource = r.script, r.curSource
+	r2.script, r2.curSource, r2.curLine = r.script, r.curSource, r.curLine
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.fillExpandConfig(r.ectx)

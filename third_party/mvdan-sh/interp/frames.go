@@ -8,6 +8,17 @@ import (
 	"strconv"
 )
 
+// voice is how the shell starts an error message (gatehouse patch 132):
+// bash -c and a line say "bash: ", while the text of a file (a script run
+// by bash FILE, a sourced file, a function either defined) says
+// "FILE: line N: ".
+func (r *Runner) voice() string {
+	if r.curSource == "" || r.curSource == "environment" {
+		return "bash: "
+	}
+	return r.curSource + ": line " + strconv.FormatUint(uint64(r.curLine), 10) + ": "
+}
+
 // callFrame is one function or sourced file running (gatehouse patch 131).
 type callFrame struct {
 	name   string // the function, or "source"

@@ -270,10 +270,10 @@ func (r *Runner) expandErr(err error) {
 	}
 	if _, ok := errors.AsType[expand.UnsetParameterError](err); ok {
 		// An unset parameter under set -u, or ${x?}, ends the shell:
-		// bash -c with status 127, a subshell with 1.
+		// bash -c with status 127, bash FILE and a subshell with 1.
 		r.errf("bash: %s\n", errMsg)
 		r.exit.code = 127
-		if r.inSubshell {
+		if r.inSubshell || r.script != "" {
 			r.exit.code = 1
 		}
 		r.exit.exiting = true
@@ -450,6 +450,9 @@ func (r *Runner) outf(format string, a ...any) {
 }
 
 func (r *Runner) errf(format string, a ...any) {
+	if rest, ok := strings.CutPrefix(format, "bash: "); ok {
+		format = strings.ReplaceAll(r.voice(), "%", "%%") + rest
+	}
 	fmt.Fprintf(r.stderr, format, a...)
 }
 
@@ -475,6 +478,10 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if r.stop(ctx) {
 		return
 	}
+	// The line an error names in a file's voice (patch 132).
+	oldLine := r.curLine
+	r.curLine = st.Pos().Line()
+	defer func() { r.curLine = oldLine }()
 	// Every way a program recurses at run time (functions, eval, source,
 	// subshells, substitutions, traps) runs statements within statements,
 	// and an exhausted goroutine stack cannot be recovered from.
