@@ -92,6 +92,11 @@ type Runner struct {
 	curSource string
 	// curLine is the line of the statement running, in its own text.
 	curLine uint
+	// traceDepth is how many evals, sourced files and substitutions the
+	// command running is in: set -x repeats its + as often again;
+	// traceSkip leaves out the trace of a stand-in eval's call (patch 133).
+	traceDepth int
+	traceSkip  bool
 
 	// callHandler is a function allowing to replace a simple command's
 	// arguments. It may be nil.
@@ -1391,6 +1396,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.frames = slices.Clone(r.frames)
 	r2.funcSrc = maps.Clone(r.funcSrc)
 	r2.script, r2.curSource, r2.curLine = r.script, r.curSource, r.curLine
+	r2.traceDepth = r.traceDepth
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)
 	r2.fillExpandConfig(r.ectx)

@@ -519,9 +519,14 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		if src, ok := ctx.Value(sourcedKey{}).(*sourcedFile); ok && src != nil {
 			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, src.name, src.params)
 		}
-		oldStandIn := r.standIn
+		oldStandIn, oldDepth := r.standIn, r.traceDepth
+		if on, _ := ctx.Value(standInKey{}).(bool); on {
+			r.traceSkip = r.opts[optXTrace]
+		} else {
+			r.traceDepth++
+		}
 		r.stmts(r.standInStmts(ctx, file.Stmts), file.Stmts)
-		r.standIn = oldStandIn
+		r.standIn, r.traceDepth, r.traceSkip = oldStandIn, oldDepth, false
 		exit = r.exit
 	case "source", ".":
 		if len(args) < 1 {

@@ -85,6 +85,7 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			r2.traceDepth++ // set -x marks a substitution's commands ++ (patch 133)
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTrap(ctx)
 			r2.releaseMem()
@@ -750,8 +751,13 @@ func (r *Runner) cmd(ctx context.Context, cm syntax.Command) {
 		}
 
 		if r.varRefusals == refusals {
-			trace.call(fields[0], fields[1:]...)
-			trace.newLineFlush()
+			if r.traceSkip {
+				// A stand-in eval's call was traced as its caller wrote it.
+				r.traceSkip = false
+			} else {
+				trace.call(fields[0], fields[1:]...)
+				trace.newLineFlush()
+			}
 
 			r.call(ctx, cm.Args[0].Pos(), fields)
 		} else {

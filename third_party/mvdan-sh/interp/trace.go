@@ -16,6 +16,7 @@ type tracer struct {
 	printer   *syntax.Printer
 	output    io.Writer
 	needsPlus bool
+	plus      string // "+ ", "++ " within an eval, a sourced file or $( )
 }
 
 func (r *Runner) tracer() *tracer {
@@ -31,6 +32,7 @@ func (r *Runner) tracer() *tracer {
 		printer:   syntax.NewPrinter(),
 		output:    output,
 		needsPlus: true,
+		plus:      strings.Repeat("+", r.traceDepth+1) + " ",
 	}
 }
 
@@ -42,7 +44,7 @@ func (t *tracer) string(s string) {
 	}
 
 	if t.needsPlus {
-		t.buf.WriteString("+ ")
+		t.buf.WriteString(t.plus)
 	}
 	t.needsPlus = false
 	t.buf.WriteString(s)
@@ -64,7 +66,7 @@ func (t *tracer) expr(x syntax.Node) {
 	}
 
 	if t.needsPlus {
-		t.buf.WriteString("+ ")
+		t.buf.WriteString(t.plus)
 	}
 	t.needsPlus = false
 	if err := t.printer.Print(&t.buf, x); err != nil {
@@ -103,21 +105,45 @@ func quoteBash(s string) string {
 	return qs
 }
 
-// call prints a command and its arguments with varying formats depending on the cmd type,
-// for example, built-in command's arguments are printed enclosed in single quotes,
-// otherwise, call defaults to printing with double quotes.
+// call prints a command and its words as bash's set -x does: each word
+// alone, quoted when it holds a character the shell would read (patch 133).
 func (t *tracer) call(cmd string, args ...string) {
 	if t == nil {
 		return
 	}
-
-	s := strings.Join(args, " ")
-	if strings.TrimSpace(s) == "" {
-		// fields may be empty for function () {} declarations
-		t.string(cmd)
-	} else if IsBuiltin(cmd) {
-		t.stringf("%s %s", cmd, quoteBash(s))
-	} else {
-		t.stringf("%s %s", cmd, s)
+	words := make([]string, 0, 1+len(args))
+	for _, w := range append([]string{cmd}, args...) {
+		words = append(words, xtraceQuote(w))
 	}
+	t.string(strings.Join(words, " "))
+}
+
+// xtraceQuote quotes a word as bash's xtrace prints it: two quotes when empty,
+// $'…' with control characters, '…' with a character special to the
+// shell (a ~ or # only where it would expand or start a comment).
+func xtraceQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+			return quoteBash(s)
+		}
+	}
+	special := false
+	for i := 0; i < len(s) && !special; i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>',
+			'!', '{', '}', '*', '[', '?', ']', '^', '$', '`':
+			special = true
+		case '~':
+			special = i == 0 || s[i-1] == '=' || s[i-1] == ':'
+		case '#':
+			special = i == 0
+		}
+	}
+	if !special {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -312,7 +312,11 @@ func Sourced(ctx context.Context, name string, params []string) context.Context 
 // runSourced runs the statements of a sourced file.
 func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, name string, params []string) exitStatus {
 	ctx = r.pushFrame(ctx, "source", name, 0, false)
-	defer r.popFrame()
+	r.traceDepth++
+	defer func() {
+		r.popFrame()
+		r.traceDepth--
+	}()
 	oldParams, oldSetParams, oldInSource := r.Params, r.sourceSetParams, r.inSource
 	if len(params) > 0 {
 		r.Params = params
