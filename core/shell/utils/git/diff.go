@@ -47,6 +47,11 @@ func parseDiffArgs(r *repo, args []string) (diffOptions, error) {
 		case a == "--no-color" || a == "--color=never" || a == "--no-ext-diff":
 		case a == "-M" || a == "--find-renames":
 			// Renames are found by default, at git's 50% similarity.
+		case strings.HasPrefix(a, "-U") || strings.HasPrefix(a, "--unified") || strings.HasPrefix(a, "--word-diff"):
+			if _, err := o.out.parsePatchOption(a); err != nil {
+				return o, err
+			}
+			patch = patch || o.out.patch
 		case strings.HasPrefix(a, "-"):
 			return o, unknownOption("diff", a)
 		default:

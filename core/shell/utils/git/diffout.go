@@ -13,12 +13,54 @@ import (
 // diffOutput is what a diff or a log prints for each change.
 type diffOutput struct {
 	stat, patch, nameOnly, nameStatus, shortstat bool
+	// unified is the context lines around a change (-U, --unified), when
+	// unifiedSet; git's 3 otherwise.
+	unified    int
+	unifiedSet bool
+	// wordDiff shows changed words inline, [-old-]{+new+} (--word-diff).
+	wordDiff bool
+}
+
+// contextLines is how many unchanged lines a hunk shows around a change.
+func (d diffOutput) contextLines() int {
+	if d.unifiedSet {
+		return d.unified
+	}
+	return hunkContext
+}
+
+// parsePatchOption reads the patch options diff, log and show share:
+// -U<n>, --unified[=<n>], --word-diff[=plain|none]. ok says a is one.
+func (d *diffOutput) parsePatchOption(a string) (ok bool, err error) {
+	switch {
+	case strings.HasPrefix(a, "-U") || a == "--unified" || strings.HasPrefix(a, "--unified="):
+		v := strings.TrimPrefix(strings.TrimPrefix(a, "-U"), "--unified")
+		v = strings.TrimPrefix(v, "=")
+		n := hunkContext
+		if v != "" {
+			if n, err = strconv.Atoi(v); err != nil || n < 0 {
+				return true, usageErr("error: --unified expects a numerical value\n")
+			}
+		}
+		d.unified, d.unifiedSet = n, true
+		d.patch = true
+	case a == "--word-diff" || a == "--word-diff=plain":
+		d.wordDiff = true
+	case a == "--word-diff=none":
+		d.wordDiff = false
+	case strings.HasPrefix(a, "--word-diff="):
+		return true, &exitError{msg: "git: '" + a + "' is not supported here\n", code: 1}
+	default:
+		return false, nil
+	}
+	return true, nil
 }
 
 // printChanges prints a log entry's changes. compact is the one-line
 // formats', which print no blank line before them.
 func (r *repo) printChanges(changes []fileChange, o logOptions, compact bool) error {
-	d := diffOutput{stat: o.stat, patch: o.patch, nameOnly: o.nameOnly, nameStatus: o.nameStat}
+	d := o.patchOut
+	d.stat, d.patch, d.nameOnly, d.nameStatus = o.stat, o.patch, o.nameOnly, o.nameStat
 	if !d.stat && !d.patch && !d.nameOnly && !d.nameStatus || len(changes) == 0 {
 		return nil // a commit that changed nothing shows no separator either
 	}
@@ -79,7 +121,7 @@ func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader)
 				fmt.Fprintf(out, "* Unmerged path %s\n", quotePath(c.path))
 			case c.conflict || c.ourSide:
 			default:
-				if err := r.printPatch(c, newSide); err != nil {
+				if err := r.printPatch(c, newSide, d); err != nil {
 					return err
 				}
 			}
@@ -233,7 +275,7 @@ func scaleLinear(it, width, maxChange int) int {
 }
 
 // printPatch prints one file's patch in git's format.
-func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
+func (r *repo) printPatch(c fileChange, newSide blobLoader, d diffOutput) error {
 	out := r.g.out
 	a, b := "a/"+c.path, "b/"+c.path
 	if c.from != "" {
@@ -301,7 +343,7 @@ func (r *repo) printPatch(c fileChange, newSide blobLoader) error {
 		return nil
 	}
 	fmt.Fprintf(out, "--- %s\n+++ %s\n", fromName, toName)
-	writeHunks(out, splitLines(oldData), splitLines(newData))
+	writeHunks(out, splitLines(oldData), splitLines(newData), d)
 	return nil
 }
 
@@ -322,9 +364,21 @@ type lineWriter interface {
 
 // writeHunks prints the unified hunks of a line diff, merging changes
 // whose contexts touch, with git's function-name line after "@@".
-func writeHunks(out lineWriter, a, b [][]byte) {
+func writeHunks(out lineWriter, a, b [][]byte, d diffOutput) {
+	ctx := d.contextLines()
 	edits := diffLines(a, b)
 	i := 0
+	oldAt, newAt := 0, 0 // the old and new lines before edits[i]
+	count := func(es []edit) {
+		for _, e := range es {
+			if e.op != opAdd {
+				oldAt++
+			}
+			if e.op != opDel {
+				newAt++
+			}
+		}
+	}
 	for i < len(edits) {
 		for i < len(edits) && edits[i].op == opEqual {
 			i++
@@ -332,10 +386,7 @@ func writeHunks(out lineWriter, a, b [][]byte) {
 		if i >= len(edits) {
 			return
 		}
-		start := i - hunkContext
-		if start < 0 {
-			start = 0
-		}
+		start := max(i-ctx, 0)
 		end := i
 		for {
 			for end < len(edits) && edits[end].op != opEqual {
@@ -345,41 +396,42 @@ func writeHunks(out lineWriter, a, b [][]byte) {
 			for end+gap < len(edits) && edits[end+gap].op == opEqual {
 				gap++
 			}
-			if end+gap < len(edits) && gap <= 2*hunkContext {
+			if end+gap < len(edits) && gap <= 2*ctx {
 				end += gap
 				continue
 			}
-			end += min(gap, hunkContext)
+			end += min(gap, ctx)
 			break
 		}
-		writeHunk(out, a, b, edits[start:end])
+		oldAt, newAt = 0, 0
+		count(edits[:start])
+		writeHunk(out, a, b, edits[start:end], oldAt, newAt, d.wordDiff)
 		i = end
 	}
 }
 
-func writeHunk(out lineWriter, a, b [][]byte, h []edit) {
-	oldStart, newStart, oldLen, newLen := -1, -1, 0, 0
+// writeHunk prints one hunk whose first old and new lines are oldAt and
+// newAt (0-based): its header, then its lines, or with wordDiff the words
+// each run of changed lines changed.
+func writeHunk(out lineWriter, a, b [][]byte, h []edit, oldAt, newAt int, wordDiff bool) {
+	oldLen, newLen := 0, 0
 	for _, e := range h {
 		if e.op != opAdd {
-			if oldStart < 0 {
-				oldStart = e.a
-			}
 			oldLen++
 		}
 		if e.op != opDel {
-			if newStart < 0 {
-				newStart = e.b
-			}
 			newLen++
 		}
 	}
-	// A side with no lines in a hunk is an empty file (any other hunk
-	// has context there): git numbers it "0,0".
-	fmt.Fprintf(out, "@@ -%s +%s @@", hunkRange(oldStart, oldLen), hunkRange(newStart, newLen))
-	if fn := funcLine(a, firstOld(h)); fn != "" {
+	fmt.Fprintf(out, "@@ -%s +%s @@", hunkRange(oldAt, oldLen), hunkRange(newAt, newLen))
+	if fn := funcLine(a, oldAt); fn != "" {
 		out.WriteString(" " + fn)
 	}
 	out.WriteString("\n")
+	if wordDiff {
+		writeWordHunk(out, a, b, h)
+		return
+	}
 	for _, e := range h {
 		var line []byte
 		if e.op == opAdd {
@@ -395,22 +447,14 @@ func writeHunk(out lineWriter, a, b [][]byte, h []edit) {
 	}
 }
 
-// firstOld is the index of the old line the hunk starts at (or would).
-func firstOld(h []edit) int {
-	for _, e := range h {
-		if e.op != opAdd {
-			return e.a
-		}
-	}
-	return -1
-}
-
+// hunkRange is a side's "start,count" in a hunk header: an empty side
+// is numbered by the line before it, as git numbers it.
 func hunkRange(start, n int) string {
 	if n == 1 {
 		return strconv.Itoa(start + 1)
 	}
 	if n == 0 {
-		return strconv.Itoa(start+1) + ",0"
+		return strconv.Itoa(start) + ",0"
 	}
 	return strconv.Itoa(start+1) + "," + strconv.Itoa(n)
 }

@@ -44,6 +44,8 @@ type logOptions struct {
 	// %d/%D placeholder shows them.
 	decorations map[plumbing.Hash]string
 	date        dateMode // --date
+	// patchOut is -U<n>, --unified and --word-diff, which imply -p.
+	patchOut diffOutput
 }
 
 func parseLogArgs(args []string) (logOptions, error) {
@@ -144,6 +146,11 @@ func parseLogArgs(args []string) (logOptions, error) {
 				return o, err
 			}
 			o.date = m
+		case strings.HasPrefix(a, "-U") || strings.HasPrefix(a, "--unified") || strings.HasPrefix(a, "--word-diff"):
+			if _, err := o.patchOut.parsePatchOption(a); err != nil {
+				return o, err
+			}
+			o.patch = o.patch || o.patchOut.patch
 		case a == "--relative-date":
 			o.date = dateMode{kind: "relative"}
 		case a == "--all":
