@@ -108,6 +108,20 @@ var bypassProcessSubstitution = bypassTechnique{name: "process substitution <( )
 	roCase("cat <(touch /ro/new.txt)"),
 	varCase("cat <(env)"),
 	varCase("cat <(printenv AWS_SECRET_ACCESS_KEY)"),
+	// Process substitution for writing: the body runs as a command of the
+	// line, judged like one, and its sink is no file anyone else reads.
+	secretCase("echo x > >(cat /vault/aws.token)"),
+	secretCase("echo x | tee >(cat - /vault/aws.token)"),
+	secretCase("echo x > >(cat; cat < /vault/aws.token)"),
+	secretCase("cat /vault/aws.token > >(cat)"),
+	secretCase("echo x > >(cat >/dev/null); cat /dev/fd/63 /dev/fd/62"),
+	secretCase("f() { cat /vault/aws.token; }; echo x > >(f)"),
+	hiddenCase("echo x > >(ls /vault)"),
+	missingCase("echo x > >(sort /work/unsorted.txt)"),
+	missingCase("cat /work/unsorted.txt > >(sort)"),
+	roCase("echo x | tee >(cat > /ro/new.txt) >/dev/null"),
+	roCase("echo x > >(touch /ro/new.txt)"),
+	varCase("echo x > >(printenv AWS_SECRET_ACCESS_KEY)"),
 }}
 
 var bypassCommandSubstitution = bypassTechnique{name: "command substitution $( )", cases: []bypassCase{

@@ -308,10 +308,11 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		}
 		return nil
 	}
-	if args[0] == s.capture+"_out" {
-		io.WriteString(hc.Stderr, "bash: >(...): process substitution for writing is not supported\n")
-		io.WriteString(hc.Stdout, "/dev/null")
-		return nil
+	if op, ok := strings.CutPrefix(args[0], s.capture); ok && len(args) > 1 {
+		switch op {
+		case "_wout", "_wsave", "_win", "_wrestore":
+			return s.writeSubst(ctx, hc, op, args[1], args[2:])
+		}
 	}
 	place := placeAt(fr.prefix, hc.Pos.Offset())
 	if isPathCommand(args[0]) {
@@ -654,6 +655,9 @@ func (s *Shell) openHandler(ctx context.Context, path string, flag int, perm os.
 		return nopRWC{Writer: hc.Stderr}, nil
 	}
 	if strings.HasPrefix(abs, "/dev/fd/") {
+		if k, ok := s.fds.sink(abs); ok && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+			return nopRWC{Writer: k}, nil
+		}
 		if data, ok := s.fds.get(abs); ok {
 			return nopRWC{Reader: strings.NewReader(data)}, nil
 		}

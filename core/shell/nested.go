@@ -571,30 +571,64 @@ func (s *Shell) funcBody(name string) *syntax.Stmt {
 	return s.funcs[name]
 }
 
-// fdTable holds process-substitution outputs, served as /dev/fd/N.
+// fdTable holds process-substitution outputs, served as /dev/fd/N, and
+// the sinks a command writes to through >(…) paths.
 type fdTable struct {
-	mu   sync.Mutex
-	next int
-	data map[string]string
+	mu     sync.Mutex
+	next   int
+	data   map[string]string
+	sinks  map[string]*fdSink // by path
+	keys   map[string]string  // a >(…) site's key: its sink's path
+	status map[string]int     // a >(…) site's key: its command's status
 }
 
-func newFDTable() *fdTable { return &fdTable{next: 63, data: map[string]string{}} }
+func newFDTable() *fdTable {
+	return &fdTable{next: 63, data: map[string]string{}, sinks: map[string]*fdSink{}, keys: map[string]string{}, status: map[string]int{}}
+}
 
-func (t *fdTable) put(data string) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+// path takes the next /dev/fd/N; t.mu is held.
+func (t *fdTable) path() string {
 	p := "/dev/fd/" + strconv.Itoa(t.next)
 	t.next--
 	if t.next < 10 {
 		t.next = 63
 	}
+	delete(t.data, p)
+	delete(t.sinks, p)
+	return p
+}
+
+func (t *fdTable) put(data string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.path()
 	t.data[p] = data
 	return p
+}
+
+// openSink makes the path a >(…) site's command writes to.
+func (t *fdTable) openSink(key string, k *fdSink) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p := t.path()
+	t.sinks[p] = k
+	t.keys[key] = p
+	return p
+}
+
+func (t *fdTable) sink(p string) (*fdSink, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k, ok := t.sinks[p]
+	return k, ok
 }
 
 func (t *fdTable) get(p string) (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if k, ok := t.sinks[p]; ok {
+		return k.String(), true
+	}
 	d, ok := t.data[p]
 	return d, ok
 }
@@ -603,7 +637,76 @@ func (t *fdTable) reset() {
 	t.mu.Lock()
 	t.next = 63
 	clear(t.data)
+	clear(t.sinks)
+	clear(t.keys)
+	clear(t.status)
 	t.mu.Unlock()
+}
+
+// fdSink collects what a command writes to a >(…) path, for the body of
+// the substitution to read once the command is done; it is charged to the
+// line and bounded like a capture.
+type fdSink struct {
+	mu    sync.Mutex
+	buf   []byte
+	ls    *lineState
+	limit int64
+}
+
+func (k *fdSink) Write(p []byte) (int, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if int64(len(k.buf)+len(p)) > k.limit {
+		return 0, syscall.EFBIG
+	}
+	if k.ls != nil {
+		if err := k.ls.charge(int64(len(p))); err != nil {
+			return 0, err
+		}
+	}
+	k.buf = append(k.buf, p...)
+	return len(p), nil
+}
+
+func (k *fdSink) String() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return string(k.buf)
+}
+
+// writeSubst answers the internal commands of a rewritten >(…) (see
+// rewrite.go): WOUT KEY opens the site's sink and prints its path, WSAVE
+// KEY N keeps the command's status, WIN KEY prints the path again for the
+// body to read, WRESTORE KEY gives the status back.
+func (s *Shell) writeSubst(ctx context.Context, hc interp.HandlerContext, op, key string, args []string) error {
+	switch op {
+	case "_wout":
+		io.WriteString(hc.Stdout, s.fds.openSink(key, &fdSink{ls: lineOf(ctx), limit: s.limits.OutputBytes}))
+	case "_wsave":
+		n := 0
+		if len(args) > 0 {
+			n, _ = strconv.Atoi(args[0])
+		}
+		s.fds.mu.Lock()
+		s.fds.status[key] = n
+		s.fds.mu.Unlock()
+	case "_win":
+		s.fds.mu.Lock()
+		p, ok := s.fds.keys[key]
+		s.fds.mu.Unlock()
+		if !ok {
+			p = "/dev/null"
+		}
+		io.WriteString(hc.Stdout, p)
+	case "_wrestore":
+		s.fds.mu.Lock()
+		n := s.fds.status[key]
+		s.fds.mu.Unlock()
+		if n > 0 && n < 256 {
+			return interp.ExitStatus(uint8(n))
+		}
+	}
+	return nil
 }
 
 // captureFD stores a process substitution's output and prints its path.

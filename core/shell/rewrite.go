@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -12,7 +14,13 @@ import (
 //     body runs through the gate like any command, CAPTURE stores its output
 //     in the session's fd table and prints "/dev/fd/N", which the open
 //     handler serves. The interpreter's own FIFOs in the host $TMPDIR are
-//     never made (G-12.1). `>(BODY)` is refused with a message.
+//     never made (G-12.1).
+//   - A simple command C holding `>(BODY)` in its words or redirections
+//     becomes `{ C'; WSAVE K $?; ( BODY ) <"$(WIN K)"; WRESTORE K; }`,
+//     where C' has `$(WOUT K)` in its place: C writes to a /dev/fd/N sink
+//     in the fd table, then BODY runs with what C wrote as its input and
+//     C's own output, and the statement keeps C's status. bash runs BODY
+//     beside C; here it runs after C, so its output comes after C's.
 //   - A background statement `C &` becomes `{ JOB; { ( C ); DONE; } & }` so
 //     the line knows when each job it launched ends, and spends its grants
 //     only then (G-9.9). C keeps its own nodes, hence its places.
@@ -77,6 +85,9 @@ func (s *Shell) rewriteProcSubst(f *syntax.File) {
 				n.Parts[i] = &syntax.CmdSubst{Stmts: []*syntax.Stmt{inner}}
 			}
 		case *syntax.Stmt:
+			if !n.Background {
+				s.rewriteWriteSubst(n)
+			}
 			if n.Background && !made[n] {
 				job := *n
 				job.Background = false
@@ -97,6 +108,53 @@ func (s *Shell) rewriteProcSubst(f *syntax.File) {
 		}
 		return true
 	})
+}
+
+// writeSubstSeq numbers the >(…) sites rewritten, for their keys.
+var writeSubstSeq atomic.Int64
+
+// rewriteWriteSubst rewrites the >(…) of a simple command's own words and
+// redirections (see the top of this file).
+func (s *Shell) rewriteWriteSubst(n *syntax.Stmt) {
+	call, ok := n.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return
+	}
+	words := append([]*syntax.Word{}, call.Args...)
+	for _, r := range n.Redirs {
+		if r.Word != nil {
+			words = append(words, r.Word)
+		}
+	}
+	var keys []string
+	var bodies []*syntax.Stmt
+	for _, w := range words {
+		for i, part := range w.Parts {
+			ps, ok := part.(*syntax.ProcSubst)
+			if !ok || ps.Op != syntax.CmdOut {
+				continue
+			}
+			key := strconv.FormatInt(writeSubstSeq.Add(1), 10)
+			keys = append(keys, key)
+			w.Parts[i] = &syntax.CmdSubst{Stmts: []*syntax.Stmt{callStmt(s.capture+"_wout", key)}}
+			in := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: []*syntax.Stmt{callStmt(s.capture+"_win", key)}}}}
+			bodies = append(bodies, &syntax.Stmt{
+				Cmd:    &syntax.Subshell{Stmts: ps.Stmts}, // a process of its own, as in bash
+				Redirs: []*syntax.Redirect{{Op: syntax.RdrIn, Word: in}},
+			})
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	inner := *n
+	inner.Negated = false
+	save := callStmt(s.capture+"_wsave", keys[0])
+	save.Cmd.(*syntax.CallExpr).Args = append(save.Cmd.(*syntax.CallExpr).Args, doneStmt("").Cmd.(*syntax.CallExpr).Args[1])
+	stmts := append([]*syntax.Stmt{&inner, save}, bodies...)
+	stmts = append(stmts, callStmt(s.capture+"_wrestore", keys[0]))
+	n.Cmd = &syntax.Block{Stmts: stmts}
+	n.Redirs = nil
 }
 
 // jobText names a background statement as jobs lists it: the command the

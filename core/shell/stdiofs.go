@@ -32,6 +32,9 @@ func (f *stdioFS) special(name string) (vfs.File, bool, error) {
 		return &streamFile{name: name, w: f.stderr}, true, nil
 	}
 	if strings.HasPrefix(name, "/dev/fd/") {
+		if k, ok := f.fds.sink(name); ok {
+			return &streamFile{name: name, r: strings.NewReader(k.String()), w: k}, true, nil
+		}
 		if data, ok := f.fds.get(name); ok {
 			return &streamFile{name: name, r: strings.NewReader(data)}, true, nil
 		}
