@@ -3,6 +3,7 @@ package git
 import (
 	"errors"
 	"io/fs"
+	"path"
 	"sort"
 )
 
@@ -118,6 +119,17 @@ func (m *treeMerge) followRenames(base, ours, theirs map[string]flatEntry) ([]me
 		}
 		done[old], done[tn] = true, true
 	}
+	// A file one side added inside a directory the other side renamed
+	// whole is a file location conflict at the renamed place.
+	dirsO, dirsT := dirRenames(base, ours, ro), dirRenames(base, theirs, rt)
+	for d := range dirsO {
+		if _, ok := dirsT[d]; ok {
+			delete(dirsO, d) // renamed on both sides: neither is followed
+			delete(dirsT, d)
+		}
+	}
+	m.moveIntoRenamedDirs(base, ours, theirs, dirsT, true, done)
+	m.moveIntoRenamedDirs(base, theirs, ours, dirsO, false, done)
 	paths := map[string]bool{}
 	for _, side := range []map[string]flatEntry{base, ours, theirs} {
 		for p := range side {
@@ -184,4 +196,98 @@ func (m *treeMerge) renameDelete(old, nw string, b, kept flatEntry, byUs bool) e
 		m.conflict(nw, b, flatEntry{}, kept)
 	}
 	return nil
+}
+
+// dirRenames are the directories a side renamed whole: gone from the
+// side, most of their renamed files gone to one new directory (git's
+// ort counts each rename for its directory and, while the last names
+// agree, the directories above it). A tie names none.
+func dirRenames(base, side map[string]flatEntry, renames map[string]string) map[string]string {
+	out := map[string]string{}
+	if len(renames) == 0 {
+		return out
+	}
+	kept := map[string]bool{} // directories the side still has
+	for p := range side {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if kept[d] {
+				break
+			}
+			kept[d] = true
+		}
+	}
+	removed := func(d string) bool { return d != "." && !kept[d] }
+	counts := map[string]map[string]int{}
+	for _, old := range sortedKeys(renames) {
+		od, nd := old, renames[old]
+		for {
+			od, nd = path.Dir(od), path.Dir(nd)
+			if od == nd {
+				break
+			}
+			if counts[od] == nil {
+				counts[od] = map[string]int{}
+			}
+			counts[od][nd]++
+			if !removed(od) || od == "." || nd == "." || path.Base(od) != path.Base(nd) {
+				break
+			}
+		}
+	}
+	for od, targets := range counts {
+		if !removed(od) {
+			continue
+		}
+		best, n, tie := "", 0, false
+		for nd, c := range targets {
+			switch {
+			case c > n:
+				best, n, tie = nd, c, false
+			case c == n:
+				tie = true
+			}
+		}
+		if !tie && best != "." {
+			out[od] = best
+		}
+	}
+	return out
+}
+
+// moveIntoRenamedDirs settles the files side added (ours when byUs)
+// inside a directory other renamed whole: each goes to the renamed
+// directory, conflicted with its side's stage only, as git's ort leaves
+// it by default (merge.directoryRenames=conflict). One whose new place
+// is taken, or hidden, stays where it was added.
+func (m *treeMerge) moveIntoRenamedDirs(base, side, other map[string]flatEntry, dirs map[string]string, byUs bool, done map[string]bool) {
+	if len(dirs) == 0 {
+		return
+	}
+	adder, renamer := "HEAD", m.theirName
+	if !byUs {
+		adder, renamer = m.theirName, "HEAD"
+	}
+	for _, p := range sortedKeys(side) {
+		if done[p] || base[p].Mode != 0 || other[p].Mode != 0 {
+			continue
+		}
+		np := ""
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if nd, ok := dirs[d]; ok {
+				np = nd + p[len(d):]
+				break
+			}
+		}
+		if np == "" || done[np] || base[np].Mode != 0 || side[np].Mode != 0 || other[np].Mode != 0 || m.r.hiddenPath(p) || m.r.hiddenPath(np) {
+			continue
+		}
+		m.say(np, "CONFLICT (file location): %s added in %s inside a directory that was renamed in %s, suggesting it should perhaps be moved to %s.", p, adder, renamer, np)
+		m.res.merged[np] = side[p]
+		if byUs {
+			m.conflict(np, flatEntry{}, side[p], flatEntry{})
+		} else {
+			m.conflict(np, flatEntry{}, flatEntry{}, side[p])
+		}
+		done[p], done[np] = true, true
+	}
 }
