@@ -139,3 +139,43 @@ var bypassFileReaders = bypassTechnique{name: "jq/sed/grep/head/tail/sort/diff/c
 	varCase("jq -n 'env|keys'"),
 	varCase(`sed "s/x/$AWS_SECRET_ACCESS_KEY/" <<< x`),
 }}
+
+// Archives carry names and links of their own: members named ../x or /x,
+// a symlink member followed by a file below it, gzip in place. Crafted
+// archives (gzipped tar, base64): tarToRo and tarRelToRo hold a symlink l
+// to /ro (absolute, or ../../../ro) then l/frozen.txt; tarToHidden a
+// symlink l to /vault/internal then l/planted; tarDotDot members named
+// ../ro/frozen.txt and /ro/frozen.txt.
+const (
+	tarToRo     = "H4sIAAAAAAACA+3RTQqDMBCG4Vn3FDmB5meM5+lCoRAUYlpKT1/Jru5Viu+z+YZZDfMl2Z9dRdWaq23W2Wl0qr4PdR+7EMT4Ns+7H/dcyj0bIxeV2jHPn2Fqyruc13/327+zPvRi7BEPuHj/w+uRbgIAAAAAAAAAAAAAAADgH30BZbWUtgAoAAA="
+	tarToHidden = "H4sIAAAAAAACA+3RPQ7CMAyGYc+cIjfID056nkh0qGRVqKQ9P6Eb7AWhvs/yWZ4sfybHC11R3bP7zH2OWqJqGq6vfYyhJHHJb3W15qe5jctc7ZDj1keri3NyUubvVvt/bz/tP7/3H4asWVz4xgNO3v+4TXYRAAAAAAAAAAAAAAAAAP/oCbXTg+QAKAAA"
+	tarRelToRo  = "H4sIAAAAAAACA+3RTQrCQAyG4aw9xZxgOj9p5zwuKghDC9NRxNNbxlXdV5G+D4GErEK+LPtzq0G19dVnb7PXwauGFNs+Rd+LCdZ27yrzbsfdlnouxshB5e5S5uc42fqov8u/3+bvXYhJjPvGAw6e/3i/5pMAAAAAAAAAAAAAAAAA+EcvOZ9KmwAoAAA="
+	tarDotDot   = "H4sIAAAAAAACA+3TQQqDMBRF0T92FVlBTJpvXE8HCgVRSNMirr7RoZOCoBPvmTx482ttnaa6T9PSjTbPWU7giqi6bbHfohGv0as+2rD+3sXQinFygc87P5MxclPd9zVUgrs6v/5D/Tcu0D/9AwAAAAAAAAAAAAAA4J8fUoUZuAAoAAA="
+)
+
+var bypassArchives = bypassTechnique{name: "tar/gzip archives", cases: []bypassCase{
+	secretCase("tar -cf /tmp/v.tar /vault/aws.token; tar -xOf /tmp/v.tar"),
+	secretCase("tar -cf - /vault | tar -xOf -"),
+	secretCase("tar -czf /tmp/v.tgz -C /vault aws.token; tar -xzOf /tmp/v.tgz"),
+	secretCase("cd /vault && tar cf /tmp/v.tar . ; tar -tvf /tmp/v.tar; tar -xOf /tmp/v.tar"),
+	secretCase("gzip -c /vault/aws.token | zcat"),
+	secretCase("gzip -k /vault/aws.token; zcat /vault/aws.token.gz"),
+	secretCase("gzip -c < /vault/aws.token | gunzip"),
+	hiddenCase("tar -cvf /tmp/v.tar /vault; tar -tvf /tmp/v.tar"),
+	hiddenCase("tar -cf /tmp/v.tar -C /vault internal; tar -tf /tmp/v.tar"),
+	hiddenCase("tar -cf /tmp/v.tar /vault/internal/root.key; tar -xOf /tmp/v.tar"),
+	hiddenCase("tar -cf /tmp/w.tar -C /work notes.txt && tar -xvf /tmp/w.tar -C /vault/internal; ls /vault/internal"),
+	hiddenCase("echo " + tarToHidden + " | base64 -d | tar -xzvf - -C /tmp; ls -l /tmp/l; cat /tmp/l/planted"),
+	hiddenCase("gzip -c /vault/internal/root.key | zcat"),
+	hiddenCase("gzip /vault/internal/root.key; ls /vault/internal"),
+	roCase("tar -cf /tmp/w.tar -C /work notes.txt && tar -xf /tmp/w.tar -C /ro"),
+	roCase("tar -cf /tmp/w.tar -C /work notes.txt && cd /ro && tar -xf /tmp/w.tar"),
+	roCase("tar -cf /ro/x.tar /work/notes.txt"),
+	roCase("cd /ro && echo " + tarToRo + " | base64 -d | tar -xzf -"),
+	roCase("mkdir -p /tmp/a && cd /tmp/a && echo " + tarToRo + " | base64 -d | tar -xzf -; cat /ro/frozen.txt"),
+	roCase("mkdir -p /tmp/a/b && cd /tmp/a/b && echo " + tarRelToRo + " | base64 -d | tar -xzf -; cat /ro/frozen.txt"),
+	roCase("cd /tmp && echo " + tarDotDot + " | base64 -d | tar -xzf -"),
+	roCase("cd / && echo " + tarDotDot + " | base64 -d | tar -xzf -"),
+	roCase("gzip /ro/frozen.txt"),
+	roCase("gzip -d /ro/frozen.txt.gz").after("gzip -c /work/notes.txt > /tmp/f.gz"),
+}}

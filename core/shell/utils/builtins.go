@@ -92,6 +92,7 @@ var builtins = [...]Provider{
 	{Name: "sum", Make: sumUtility},
 	{Name: "tac", Make: tacUtility},
 	{Name: "tail", Make: headTailUtility},
+	{Name: "tar", Make: tarUtility},
 	{Name: "tee", Make: teeUtility},
 	{Name: "test", Make: testUtility},
 	{Name: "timeout", Make: timeoutUtility},
