@@ -22,6 +22,8 @@ import (
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
+	"gatehouse/store"
+	"gatehouse/store/sqlite"
 	"gatehouse/tui"
 )
 
@@ -70,6 +72,7 @@ type harness struct {
 	// stopConsole ends the console's subscriptions, apart from the lines.
 	stopConsole context.CancelFunc
 	lines       chan core.Result
+	flaky       *flakyStore // with harnessOptions.flaky
 	// running counts the lines still executing: close waits for them, so
 	// none writes to the ledger after it is closed and its directory
 	// removed.
@@ -80,6 +83,43 @@ type harnessOptions struct {
 	width, height int
 	quiet         bool
 	agents        []string // "agent:profile", sessions created before the console starts
+	// flaky puts the ledger behind a switch (harness.flaky) that makes
+	// its reads or its answers fail, as a database server that went away
+	// or a file another process holds locked.
+	flaky bool
+}
+
+// flakyStore is a ledger whose reads and answers fail while told to.
+type flakyStore struct {
+	store.Ledger
+	mu                sync.Mutex
+	readErr, writeErr error
+}
+
+func (f *flakyStore) fail(read, write error) {
+	f.mu.Lock()
+	f.readErr, f.writeErr = read, write
+	f.mu.Unlock()
+}
+
+func (f *flakyStore) errs() (read, write error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.readErr, f.writeErr
+}
+
+func (f *flakyStore) ListAsks(ctx context.Context, sessionID string, pendingOnly bool) ([]store.Record, error) {
+	if err, _ := f.errs(); err != nil {
+		return nil, err
+	}
+	return f.Ledger.ListAsks(ctx, sessionID, pendingOnly)
+}
+
+func (f *flakyStore) AnswerAsk(ctx context.Context, id string, s store.Settlement) (store.Record, error) {
+	if _, err := f.errs(); err != nil {
+		return store.Record{}, err
+	}
+	return f.Ledger.AnswerAsk(ctx, id, s)
 }
 
 // start builds the workspace, creates the sessions and opens the console.
@@ -97,7 +137,18 @@ func start(t *testing.T, o harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	dbPath := filepath.Join(t.TempDir(), "ledger.db")
-	ws, err := core.FromConfig(cfg, core.WithLedger(dbPath), core.OnAsk(tui.WaitForHuman),
+	ledgerOpt := core.WithLedger(dbPath)
+	var flaky *flakyStore
+	if o.flaky {
+		l, err := sqlite.Open(dbPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() }) // after the workspace closes (cleanups run last first)
+		flaky = &flakyStore{Ledger: l}
+		ledgerOpt = core.WithStore(flaky)
+	}
+	ws, err := core.FromConfig(cfg, ledgerOpt, core.OnAsk(tui.WaitForHuman),
 		core.WithClock(func() time.Time { return askedAt }))
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +161,7 @@ func start(t *testing.T, o harnessOptions) *harness {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	consoleCtx, stopConsole := context.WithCancel(context.Background())
-	h := &harness{t: t, clock: &clock{now: seenAt}, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16)}
+	h := &harness{t: t, clock: &clock{now: seenAt}, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16), flaky: flaky}
 	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: h.clock.Now, Quiet: o.quiet, LedgerPath: "ledger.db"})
 	h.tm = teatest.NewTestModel(t, model,
 		teatest.WithInitialTermSize(o.width, o.height),
@@ -340,7 +391,7 @@ func plain(s string) string {
 func (h *harness) stable(s string) string {
 	all, err := h.ws.Decisions().List(context.Background(), "")
 	if err != nil {
-		h.t.Fatal(err)
+		return s // a ledger made to fail (flaky): ids as they are
 	}
 	for i, r := range all {
 		s = strings.ReplaceAll(s, r.ID, fmt.Sprintf("ask%09d", i+1))

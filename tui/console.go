@@ -89,6 +89,12 @@ type Model struct {
 
 	ticks    int // for the ledger's periodic re-read
 	lastBell time.Time
+
+	// ledgerErr is why the ledger could not be read, at start or at the
+	// last periodic re-read, since ledgerErrAt: until a re-read works
+	// the rule under the header says the queue may be out of date.
+	ledgerErr   error
+	ledgerErrAt time.Time
 }
 
 // messageTicks is how long a status message stays (in ticks).
@@ -116,7 +122,7 @@ func New(ws *core.Workspace, opts Options) *Model {
 	m.ledgerEvents = m.ledger.Subscribe(opts.Context)
 	m.wsEvents = ws.Watch(opts.Context)
 	if all, err := m.ledger.List(opts.Context, ""); err != nil {
-		m.setMessage("could not read the ledger: "+err.Error(), true)
+		m.ledgerErr, m.ledgerErrAt = err, opts.Now()
 	} else {
 		m.board.load(all)
 	}
@@ -176,6 +182,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.onTick())
 	case reconciledMsg:
 		cmds = append(cmds, m.onReconciled(msg))
+	case reloadedMsg:
+		m.board.load(msg.recs)
+		cmds = append(cmds, m.queueChanged())
 	case armMsg:
 		// The answering keys woke: redraw.
 	case answeredMsg:
@@ -261,6 +270,19 @@ func (m *Model) queueChanged() tea.Cmd {
 // stream did not deliver (a subscriber that falls behind loses events):
 // the queue and the header count stay the ledger's.
 func (m *Model) onReconciled(msg reconciledMsg) tea.Cmd {
+	if msg.err != nil {
+		if m.ledgerErr == nil {
+			m.ledgerErrAt = m.ctx.Now()
+		}
+		m.ledgerErr = msg.err
+		return nil
+	}
+	if m.ledgerErr != nil {
+		// Back: read it all again, since events were missed meanwhile.
+		m.ledgerErr = nil
+		m.setMessage("the ledger answers again: the queue is up to date", false)
+		return reload(m.opts.Context, m.ledger)
+	}
 	if len(msg.recs) == 0 {
 		return nil
 	}
@@ -273,7 +295,7 @@ func (m *Model) onReconciled(msg reconciledMsg) tea.Cmd {
 func (m *Model) onAnswered(msg answeredMsg) {
 	switch {
 	case len(msg.errs) > 0 && len(msg.recs) == 0:
-		m.setMessage("not answered: "+answerError(msg.errs[0]), true)
+		m.notAnswered(msg)
 	case len(msg.recs) == 1:
 		r := msg.recs[0]
 		word, _ := decisionLabel(r)
@@ -289,6 +311,32 @@ func (m *Model) onAnswered(msg answeredMsg) {
 		}
 		m.setMessage(text, false)
 	}
+}
+
+// notAnswered says why an answer was not written, naming the ask, and
+// what to do: an ask that still waits can be answered again (its row is
+// still in the queue), here or with gatehouse allow/deny.
+func (m *Model) notAnswered(msg answeredMsg) {
+	err := msg.errs[0]
+	what := "the ask"
+	if len(msg.failed) > 0 {
+		if i := m.board.indexOf(msg.failed[0]); i >= 0 {
+			what = m.board.pending[i].Command
+		}
+	}
+	if len(msg.errs) > 1 {
+		what = plural(len(msg.errs), "ask", "asks")
+	}
+	if !answerStands(err) {
+		m.say(true, what, fmt.Sprintf("%s not answered: %s", what, answerError(err)))
+		return
+	}
+	long, short := answerProblem(err)
+	m.say(true, what,
+		fmt.Sprintf("%s not answered: %s; it still waits: answer it again", what, answerError(err)),
+		fmt.Sprintf("%s not answered: %s; answer it again", what, long),
+		fmt.Sprintf("not answered: %s; answer it again", long),
+		fmt.Sprintf("not answered: %s; answer it again", short))
 }
 
 func (m *Model) setMessage(text string, isErr bool) { m.say(isErr, "", text) }

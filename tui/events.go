@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,9 +30,10 @@ type (
 	// answeredMsg reports what the ledger said to an answer the console
 	// gave.
 	answeredMsg struct {
-		what string // "allow once", "allow session", "deny"
-		recs []decisions.Record
-		errs []error
+		what   string // "allow once", "allow session", "deny"
+		recs   []decisions.Record
+		errs   []error
+		failed []string // the ids errs are about
 	}
 	// explainedMsg carries an explanation computed off the UI goroutine;
 	// key says what it was for, so a late answer to an old question is
@@ -53,7 +55,25 @@ const reconcileTicks = 5
 // reconciledMsg carries what a re-read of the ledger found the board
 // lacks or holds wrongly: asks pending in the ledger but not on the board,
 // and the current records of asks on the board no longer pending.
-type reconciledMsg struct{ recs []decisions.Record }
+type reconciledMsg struct {
+	recs []decisions.Record
+	err  error // the ledger could not be read: the queue may be stale
+}
+
+// reloadedMsg carries every record of the ledger, read again after it
+// could not be read (at start, or since).
+type reloadedMsg struct{ recs []decisions.Record }
+
+// reload reads every record again, off the UI goroutine.
+func reload(ctx context.Context, ledger *decisions.Ledger) tea.Cmd {
+	return func() tea.Msg {
+		all, err := ledger.List(ctx, "")
+		if err != nil {
+			return reconciledMsg{err: err}
+		}
+		return reloadedMsg{recs: all}
+	}
+}
 
 // reconcile re-reads the queue off the UI goroutine and compares it with
 // the ids the board held when it was asked: the event stream is the fast
@@ -63,7 +83,7 @@ func reconcile(ctx context.Context, ledger *decisions.Ledger, held []string) tea
 	return func() tea.Msg {
 		pending, err := ledger.Pending(ctx, "")
 		if err != nil {
-			return reconciledMsg{}
+			return reconciledMsg{err: err}
 		}
 		onBoard := make(map[string]bool, len(held))
 		for _, id := range held {
@@ -127,7 +147,7 @@ func answer(ctx context.Context, ledger *decisions.Ledger, ids []string, a decis
 		for _, id := range ids {
 			rec, err := ledger.Answer(ctx, id, a)
 			if err != nil {
-				msg.errs = append(msg.errs, err)
+				msg.errs, msg.failed = append(msg.errs, err), append(msg.failed, id)
 				continue
 			}
 			msg.recs = append(msg.recs, rec)
@@ -155,7 +175,31 @@ func answerError(err error) string {
 	case errors.Is(err, decisions.ErrNotFound):
 		return "no such ask"
 	}
-	return err.Error()
+	long, _ := answerProblem(err)
+	return long + " (" + err.Error() + ")"
+}
+
+// answerProblem words why the ledger did not take an answer, at two
+// lengths: a file another process holds locked, or any other failure to
+// write (a database server gone).
+func answerProblem(err error) (long, short string) {
+	if ledgerLocked(err) {
+		return "the ledger is locked by another process", "ledger locked"
+	}
+	return "the ledger could not be written", "ledger not written"
+}
+
+// answerStands reports whether an ask an answer failed on still waits for
+// one: it does unless another host answered it or it is gone.
+func answerStands(err error) bool {
+	return !errors.Is(err, decisions.ErrAlreadyAnswered) && !errors.Is(err, decisions.ErrNotFound)
+}
+
+// ledgerLocked reports whether err is SQLite's word for a write lock that
+// another process would not let go of.
+func ledgerLocked(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "SQLITE_BUSY") || strings.Contains(s, "database is locked")
 }
 
 // WaitForHuman is the inline ask handler a workspace hosted by the console

@@ -222,15 +222,39 @@ func (m *Model) asksPage(w, h int) string {
 // happened (an answer given, an ask closed) for a few seconds.
 func (m *Model) messageRule(w int) string {
 	st := m.ctx.Styles
-	if m.message == "" {
+	if m.message == "" && m.ledgerErr == nil {
 		return st.Rule.Render(strings.Repeat("─", w))
 	}
 	style := st.Message
-	if m.messageErr {
+	if m.messageErr || m.message == "" {
 		style = st.Error
 	}
-	text := " " + m.messageText(w-4) + " "
+	var text string
+	if m.message != "" {
+		text = " " + m.messageText(w-4) + " "
+	} else {
+		text = " " + m.ledgerWarning(w-4) + " "
+	}
 	return st.Rule.Render("─") + style.Render(text) + st.Rule.Render(strings.Repeat("─", max(w-1-textWidth(text), 0)))
+}
+
+// ledgerWarning says, for as long as the ledger cannot be read, that the
+// queue and the count may be out of date, since when, why, and that the
+// console keeps trying: a ledger on a database server that went away, or
+// a file another process holds.
+func (m *Model) ledgerWarning(w int) string {
+	since := age(m.ctx.Now().Sub(m.ledgerErrAt))
+	why := inert(m.ledgerErr.Error())
+	if ledgerLocked(m.ledgerErr) {
+		why = "locked by another process"
+	}
+	return fitWordings(w, why, []string{
+		fmt.Sprintf("⚠ the ledger cannot be read for %s (%s): the queue may be out of date; retrying every %d s", since, why, reconcileTicks),
+		fmt.Sprintf("⚠ the ledger cannot be read for %s (%s): the queue may be out of date; retrying", since, why),
+		fmt.Sprintf("⚠ the ledger cannot be read for %s: the queue may be out of date; retrying", since),
+		fmt.Sprintf("⚠ ledger unreadable for %s: queue may be stale; retrying", since),
+		"⚠ ledger unreadable; retrying",
+	})
 }
 
 // minAbout is the fewest cells a command named in a message is cut to.
@@ -240,8 +264,14 @@ const minAbout = 12
 // fits whole, or with the command it names cut in the middle; failing
 // that, its shortest wording cut after a word, with an ellipsis.
 func (m *Model) messageText(w int) string {
-	wordings := append([]string{m.message}, m.messageShort...)
-	about, aboutW := m.messageAbout, textWidth(m.messageAbout)
+	return fitWordings(w, m.messageAbout, append([]string{m.message}, m.messageShort...))
+}
+
+// fitWordings is the first of wordings that fits w cells, whole or with
+// about (a command in it) cut in the middle to no fewer than minAbout
+// cells; failing that, the last wording cut after a word.
+func fitWordings(w int, about string, wordings []string) string {
+	aboutW := textWidth(about)
 	for _, text := range wordings {
 		tw := textWidth(text)
 		if tw <= w {
