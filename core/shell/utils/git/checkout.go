@@ -619,7 +619,7 @@ func (r *repo) checkoutPaths(source string, args []string, report bool) error {
 		}
 	}
 	sort.Strings(names)
-	updated := 0
+	var writes []string
 	for i, p := range names {
 		if i > 0 && names[i-1] == p {
 			continue
@@ -632,6 +632,16 @@ func (r *repo) checkoutPaths(source string, args []string, report bool) error {
 				continue
 			}
 		}
+		writes = append(writes, p)
+	}
+	// Every write is judged before the first is made (G-6.1).
+	for _, p := range writes {
+		if err := r.checkWritable(p, from); err != nil {
+			return err
+		}
+	}
+	updated := 0
+	for _, p := range writes {
 		updated++
 		e, err := r.writeWorkFile(p, from[p])
 		if err != nil {

@@ -567,8 +567,9 @@ func TestMergeRefusesDeniedWrites(t *testing.T) {
 	}
 }
 
-// TestMultiFileWritesJudgeNewFilesFirst: a merge, checkout, reset --hard
-// or stash pop that would create a file where the session may not write
+// TestMultiFileWritesJudgeNewFilesFirst: a merge, checkout, reset --hard,
+// stash pop, checkout or restore of paths that would create a file where
+// the session may not write
 // is refused with the rule's reason before its first write: the files it
 // would have changed beside it stay as they were, HEAD and the stash too
 // (G-6.1).
@@ -584,7 +585,8 @@ func TestMultiFileWritesJudgeNewFilesFirst(t *testing.T) {
 		" && echo local >> a.txt && mkdir -p secrets && echo u > secrets/u.env && git stash -q -u")
 	const state = "git status -s; cat a.txt b.txt; git log --oneline | wc -l; git stash list | wc -l; ls .git/MERGE_HEAD secrets 2>&1 | wc -l"
 	before := open.must(state)
-	for _, line := range []string{"git merge topic", "git checkout topic", "git switch topic", "git reset --hard topic", "git stash pop", "git stash apply", "git cherry-pick topic"} {
+	for _, line := range []string{"git merge topic", "git checkout topic", "git switch topic", "git reset --hard topic", "git stash pop", "git stash apply", "git cherry-pick topic",
+		"git restore --source topic .", "git restore -s topic -- a.txt secrets", "git checkout topic -- .", "git checkout topic a.txt secrets/new.env"} {
 		out, errOut, code := d.run(line)
 		if code == 0 || !strings.Contains(errOut+out, reason) {
 			t.Errorf("%s: exit %d\n%s%s", line, code, out, errOut)

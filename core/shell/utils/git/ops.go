@@ -412,6 +412,7 @@ func runRestore(g *cmd, args []string) error {
 			return err
 		}
 	}
+	var restores [][]string
 	for _, sp := range specs {
 		names := map[string]bool{}
 		for p := range from {
@@ -429,7 +430,18 @@ func runRestore(g *cmd, args []string) error {
 		if len(names) == 0 {
 			return &exitError{msg: fmt.Sprintf("error: pathspec '%s' did not match any file(s) known to git\n", sp.arg), code: 1}
 		}
-		for _, p := range sortedKeys(names) {
+		restores = append(restores, sortedKeys(names))
+	}
+	// Every write to the worktree is judged before the first is made (G-6.1).
+	for _, names := range restores {
+		for _, p := range names {
+			if err := r.checkWritable(p, from); worktree && err != nil {
+				return err
+			}
+		}
+	}
+	for _, names := range restores {
+		for _, p := range names {
 			if err := r.restoreOne(ed, p, from, staged, worktree); err != nil {
 				return err
 			}
