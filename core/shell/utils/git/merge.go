@@ -68,7 +68,9 @@ func runMerge(g *cmd, args []string) error {
 			quiet = true
 		case a == "--abort":
 			return abortMerge(g, args)
-		case a == "--continue" || a == "--squash" || a == "-s" || a == "--strategy" || a == "-X":
+		case a == "--continue":
+			return continueMerge(g, args)
+		case a == "--squash" || a == "-s" || a == "--strategy" || a == "-X":
 			return &exitError{msg: "git: 'merge " + a + "' is not supported here\n", code: 1}
 		case strings.HasPrefix(a, "-"):
 			return unknownOption("merge", a)
@@ -259,6 +261,23 @@ func (r *repo) resetMerge(target plumbing.Hash) error {
 		}
 	}
 	return nil
+}
+
+// continueMerge is git merge --continue: the merge in progress is
+// committed as git commit would (here without an editor, its message
+// taken as proposed).
+func continueMerge(g *cmd, args []string) error {
+	if len(args) > 1 {
+		return usageErr("usage: git merge --continue\n")
+	}
+	r, err := g.findRepo()
+	if err != nil {
+		return err
+	}
+	if _, ok := r.mergeHead(); !ok {
+		return fatalf("There is no merge in progress (MERGE_HEAD missing).")
+	}
+	return runCommit(g, nil)
 }
 
 func (r *repo) isBranch(name string) bool {

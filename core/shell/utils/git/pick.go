@@ -95,6 +95,9 @@ func (r *repo) pickSequence(commits []*commit, o pickOptions, name string, seq b
 			if seq {
 				todo = commits[i:]
 			}
+			if stop.empty {
+				return r.stopEmptyPick(stop.c, o, name, todo, origHead)
+			}
 			return r.stopPick(stop, o, name, todo, origHead)
 		}
 		if err != nil {
@@ -213,7 +216,10 @@ func (r *repo) pickOne(c *commit, o pickOptions, name string) error {
 		return err
 	}
 	if tree == oursTree && !o.noCommit {
-		return &exitError{msg: fmt.Sprintf("On branch %s\nnothing to commit, working tree clean\ngit: '%s' of a change HEAD already has is not supported here: nothing was changed\n", branch.Short(), name), code: 1}
+		for _, m := range res.msgs {
+			r.g.out.WriteString(m + "\n")
+		}
+		return &pickStop{c: c, empty: true}
 	}
 	if err := r.moveTrees(oursTree, tree); err != nil {
 		return renamePickVerb(err, name)

@@ -15,6 +15,7 @@ type pickStop struct {
 	c              *commit
 	oursTree, tree plumbing.Hash
 	res            *mergeResult
+	empty          bool // the pick changes nothing HEAD does not have
 }
 
 func (p *pickStop) Error() string { return "conflict" }
@@ -99,6 +100,35 @@ func (r *repo) stopPick(s *pickStop, o pickOptions, name string, todo []*commit,
 		msg += fmt.Sprintf("hint: After resolving the conflicts, mark them with\nhint: \"git add/rm <pathspec>\", then run\nhint: \"git %[1]s --continue\".\nhint: You can instead skip this commit with \"git %[1]s --skip\".\nhint: To abort and get back to the state before \"git %[1]s\",\nhint: run \"git %[1]s --abort\".\n", name)
 	}
 	return &exitError{msg: msg, code: 1}
+}
+
+// stopEmptyPick stops at a commit whose change HEAD already has, as git
+// does: a cherry-pick waits in CHERRY_PICK_HEAD with git's advice, a
+// revert leaves only its message; both print the status (status 1).
+func (r *repo) stopEmptyPick(c *commit, o pickOptions, name string, todo []*commit, origHead plumbing.Hash) error {
+	files := [][2]string{{"MERGE_MSG", pickMessage(c, o)}}
+	if !o.revert {
+		files = append(files, [2]string{headFile(name), c.Hash.String() + "\n"})
+	}
+	for _, f := range files {
+		if err := writeFile(r.g.gitfs, r.gitDir+"/"+f[0], []byte(f[1]), 0o644); err != nil {
+			return fatalf("could not write '%s': %s", r.gitDir+"/"+f[0], errText(err))
+		}
+	}
+	if todo != nil {
+		if err := r.writeSequencer(todo, o, origHead); err != nil {
+			return err
+		}
+	}
+	st, _, err := r.collectStatus(false)
+	if err != nil {
+		return err
+	}
+	r.printLong(st, true)
+	if o.revert {
+		return exitStatus(1)
+	}
+	return &exitError{msg: emptyPickAdvice(false), code: 1}
 }
 
 // writeSequencer records a sequence's commits left, as git's todo lines,
