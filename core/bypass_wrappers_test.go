@@ -156,6 +156,15 @@ var bypassEnvPrefixes = bypassTechnique{name: "env-var prefixes", cases: []bypas
 }}
 
 var bypassScriptsAndPath = bypassTechnique{name: "scripts and PATH", cases: []bypassCase{
+	// BASH_ENV: a nested bash sources it through the door, and what it
+	// runs is judged like the script's own commands.
+	secretCase("echo 'cat /vault/aws.token' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true"),
+	secretCase("BASH_ENV=/vault/aws.token bash -c true"),
+	secretCase("export BASH_ENV=/tmp/e.sh; echo 'cat /vault/aws.token' > /tmp/e.sh; bash -c 'bash -c true'"),
+	missingCase("echo 'sort /work/unsorted.txt' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true"),
+	hiddenCase("BASH_ENV=/vault/internal/root.key bash -c 'echo $?'"),
+	hiddenCase("echo 'ls /vault' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true"),
+	roCase("echo 'touch /ro/new' > /tmp/e.sh; BASH_ENV=/tmp/e.sh bash -c true"),
 	missingCase("PATH=/tmp; sort /work/unsorted.txt"),
 	missingCase("PATH=/usr/bin:/bin; sort /work/unsorted.txt"),
 	missingCase("export PATH=/tmp:$PATH; sort /work/unsorted.txt"),

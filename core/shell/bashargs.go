@@ -17,6 +17,8 @@ type bashInvocation struct {
 	fromString bool
 	// fromStdin: -s was given; the operands are positional parameters.
 	fromStdin bool
+	// interactive: -i was given (such a shell reads no BASH_ENV).
+	interactive bool
 	// setOptions are the `set` options the interpreter supports, as flags
 	// for interp.Params ("-e", "-o", "pipefail"); others are ignored.
 	setOptions []string
@@ -90,6 +92,9 @@ func parseBashArgs(argv []string) bashInvocation {
 				if a[0] == '-' {
 					inv.fromStdin = true
 				}
+			case 'i':
+				inv.interactive = a[0] == '-'
+
 			case 'o', 'O':
 				// The option's name is the next word, never a script.
 				// (Alone, bash lists the options; here it just ends.)

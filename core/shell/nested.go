@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -190,7 +191,10 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	}
 	interp.StdIO(stdin, stdout, stderr)(r)
 	nctx := withFrame(ctx, &frame{prefix: nestedPrefix(placeOf(ctx)), depth: fr.depth + 1})
-	runErr := r.Run(nctx, file)
+	var runErr error
+	if path.Base(name) == "sh" || inv.interactive || !s.bashEnv(nctx, r, env, dir, &runErr) {
+		runErr = r.Run(nctx, file)
+	}
 	if ls != nil {
 		// The nested shell's variables go with it.
 		ls.charge(-r.MemoryHeld())
@@ -212,6 +216,44 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		return 125, nil
 	}
 	return 0, nil
+}
+
+// bashEnv sources $BASH_ENV in a non-interactive bash before its script,
+// as bash does: the value's variables expanded, a file that cannot be read
+// skipped without a word. The source command is a command of the nested
+// shell, judged like any other, framed apart from the script's own places.
+// It reports whether the file ended the shell (exit), with runErr set.
+func (s *Shell) bashEnv(ctx context.Context, r *interp.Runner, env expand.Environ, dir string, runErr *error) bool {
+	v := env.Get("BASH_ENV")
+	if !v.IsSet() || v.String() == "" {
+		return false
+	}
+	p := os.Expand(v.String(), func(k string) string { return env.Get(k).String() })
+	if p == "" {
+		return false
+	}
+	if _, err := s.readFile(ctx, utils.Join(dir, p)); err != nil {
+		return false
+	}
+	q, err := syntax.Quote(p, syntax.LangBash)
+	if err != nil {
+		return false
+	}
+	f, err := parse(". " + q)
+	if err != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	fr := frameOf(ctx)
+	err = r.Run(withFrame(ctx, &frame{prefix: fr.prefix + "env/", depth: fr.depth}), f.Stmts[0])
+	if r.Exited() {
+		*runErr = err
+		return true
+	}
+	// The script starts with $? at 0, whatever the file returned.
+	if colon, err := parse(":"); err == nil {
+		r.Run(context.WithValue(ctx, internalKey{}, true), colon.Stmts[0])
+	}
+	return false
 }
 
 // defaultPath is the PATH a shell sets when it starts without one: Debian's
