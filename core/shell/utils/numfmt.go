@@ -176,8 +176,12 @@ type numfmtConfig struct {
 	lineEnd         byte
 }
 
-// numfmtError is a conversion failure: its message, or "" for none.
-type numfmtError struct{ msg string }
+// numfmtError is a conversion failure: its message ("" for none); fatal
+// ends numfmt at once with status 1, whatever --invalid says.
+type numfmtError struct {
+	msg   string
+	fatal bool
+}
 
 func runNumfmt(e *Env) (int, error) {
 	t, args, status, done := begin(e, spec{name: "numfmt", defs: numfmtOpts, usageExit: 1, help: numfmtHelp})
@@ -198,6 +202,9 @@ func runNumfmt(e *Env) (int, error) {
 		}
 	} else {
 		nf.stream(t.stdin())
+	}
+	if nf.died {
+		return t.end(1)
 	}
 	if nf.aborted {
 		return t.end(2)
@@ -568,6 +575,7 @@ type numfmtRun struct {
 	cfg     *numfmtConfig
 	failed  bool // some field did not convert
 	aborted bool // --invalid=abort stopped the run
+	died    bool // a number too long to print stopped it (status 1)
 }
 
 // stream converts standard input line by line after the header lines.
@@ -646,6 +654,13 @@ func (nf *numfmtRun) field(text string, field int) bool {
 		return true
 	}
 	out, text, err := nf.convert(text, field)
+	if err != nil && err.fatal {
+		if err.msg != "" {
+			nf.t.warn(err.msg)
+		}
+		nf.died = true
+		return false
+	}
 	if err != nil {
 		nf.failed = true
 		if nf.cfg.invalid != "ignore" {

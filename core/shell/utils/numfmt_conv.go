@@ -53,9 +53,9 @@ func (nf *numfmtRun) parseHuman(s string) (*big.Float, int, *numfmtError) {
 	val, precision, end, code := numfmtParseFloat(s)
 	switch code {
 	case "invalid":
-		return nil, 0, &numfmtError{"invalid number: " + q}
+		return nil, 0, &numfmtError{msg: "invalid number: " + q}
 	case "overflow":
-		return nil, 0, &numfmtError{"value too large to be converted: " + q}
+		return nil, 0, &numfmtError{msg: "value too large to be converted: " + q}
 	}
 	from := nf.cfg.from
 	base, power := 1000.0, 0
@@ -67,10 +67,10 @@ func (nf *numfmtRun) parseHuman(s string) (*big.Float, int, *numfmtError) {
 			end++
 		}
 		if end >= len(s) || strings.IndexByte("KMGTPEZY", s[end]) < 0 {
-			return nil, 0, &numfmtError{"invalid suffix in input: " + q}
+			return nil, 0, &numfmtError{msg: "invalid suffix in input: " + q}
 		}
 		if from == "none" {
-			return nil, 0, &numfmtError{"rejecting suffix in input: " + q + " (consider using --from)"}
+			return nil, 0, &numfmtError{msg: "rejecting suffix in input: " + q + " (consider using --from)"}
 		}
 		power = strings.IndexByte("KMGTPEZY", s[end]) + 1
 		end++
@@ -84,11 +84,11 @@ func (nf *numfmtRun) parseHuman(s string) (*big.Float, int, *numfmtError) {
 		if end < len(s) && s[end] == 'i' {
 			end++
 		} else {
-			return nil, 0, &numfmtError{"missing 'i' suffix in input: " + q + " (e.g Ki/Mi/Gi)"}
+			return nil, 0, &numfmtError{msg: "missing 'i' suffix in input: " + q + " (e.g Ki/Mi/Gi)"}
 		}
 	}
 	if end < len(s) {
-		return nil, 0, &numfmtError{"invalid suffix in input " + q + ": " + quoteLocale(s[end:])}
+		return nil, 0, &numfmtError{msg: "invalid suffix in input " + q + ": " + quoteLocale(s[end:])}
 	}
 	return nfMul(val, nfPow(base, power)), precision, nil
 }
@@ -164,14 +164,21 @@ func (nf *numfmtRun) prepare(val *big.Float, precision, padding int) (string, *n
 	g := strconv.FormatFloat(f64, 'g', 6, 64)
 	if cfg.to == "none" && x+used > numfmtUnscaledDigits {
 		if used > 0 {
-			return "", &numfmtError{"value/precision too large to be printed: '" + g + "/" + strconv.Itoa(used) + "' (consider using --to)"}
+			return "", &numfmtError{msg: "value/precision too large to be printed: '" + g + "/" + strconv.Itoa(used) + "' (consider using --to)"}
 		}
-		return "", &numfmtError{"value too large to be printed: '" + g + "' (consider using --to)"}
+		return "", &numfmtError{msg: "value too large to be printed: '" + g + "' (consider using --to)"}
 	}
 	if x > numfmtAcceptableDigits-1 {
-		return "", &numfmtError{"value too large to be printed: '" + g + "' (cannot handle values > 999Y)"}
+		return "", &numfmtError{msg: "value too large to be printed: '" + g + "' (cannot handle values > 999Y)"}
 	}
-	buf := nf.human(val, used) + cfg.suffix
+	human, ok := nf.human(val, used)
+	if !ok {
+		return "", &numfmtError{msg: "failed to prepare value '" + human + "' for printing", fatal: true}
+	}
+	buf := human + cfg.suffix
+	if padding > 1<<16 && nf.t.env.Grow(int64(padding)) != nil {
+		return "", &numfmtError{fatal: true}
+	}
 	if padding > 0 && len(buf) < padding {
 		fill := strings.Repeat(" ", padding-len(buf))
 		if cfg.left {
@@ -184,13 +191,19 @@ func (nf *numfmtRun) prepare(val *big.Float, precision, padding int) (string, *n
 }
 
 // human is double_to_human: the value rounded at its precision, or scaled
-// to --to's unit with one decimal below 10.
-func (nf *numfmtRun) human(val *big.Float, precision int) string {
+// to --to's unit with one decimal below 10. numfmt prints into a buffer
+// of 128 bytes: a longer number is not printed (ok false, and the value
+// as %Lf prints it, for the complaint).
+func (nf *numfmtRun) human(val *big.Float, precision int) (string, bool) {
 	cfg := nf.cfg
 	if cfg.to == "none" {
 		scale := nfPow(10, precision)
 		v := nfQuo(numfmtRound(nfMul(val, scale), cfg.round), scale)
-		return numfmtZeroPad(v.Text('f', precision), cfg.zeroPad)
+		if cfg.zeroPad >= 128 {
+			return v.Text('f', 6), false
+		}
+		out := numfmtZeroPad(v.Text('f', precision), cfg.zeroPad)
+		return out, len(out) < 128
 	}
 	base := 1000.0
 	if cfg.to != "si" {
@@ -216,14 +229,20 @@ func (nf *numfmtRun) human(val *big.Float, precision int) string {
 			prec = 1
 		}
 	}
+	if prec >= 127 || cfg.zeroPad >= 127 {
+		return v.Text('f', 6), false
+	}
 	out := numfmtZeroPad(v.Text('f', prec), cfg.zeroPad)
 	if power > 0 {
 		out += string("KMGTPEZY"[power-1])
-		if cfg.to == "iec-i" {
-			out += "i"
-		}
 	}
-	return out
+	if len(out) >= 127 {
+		return v.Text('f', 6), false
+	}
+	if power > 0 && cfg.to == "iec-i" {
+		out += "i"
+	}
+	return out, true
 }
 
 // numfmtZeroPad pads a number with zeros after its sign to width.

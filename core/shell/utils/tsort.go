@@ -132,7 +132,7 @@ func tsortRun(t *tool, sorted []*tsortItem, name string) bool {
 			var loop *tsortItem
 			for {
 				tsortDetectLoop(t, sorted, &loop)
-				if loop == nil {
+				if loop == nil || t.stopped() {
 					break
 				}
 			}
