@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 const identityHelp = `Author identity unknown
@@ -32,10 +33,15 @@ type commitOptions struct {
 	messages               []string
 	all, amend, allowEmpty bool
 	quiet, noEdit          bool
+	// paths are the files to commit as they are in the worktree (with
+	// include: to add to the index before committing it all).
+	paths   []string
+	include bool
 }
 
 func parseCommitArgs(args []string) (commitOptions, error) {
 	var o commitOptions
+	dashdash := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -49,6 +55,13 @@ func parseCommitArgs(args []string) (commitOptions, error) {
 			o.quiet = true
 		case a == "--no-edit":
 			o.noEdit = true
+		case dashdash:
+			o.paths = append(o.paths, a)
+		case a == "--":
+			dashdash = true
+		case a == "--include":
+			o.include = true
+		case a == "--only":
 		case a == "--no-verify" || a == "--verify" || a == "--no-gpg-sign" || a == "--signoff=false":
 			// No hooks run here and nothing is signed.
 		case strings.HasPrefix(a, "--message="):
@@ -71,6 +84,9 @@ func parseCommitArgs(args []string) (commitOptions, error) {
 					o.quiet = true
 				case 'n':
 					// -n is --no-verify: no hooks run here.
+				case 'i':
+					o.include = true
+				case 'o':
 				case 'm':
 					if j+1 < len(a) {
 						o.messages = append(o.messages, a[j+1:])
@@ -86,7 +102,7 @@ func parseCommitArgs(args []string) (commitOptions, error) {
 				}
 			}
 		default:
-			return o, &exitError{msg: "git: 'commit' with paths is not supported here\n", code: 1}
+			o.paths = append(o.paths, a)
 		}
 	}
 	return o, nil
@@ -101,10 +117,14 @@ func runCommit(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.all {
+	if o.all && len(o.paths) == 0 {
 		if err := r.add(addOptions{update: true}); err != nil {
 			return err
 		}
+	}
+	only, err := r.preparePathCommit(o)
+	if err != nil {
+		return err
 	}
 	lock, idx, err := r.lockedIndex()
 	if err != nil {
@@ -151,7 +171,7 @@ func runCommit(g *cmd, args []string) error {
 	if (merging || picking) && !o.amend && len(o.messages) == 0 {
 		o.messages = r.mergeMessage(o.noEdit)
 	}
-	tree, err := r.writeTreeFromIndex(idx)
+	tree, err := r.commitTreeOf(idx, only)
 	if err != nil {
 		return fatalf("%s", errText(err))
 	}
@@ -213,6 +233,85 @@ func runCommit(g *cmd, args []string) error {
 		return nil
 	}
 	return r.commitSummary(c, branch, parentTree, headHash.IsZero(), o.amend || picked != nil)
+}
+
+// preparePathCommit readies git commit PATHS: each must name a file git
+// knows (the index's or HEAD's, one the session sees); their worktree
+// changes are staged (git add -u PATHS). It returns the pathspecs whose
+// files alone go into the commit (nil with --include, which commits the
+// whole index, or without paths).
+func (r *repo) preparePathCommit(o commitOptions) ([]pathspec, error) {
+	if len(o.paths) == 0 {
+		return nil, nil
+	}
+	if o.all {
+		return nil, fatalf("paths '%s ...' with -a does not make sense", o.paths[0])
+	}
+	if _, merging := r.mergeHead(); merging && !o.include {
+		return nil, fatalf("cannot do a partial commit during a merge.")
+	}
+	specs, err := r.pathspecs(o.paths)
+	if err != nil {
+		return nil, err
+	}
+	known, err := r.headTree()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.loadIndex()
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for p := range known {
+		names[p] = true
+	}
+	for _, e := range idx.Entries {
+		names[e.Name] = true
+	}
+	for _, sp := range specs {
+		found := false
+		for p := range names {
+			if !found && sp.match(p) && !r.hiddenPath(p) {
+				found = true
+			}
+		}
+		if !found {
+			return nil, &exitError{msg: fmt.Sprintf("error: pathspec '%s' did not match any file(s) known to git\n", sp.arg), code: 1}
+		}
+	}
+	if err := r.add(addOptions{update: true, paths: o.paths}); err != nil {
+		return nil, err
+	}
+	if o.include {
+		return nil, nil
+	}
+	return specs, nil
+}
+
+// commitTreeOf is the tree a commit records: the index's, or with only
+// (git commit PATHS) HEAD's with the index's versions of those paths
+// alone (a hidden path keeps HEAD's).
+func (r *repo) commitTreeOf(idx *index.Index, only []pathspec) (plumbing.Hash, error) {
+	if only == nil {
+		return r.writeTreeFromIndex(idx)
+	}
+	tree, err := r.headTree()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	staged := indexFlat(idx)
+	for p := range tree {
+		if _, ok := staged[p]; !ok && matchAny(only, p) && !r.hiddenPath(p) {
+			delete(tree, p)
+		}
+	}
+	for p, e := range staged {
+		if matchAny(only, p) && !r.hiddenPath(p) {
+			tree[p] = e
+		}
+	}
+	return r.writeFlatTree(tree)
 }
 
 // emptyPickAdvice is git's word when a cherry-pick's resolution left

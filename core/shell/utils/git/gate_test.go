@@ -741,3 +741,26 @@ func TestCheckIgnoreKeepsHiddenPaths(t *testing.T) {
 		t.Errorf("check-ignore in the open session:\n%s", got)
 	}
 }
+
+// TestCommitPathsKeepsHiddenFiles: git commit PATHS in a session that
+// hides a tracked file does not know it (named, it matches nothing git
+// knows) and never commits its staged change through a directory or "."
+// pathspec; the change stays staged for a session that sees it (G-4.5).
+func TestCommitPathsKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && echo staged >> secret.txt && git add secret.txt")
+	out, errOut, code := hide.run("git commit -m s secret.txt")
+	if code != 1 || errOut != "error: pathspec 'secret.txt' did not match any file(s) known to git\n" {
+		t.Errorf("commit of a hidden path: exit %d\n%s%s", code, out, errOut)
+	}
+	out = hide.must("echo x >> a.txt && git commit -m part . && git status -s")
+	if strings.Contains(out, "secret") || !strings.Contains(out, "1 file changed") {
+		t.Errorf("commit of . in the hiding session:\n%s", out)
+	}
+	if got := open.must("git show --format=%s --name-only HEAD; git status -s"); got != "part\n\na.txt\nM  secret.txt\n" {
+		t.Errorf("after the hiding session's partial commit:\n%s", got)
+	}
+}
