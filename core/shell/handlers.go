@@ -408,8 +408,11 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	// utility looks at its context (G-12.3).
 	mem := &utilMemory{ls: ls}
 	defer mem.release()
+	var watch *opaqueRun
 	if u.Opaque {
-		defer watchOpaque(ls)()
+		var stop func()
+		watch, stop = watchOpaque(ls)
+		defer stop()
 	}
 	stdin, stdout, stderr, view := stoppable(ctx, mem, u.Keeps, stdin, stdout, stderr, s.viewUmask(ls, scope, umaskOf(ctx)))
 	builtin, _ := ctx.Value(builtinKey{}).(bool)
@@ -460,6 +463,9 @@ func (s *Shell) runCommand(ctx context.Context, ls *lineState, argv []string, di
 	}
 	e.OnPanic = func(p any, stack []byte) { s.panicked(ctx, argv[0], p, stack) }
 	e.Memory = mem.grow
+	if watch != nil {
+		e.Watch = watch
+	}
 	return u.Run(e)
 }
 

@@ -17,14 +17,17 @@ type env struct {
 	label     int
 	args      [32]any // len(env.args) > maxarity
 	ctx       context.Context
+	measurer  Measurer // patch 2
+	steps     int      // patch 2
 }
 
 func newEnv(ctx context.Context) *env {
 	return &env{
-		stack:  newStack[any](),
-		paths:  newStack[pathValue](),
-		scopes: newStack[scope](),
-		ctx:    ctx,
+		stack:    newStack[any](),
+		paths:    newStack[pathValue](),
+		scopes:   newStack[scope](),
+		ctx:      ctx,
+		measurer: measurerOf(ctx), // patch 2
 	}
 }
 

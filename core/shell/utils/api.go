@@ -65,6 +65,11 @@ type Env struct {
 	// Memory takes n bytes from the line's memory budget (n < 0 gives them
 	// back); see Grow. nil means no budget.
 	Memory func(n int64) error
+	// Watch is, for an opaque utility, the heap watchdog's handle on this
+	// run (G-12.3): one that can say what it holds answers it (jq, as a
+	// gojq.Measurer), so growth of the shared heap is charged to the run
+	// that made it. nil when nothing watches.
+	Watch any
 	// Procs lists the session's own processes (its shell, the line's
 	// background jobs, the calling command) for ps, with virtual process
 	// ids; nil means only the caller is known. Never the host's (G-12.1).

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/itchyny/gojq"
 
@@ -446,15 +447,65 @@ func jqReadFile(t *tool, name string) (string, error) {
 	return string(data), err
 }
 
+// jqWatch is the heap watchdog's handle on a jq run (Env.Watch): the
+// program answers its measurements while it runs, and the watchdog
+// measures it itself between two of its steps.
+type jqWatch interface {
+	gojq.Measurer
+	Suspended(measure func() (int64, bool))
+}
+
+// jqVM is the program running, with a lock held while it steps: between
+// two steps what it holds does not change, and may be measured.
+type jqVM struct {
+	mu   sync.Mutex
+	iter gojq.Iter
+}
+
+func (vm *jqVM) run(iter gojq.Iter) gojq.Iter {
+	vm.mu.Lock()
+	vm.iter = iter
+	vm.mu.Unlock()
+	return iter
+}
+
+func (vm *jqVM) next(iter gojq.Iter) (any, bool) {
+	vm.mu.Lock()
+	defer vm.mu.Unlock()
+	return iter.Next()
+}
+
+// measure is what the program holds, false while it steps. Between two
+// inputs it holds nothing.
+func (vm *jqVM) measure(limit int64) func() (int64, bool) {
+	return func() (int64, bool) {
+		if !vm.mu.TryLock() {
+			return 0, false
+		}
+		defer vm.mu.Unlock()
+		if vm.iter == nil {
+			return 0, true
+		}
+		return gojq.MeasureIter(vm.iter, limit), true
+	}
+}
+
 // jqProcess runs the filter over every input and settles the status.
 func jqProcess(t *tool, cfg *jqConfig, code *gojq.Code, inputs *jqInputs, values []any) int {
 	status := 0
 	printed, lastTruthy := false, true
+	ctx := t.ctx
+	vm := &jqVM{}
+	if w, ok := t.env.Watch.(jqWatch); ok {
+		ctx = gojq.WithMeasurer(ctx, w)
+		w.Suspended(vm.measure(w.Limit()))
+	}
 	runOne := func(v any) bool {
 		defer cfg.orders.reset()
-		iter := code.RunWithContext(t.ctx, v, values...)
+		iter := vm.run(code.RunWithContext(ctx, v, values...))
+		defer vm.run(nil)
 		for {
-			out, ok := iter.Next()
+			out, ok := vm.next(iter)
 			if !ok {
 				return true
 			}

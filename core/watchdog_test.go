@@ -1,0 +1,111 @@
+package core
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"gatehouse/core/vfs"
+)
+
+// Not parallel, any of these: the heap watchdog judges the process's heap,
+// so other tests' allocations would be charged to these lines' windows.
+
+// waitingJq starts, in its own workspace with budget, a line whose jq waits
+// (holding nothing) until the host file done exists in dir, and returns
+// once that jq runs; the line's result comes on the channel.
+func waitingJq(t *testing.T, dir string, budget int64) <-chan Result {
+	t.Helper()
+	s := memoryWorkspaceFor(t, budget, 90*time.Second, vfs.MountSpec{Prefix: "/h", HostDir: dir})
+	got := make(chan Result, 1)
+	go func() {
+		got <- s.Execute(context.Background(), `{ echo 1; : > /h/started; until [ -e /h/done ]; do sleep 0.05; done; echo 2; } | jq -c .`)
+	}()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the waiting line did not start")
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // its jq is running, waiting for its second line
+	return got
+}
+
+// G-12.3: while one session's jq holds its large values (within its own
+// budget), another session's jq that holds nothing runs to its end: the
+// heap's growth is charged to the line that made it, not to every line
+// running while it happened. Before, the waiting line ended with "line
+// exceeded the memory limit (32MiB)".
+func TestAnotherLinesValuesDoNotEndALine(t *testing.T) {
+	dir := t.TempDir()
+	waiting := waitingJq(t, dir, 32<<20)
+	big := memoryWorkspaceFor(t, 512<<20, 90*time.Second)
+	res := big.Execute(context.Background(), `jq -n '[range(4e6)] | length'`)
+	if res.ExitCode != 0 || res.Stdout != "4000000\n" {
+		t.Errorf("the big line: %+v", res)
+	}
+	os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
+	if res := <-waiting; res.ExitCode != 0 || res.Stdout != "1\n2\n" || res.Stderr != "" {
+		t.Errorf("the waiting line was ended: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, tail(res.Stderr))
+	}
+}
+
+// G-12.3: the backstop holds with runs overlapping: a jq building an
+// unbounded array ends at its own budget while another session's jq,
+// with a smaller budget, waits on and finishes.
+func TestUnboundedJqEndsBesideAnotherLine(t *testing.T) {
+	dir := t.TempDir()
+	waiting := waitingJq(t, dir, 32<<20)
+	bomb := memoryWorkspaceFor(t, 64<<20, 90*time.Second)
+	res := bomb.Execute(context.Background(), `jq -n '[range(1e9)]'`)
+	if want := "gatehouse: line exceeded the memory limit (64MiB)\n"; res.ExitCode != 125 || !strings.HasSuffix(res.Stderr, want) {
+		t.Errorf("the unbounded line: exit %d stderr %q, want 125 and %q", res.ExitCode, tail(res.Stderr), want)
+	}
+	os.WriteFile(filepath.Join(dir, "done"), nil, 0o644)
+	if res := <-waiting; res.ExitCode != 0 || res.Stdout != "1\n2\n" {
+		t.Errorf("the waiting line was ended: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, tail(res.Stderr))
+	}
+}
+
+// G-12.3: a jq builtin that makes one large value at once (a repeated
+// string, an array extended to a far index, a product of large integers)
+// is refused before the value exists: the process never allocates it.
+// Before, `"a" * 999999999 | length` printed 999999999 under a 64 MiB
+// budget, its gigabyte allocated, and `.[500000000] = 1` allocated 8 GB.
+func TestJqLargeValuesAreRefusedBeforeTheyExist(t *testing.T) {
+	s := memoryWorkspace(t, 64<<20)
+	for _, line := range []string{
+		`jq -n '"a" * 999999999 | length'`,
+		`jq -n '999999999 * "ab" | length'`,
+		`jq -n '.[500000000] = 1 | length'`,
+		`jq -n 'null | setpath([1, 300000000]; 1) | length'`,
+		`jq -n '[1] | .[100000000] |= 2 | length'`,
+	} {
+		allocs := heapAllocs()
+		res := s.Execute(context.Background(), line)
+		if want := "gatehouse: line exceeded the memory limit (64MiB)\n"; res.ExitCode != 125 || !strings.HasSuffix(res.Stderr, want) {
+			t.Errorf("%s: exit %d stdout %q stderr %q, want 125 and %q", line, res.ExitCode, res.Stdout, tail(res.Stderr), want)
+		}
+		if n := heapAllocs() - allocs; n > 256<<20 {
+			t.Errorf("%s: the process allocated %d MiB", line, n>>20)
+		}
+	}
+	// What fits still runs.
+	res := s.Execute(context.Background(), `jq -n '("ab" * 1000 | length), ([.[10000] = 1][0] | length)'`)
+	if res.ExitCode != 0 || res.Stdout != "2000\n10001\n" {
+		t.Errorf("what fits: %+v", res)
+	}
+}
+
+// heapAllocs is how many bytes the process has allocated so far.
+func heapAllocs() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
