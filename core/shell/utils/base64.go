@@ -1,6 +1,7 @@
 package utils
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"strings"
 )
@@ -44,8 +45,24 @@ func base64Utility(string) *Utility {
 	}
 }
 
-func runBase64(e *Env) (int, error) {
-	t, args, status, done := begin(e, spec{name: "base64", defs: base64Opts, usageExit: 1, help: base64Help})
+func runBase64(e *Env) (int, error) { return runBaseCodec(e, base64Codec) }
+
+// baseCodec is what base64 and base32 differ in.
+type baseCodec struct {
+	name, help string
+	enc        interface {
+		EncodeToString(src []byte) string
+	}
+	decode func(data []byte, ignoreGarbage bool) ([]byte, bool)
+}
+
+var base64Codec = &baseCodec{name: "base64", help: base64Help, enc: base64.StdEncoding, decode: base64Decode}
+
+var base32Codec = &baseCodec{name: "base32", help: base32Help, enc: base32.StdEncoding, decode: base32Decode}
+
+// runBaseCodec is base64 and base32.
+func runBaseCodec(e *Env, codec *baseCodec) (int, error) {
+	t, args, status, done := begin(e, spec{name: codec.name, defs: base64Opts, usageExit: 1, help: codec.help})
 	if done {
 		return status, nil
 	}
@@ -53,6 +70,9 @@ func runBase64(e *Env) (int, error) {
 	for _, o := range args.opts {
 		switch o.name {
 		case "decode", "D":
+			if codec.name != "base64" && o.name == "D" {
+				return t.end(t.usage("invalid option -- 'D'"))
+			}
 			decode = true
 		case "ignore-garbage":
 			garbage = true
@@ -85,7 +105,7 @@ func runBase64(e *Env) (int, error) {
 		return t.end(1)
 	}
 	if !decode {
-		text := base64.StdEncoding.EncodeToString(data)
+		text := codec.enc.EncodeToString(data)
 		var b strings.Builder
 		for wrap > 0 && len(text) > wrap {
 			b.WriteString(text[:wrap] + "\n")
@@ -98,7 +118,7 @@ func runBase64(e *Env) (int, error) {
 		t.writeString(b.String())
 		return t.end(0)
 	}
-	out, ok := base64Decode(data, garbage)
+	out, ok := codec.decode(data, garbage)
 	t.write(out)
 	if !ok {
 		t.warn("invalid input")
@@ -135,4 +155,63 @@ func base64Decode(data []byte, ignoreGarbage bool) ([]byte, bool) {
 		return append(out, tail...), false
 	}
 	return out, true
+}
+
+const base32Help = `Usage: base32 [OPTION]... [FILE]
+Base32 encode or decode FILE, or standard input, to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -d, --decode          decode data
+  -i, --ignore-garbage  when decoding, ignore non-alphabet characters
+  -w, --wrap=COLS       wrap encoded lines after COLS character (default 76).
+                          Use 0 to disable line wrapping
+      --help        display this help and exit
+      --version     output version information and exit
+
+The data are encoded as described for the base32 alphabet in RFC 4648.
+When decoding, the input may contain newlines in addition to the bytes of
+the formal base32 alphabet.  Use --ignore-garbage to attempt to recover
+from any other non-alphabet bytes in the encoded stream.
+`
+
+// base32Utility makes the base32 utility (see builtins).
+func base32Utility(string) *Utility {
+	return &Utility{
+		Name:        "base32",
+		Keeps:       KeepsNothing,
+		Run:         func(e *Env) (int, error) { return runBaseCodec(e, base32Codec) },
+		Operands:    plainOperands(base64Opts, parseMode{}, Read),
+		OperandExit: 1,
+		Voice:       quotedVoice("base32"),
+		Help:        base32Help,
+	}
+}
+
+// base32Decode decodes whole groups of eight; ok is false on a byte
+// outside the alphabet (unless ignored) or a truncated final group, which
+// yields nothing, as GNU's does.
+func base32Decode(data []byte, ignoreGarbage bool) ([]byte, bool) {
+	clean := make([]byte, 0, len(data))
+	for _, c := range data {
+		switch {
+		case c == '\n':
+		case c >= 'A' && c <= 'Z', c >= '2' && c <= '7', c == '=':
+			clean = append(clean, c)
+		case ignoreGarbage:
+		default:
+			// The bytes the chars before the garbage complete still come
+			// out (2, 4, 5 and 7 chars of a group make 1 to 4 bytes).
+			whole := len(clean) / 8 * 8
+			out, _ := base32Decode(clean[:whole], false)
+			part := []int{0, 0, 2, 2, 4, 5, 5, 7}[len(clean)-whole]
+			tail, _ := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(string(clean[whole : whole+part]))
+			return append(out, tail...), false
+		}
+	}
+	whole := len(clean) / 8 * 8
+	out := make([]byte, base32.StdEncoding.DecodedLen(whole))
+	n, err := base32.StdEncoding.Decode(out, clean[:whole])
+	return out[:n], err == nil && whole == len(clean)
 }

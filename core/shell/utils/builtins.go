@@ -10,6 +10,7 @@ var builtins = [...]Provider{
 	{Name: "[", Make: testUtility},
 	{Name: "arch", Make: simpleInfoUtility},
 	{Name: "b2sum", Make: checksumUtility},
+	{Name: "base32", Make: base32Utility},
 	{Name: "base64", Make: base64Utility},
 	{Name: "basename", Make: basenameUtility},
 	{Name: "bc", Make: bcUtility},
