@@ -73,6 +73,7 @@ type harness struct {
 	stopConsole context.CancelFunc
 	lines       chan core.Result
 	flaky       *flakyStore // with harnessOptions.flaky
+	docPath     string      // the document's file, with harnessOptions.docOnDisk
 	// running counts the lines still executing: close waits for them, so
 	// none writes to the ledger after it is closed and its directory
 	// removed.
@@ -87,6 +88,10 @@ type harnessOptions struct {
 	// its reads or its answers fail, as a database server that went away
 	// or a file another process holds locked.
 	flaky bool
+	// docOnDisk loads the document from a copy in a temporary directory,
+	// which A (allow and add a rule) can write; the header still names it
+	// teatest/workspace.yaml. harness.docPath is the copy.
+	docOnDisk bool
 }
 
 // flakyStore is a ledger whose reads and answers fail while told to.
@@ -132,7 +137,14 @@ func start(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := core.ParseDocument("teatest/workspace.yaml", data)
+	docPath := "teatest/workspace.yaml"
+	if o.docOnDisk {
+		docPath = filepath.Join(t.TempDir(), "workspace.yaml")
+		if err := os.WriteFile(docPath, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := core.ParseDocument(docPath, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +173,8 @@ func start(t *testing.T, o harnessOptions) *harness {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	consoleCtx, stopConsole := context.WithCancel(context.Background())
-	h := &harness{t: t, clock: &clock{now: seenAt}, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16), flaky: flaky}
-	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: h.clock.Now, Quiet: o.quiet, LedgerPath: "ledger.db"})
+	h := &harness{t: t, clock: &clock{now: seenAt}, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16), flaky: flaky, docPath: docPath}
+	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: h.clock.Now, Quiet: o.quiet, LedgerPath: "ledger.db", Document: "teatest/workspace.yaml"})
 	h.tm = teatest.NewTestModel(t, model,
 		teatest.WithInitialTermSize(o.width, o.height),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii), tea.WithFilter(answerProbes)))

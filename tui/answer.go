@@ -258,7 +258,7 @@ func (m *Model) askAllowAllOfSession() tea.Cmd {
 			out := m.promptLines(fmt.Sprintf("Allow %s of %s (%s) once?", asks, s.Agent, s.ID), w)
 			for i, r := range recs {
 				if i == maxListed && len(recs) > maxListed+1 {
-					out = append(out, fmt.Sprintf(" • …and %d more (Asks page, / %s)", len(recs)-i, s.ID))
+					out = append(out, fit(fmt.Sprintf(" • …and %d more (Asks page, / %s)", len(recs)-i, s.ID), w))
 					break
 				}
 				out = append(out, indentWrap(" • ", askWords(r), w)...)
