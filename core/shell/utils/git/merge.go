@@ -47,37 +47,77 @@ func (r *repo) mergeBase(a, b plumbing.Hash) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, nil
 }
 
-func runMerge(g *cmd, args []string) error {
-	var msgs, revs []string
-	noFF, ffOnly, quiet := false, false, false
+// mergeFlags are git merge's options.
+type mergeFlags struct {
+	msgs, revs          []string
+	noFF, ffOnly, quiet bool
+	noCommit            bool
+	favor               string // -X ours or theirs: conflicting hunks take that side
+	action              string // "abort" or "continue"
+}
+
+func parseMergeArgs(args []string) (mergeFlags, error) {
+	var f mergeFlags
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-m":
+		case a == "-m" || a == "-X":
 			if i+1 >= len(args) {
-				return usageErr("error: switch `m' requires a value\n")
+				return f, usageErr(fmt.Sprintf("error: switch `%s' requires a value\n", a[1:]))
 			}
 			i++
-			msgs = append(msgs, args[i])
+			if a == "-m" {
+				f.msgs = append(f.msgs, args[i])
+			} else if err := f.strategyOption(args[i]); err != nil {
+				return f, err
+			}
+		case strings.HasPrefix(a, "-X") || strings.HasPrefix(a, "--strategy-option="):
+			if err := f.strategyOption(strings.TrimPrefix(strings.TrimPrefix(a, "-X"), "--strategy-option=")); err != nil {
+				return f, err
+			}
 		case a == "--no-ff":
-			noFF = true
+			f.noFF = true
 		case a == "--ff-only":
-			ffOnly = true
-		case a == "--ff" || a == "--no-edit" || a == "--stat" || a == "--no-verify":
+			f.ffOnly = true
+		case a == "--no-commit":
+			f.noCommit = true
+		case a == "--ff" || a == "--no-edit" || a == "--stat" || a == "--no-verify" || a == "--commit":
 		case a == "-q" || a == "--quiet":
-			quiet = true
-		case a == "--abort":
-			return abortMerge(g, args)
-		case a == "--continue":
-			return continueMerge(g, args)
-		case a == "--squash" || a == "-s" || a == "--strategy" || a == "-X":
-			return &exitError{msg: "git: 'merge " + a + "' is not supported here\n", code: 1}
+			f.quiet = true
+		case a == "--abort" || a == "--continue":
+			f.action = a[2:]
+		case a == "--squash" || a == "-s" || a == "--strategy" || strings.HasPrefix(a, "--strategy="):
+			return f, &exitError{msg: "git: 'merge " + a + "' is not supported here\n", code: 1}
 		case strings.HasPrefix(a, "-"):
-			return unknownOption("merge", a)
+			return f, unknownOption("merge", a)
 		default:
-			revs = append(revs, a)
+			f.revs = append(f.revs, a)
 		}
 	}
+	return f, nil
+}
+
+// strategyOption reads -X: ours and theirs settle conflicting hunks.
+func (f *mergeFlags) strategyOption(v string) error {
+	if v != "ours" && v != "theirs" {
+		return fatalf("unknown strategy option: -X%s", v)
+	}
+	f.favor = v
+	return nil
+}
+
+func runMerge(g *cmd, args []string) error {
+	f, err := parseMergeArgs(args)
+	if err != nil {
+		return err
+	}
+	switch f.action {
+	case "abort":
+		return abortMerge(g, args)
+	case "continue":
+		return continueMerge(g, args)
+	}
+	revs, msgs := f.revs, f.msgs
 	if len(revs) != 1 {
 		if len(revs) == 0 {
 			return fatalf("No remote for the current branch.")
@@ -113,9 +153,9 @@ func runMerge(g *cmd, args []string) error {
 	case base == theirs:
 		fmt.Fprintln(g.out, "Already up to date.")
 		return nil
-	case base == ours && !noFF:
-		return r.fastForward(ours, theirs, quiet)
-	case ffOnly:
+	case base == ours && !f.noFF:
+		return r.fastForward(ours, theirs, f.quiet)
+	case f.ffOnly:
 		return fatalf("Not possible to fast-forward, aborting.")
 	}
 	msg := cleanMessage(strings.Join(msgs, "\n\n"))
@@ -129,7 +169,8 @@ func runMerge(g *cmd, args []string) error {
 		}
 		msg += "\n"
 	}
-	return r.threeWay(branch, base, ours, theirs, revs[0], msg, noFF, quiet)
+	r.favor = f.favor
+	return r.threeWay(branch, base, ours, theirs, revs[0], msg, f)
 }
 
 // checkNoMergeInProgress refuses a merge while one waits to be concluded.
@@ -341,7 +382,7 @@ func (r *repo) mergeStat(from, to plumbing.Hash) error {
 // merge with conflicts leaves git's state to conclude it: the conflicted
 // files written with markers, their stages 1-3 in the index, MERGE_HEAD
 // and MERGE_MSG (exit 1).
-func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbing.Hash, theirName, msg string, noFF, quiet bool) error {
+func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbing.Hash, theirName, msg string, f mergeFlags) error {
 	trees := make([]map[string]flatEntry, 3)
 	for i, h := range []plumbing.Hash{base, ours, theirs} {
 		if h.IsZero() {
@@ -371,8 +412,8 @@ func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbi
 	if err := r.writeRef("ORIG_HEAD", ours); err != nil {
 		return fatalf("%s", errText(err))
 	}
-	if len(res.conflicts) > 0 {
-		return r.stopWithConflicts(ours, theirs, tree, res, msg, noFF, out.String())
+	if len(res.conflicts) > 0 || f.noCommit {
+		return r.stopWithConflicts(ours, theirs, tree, res, msg, f.noFF, out.String())
 	}
 	_, committer, err := r.identities()
 	if err != nil {
@@ -392,7 +433,7 @@ func (r *repo) threeWay(branch plumbing.ReferenceName, base, ours, theirs plumbi
 	}
 	// git merge -q still says what it merged file by file.
 	r.g.out.WriteString(out.String())
-	if quiet {
+	if f.quiet {
 		return nil
 	}
 	r.g.out.WriteString("Merge made by the 'ort' strategy.\n")
@@ -415,14 +456,22 @@ func (r *repo) stopWithConflicts(ours, theirs, tree plumbing.Hash, res *mergeRes
 	if noFF {
 		mode = "no-ff"
 	}
+	if len(res.conflicts) > 0 {
+		msg = conflictMessage(msg, res)
+	}
 	for _, f := range []struct{ name, text string }{
-		{"MERGE_HEAD", theirs.String() + "\n"}, {"MERGE_MSG", conflictMessage(msg, res)}, {"MERGE_MODE", mode},
+		{"MERGE_HEAD", theirs.String() + "\n"}, {"MERGE_MSG", msg}, {"MERGE_MODE", mode},
 	} {
 		if err := writeFile(r.g.gitfs, r.gitDir+"/"+f.name, []byte(f.text), 0o644); err != nil {
 			return fatalf("could not write '%s': %s", r.gitDir+"/"+f.name, errText(err))
 		}
 	}
 	r.g.out.WriteString(said)
+	if len(res.conflicts) == 0 {
+		r.g.out.Flush()
+		fmt.Fprint(r.g.errw, "Automatic merge went well; stopped before committing as requested\n")
+		return nil
+	}
 	r.g.out.WriteString("Automatic merge failed; fix conflicts and then commit the result.\n")
 	return exitStatus(1)
 }
@@ -655,7 +704,7 @@ func (r *repo) mergeContent(b, o, t plumbing.Hash, oursName, theirName string) (
 	if err := r.fits(int64(len(texts[1]) + len(texts[2]))); err != nil {
 		return h, false, false, err
 	}
-	merged, conflicts := mergeText(texts[0], texts[1], texts[2], oursName, theirName)
+	merged, conflicts := mergeText(texts[0], texts[1], texts[2], oursName, theirName, r.favor)
 	h, err = r.writeObject(plumbing.BlobObject, merged)
 	return h, conflicts == 0, false, err
 }

@@ -166,9 +166,10 @@ func joinNearConflicts(cs []mergeChunk) []mergeChunk {
 
 // mergeText merges two edits of a base text line by line, as git's merge
 // does, writing conflicts between "<<<<<<< oursName", "=======" and
-// ">>>>>>> theirsName" lines. It returns the text and how many conflicts
-// it holds.
-func mergeText(base, ours, theirs []byte, oursName, theirsName string) ([]byte, int) {
+// ">>>>>>> theirsName" lines; with favor "ours" or "theirs" a conflict
+// takes that side's lines instead (git's -X). It returns the text and how
+// many conflicts it holds.
+func mergeText(base, ours, theirs []byte, oursName, theirsName, favor string) ([]byte, int) {
 	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
 	var out bytes.Buffer
 	out.Grow(len(ours) + len(theirs)/2)
@@ -185,6 +186,15 @@ func mergeText(base, ours, theirs []byte, oursName, theirsName string) ([]byte, 
 	for _, m := range mergeChunks(b, o, t) {
 		switch m.mode {
 		case chunkConflict:
+			if favor != "" {
+				copyLines(o[pos:m.i1], false)
+				if favor == "ours" {
+					copyLines(o[m.i1:m.i1+m.c1], false)
+				} else {
+					copyLines(t[m.i2:m.i2+m.c2], false)
+				}
+				break
+			}
 			conflicts++
 			copyLines(o[pos:m.i1], false)
 			out.WriteString("<<<<<<< " + oursName + "\n")

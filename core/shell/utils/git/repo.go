@@ -30,6 +30,9 @@ type repo struct {
 	decor map[plumbing.Hash]string
 	// date is how log and show write dates (--date).
 	date dateMode
+	// favor settles a merge's conflicting hunks with one side (-X ours
+	// or theirs; "" leaves them conflicted).
+	favor string
 }
 
 // errNotRepo is git's answer outside any repository.
