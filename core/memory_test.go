@@ -75,6 +75,11 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`uniq /dev/zero`, small},
 		{`xargs < /dev/zero`, small},
 		{`tr -d '\n' < /dev/zero | sed s/a/b/`, small},
+		{`echo x | sed -e ':a' -e 'G;ba'`, small},
+		{`echo x | sed ':a;H;x;ba'`, small},
+		{`echo x | sed 'h;:a;G;G;G;G;G;G;G;G;h;ba'`, small},
+		{`echo x | sed ':a;s/.*/&&/;ba'`, small},
+		{`echo xxxxxxxxxxxxxxxx | sed ':a;s/x/&&&&&&&&/g;ba'`, small},
 		{`jq -n '[range(1e9)]'`, small},
 		{`yes '"x"' | jq -s length`, small},
 		{`awk 'BEGIN { while (1) a[i++] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" }'`, small},
@@ -187,6 +192,9 @@ func TestMemoryBudgetLeavesRoomForWhatFits(t *testing.T) {
 		{`cat /dev/zero | head -c ` + stream + ` | wc -c`, map[string]string{"64M": "67108864\n", "40M": "41943040\n"}[stream]},
 		{fmt.Sprintf(`yes | head -%d | uniq -c`, lines), fmt.Sprintf("%d y\n", lines)},
 		{`a=(); for i in $(seq 1000); do a+=($i); done; echo ${#a[@]}`, "1000\n"},
+		// sed's hold space holding its whole input, a long line rewritten.
+		{`seq 100000 | sed -n 'H;${x;s/\n/,/g;p}' | wc -c`, "588896\n"},
+		{`head -c 8M /dev/zero | tr '\0' a | sed 's/a/b/g;h;G' | wc -c`, "16777217\n"},
 		// tail and head -n -N hold only the lines they may still print.
 		{`yes | head -c ` + stream + ` | tail -2`, "y\ny\n"},
 		{`yes | head -c ` + stream + ` | tail -c 3`, "\ny\n"},

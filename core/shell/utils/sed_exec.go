@@ -28,6 +28,9 @@ type sedRun struct {
 	quit     bool
 	quitCode int
 	status   int
+	// held is what the pattern and hold spaces are charged beyond the
+	// input line they started from (whose bytes the input charged).
+	held, lineLen int64
 
 	wfiles map[string]*sedOutput
 	rfiles map[string]*sedReadLineFile
@@ -107,6 +110,7 @@ func (r *sedRun) process() {
 		}
 		r.lineNo++
 		r.ps, r.psNL, r.tflag = line, nl, false
+		r.lineLen = int64(len(line))
 		r.cycle()
 	}
 }
@@ -133,6 +137,9 @@ func (r *sedRun) execute() (restart, autoprint bool) {
 	for pc < len(r.prog) {
 		if r.t.ctx.Err() != nil {
 			r.quit = true
+			return false, false
+		}
+		if !r.hold(int64(cap(r.ps) + cap(r.hs))) {
 			return false, false
 		}
 		cmd := r.prog[pc]
@@ -374,6 +381,27 @@ func (r *sedRun) regex(s *sedRegex) regexEngine {
 	return r.lastRe
 }
 
+// hold charges the line's memory budget for n bytes of pattern and hold
+// space (G-12.3), less the input line they started from: G, H, N and s
+// grow them without reading. Past the budget the line ends, and so does
+// the script.
+func (r *sedRun) hold(n int64) bool {
+	n -= r.lineLen
+	switch {
+	case n > r.held:
+		step := max(n-r.held, 64<<10)
+		if r.t.env.Grow(step) != nil {
+			r.quit = true
+			return false
+		}
+		r.held += step
+	case r.held > 1<<20 && n < r.held/2:
+		r.t.env.Grow(max(n, 0) - r.held)
+		r.held = max(n, 0)
+	}
+	return true
+}
+
 // substitute runs an s command; it returns false when the line must end
 // (no previous regex).
 func (r *sedRun) substitute(sub *sedSubst) bool {
@@ -398,6 +426,9 @@ func (r *sedRun) substitute(sub *sedSubst) bool {
 		out = append(out, r.ps[last:m[0]]...)
 		out = sedExpand(out, r.ps, m, sub.repl)
 		last = m[1]
+		if k&1023 == 0 && !r.hold(int64(cap(r.ps)+cap(r.hs)+cap(out))) {
+			return false
+		}
 	}
 	out = append(out, r.ps[last:]...)
 	r.ps = out
