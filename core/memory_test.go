@@ -83,6 +83,8 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`jq -n '[range(1e9)]'`, small},
 		{`yes '"x"' | jq -s length`, small},
 		{`awk 'BEGIN { while (1) a[i++] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" }'`, small},
+		{`awk 'BEGIN { s = "x"; while (1) s = s s }'`, small},
+		{`awk 'BEGIN { s = "x"; while (1) s = s s s }'`, small},
 		{`printf '%*s' 2000000000 x | wc -c`, small},
 		{`printf -v x '%*s' 2000000000 y; echo ${#x}`, small},
 		{`cat /dev/zero > /tmp/f`, small},

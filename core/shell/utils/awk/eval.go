@@ -295,9 +295,9 @@ func power(x, y float64) float64 {
 
 func (in *interp) concat(e *concatExpr) value {
 	if len(e.parts) == 2 {
-		s := in.toStr(in.eval(e.parts[0])) + in.toStr(in.eval(e.parts[1]))
-		in.checkString(len(s))
-		return str(s)
+		l, r := in.toStr(in.eval(e.parts[0])), in.toStr(in.eval(e.parts[1]))
+		in.checkString(len(l) + len(r))
+		return str(l + r)
 	}
 	var b strings.Builder
 	for _, p := range e.parts {

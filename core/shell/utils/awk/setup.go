@@ -321,10 +321,18 @@ func (in *interp) release(n int) {
 	}
 }
 
-// checkString refuses a string longer than the memory budget.
+// checkString refuses a string longer than the memory budget, awk's own
+// or what the line may still hold (G-12.3): a string is not kept in an
+// account, but one larger than the line's room ends the line.
 func (in *interp) checkString(n int) {
 	if int64(n) > in.memLimit/2 {
 		in.fatal("string of " + strconv.Itoa(n) + " bytes exceeds the memory budget")
+	}
+	if n >= 1<<20 && in.env != nil {
+		if in.env.Grow(int64(n)) != nil {
+			in.fatal("the line's memory budget is exhausted")
+		}
+		in.env.Grow(-int64(n))
 	}
 }
 
