@@ -276,7 +276,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	}
 	if args[0] == s.refuseName() {
 		if r := ls.takeRefused(args[1]); r != nil {
-			io.WriteString(hc.Stderr, r.Stderr)
+			io.WriteString(hc.Stderr, voiced(hc, r.Stderr))
 			return r
 		}
 		return s.halt(ctx, &errHalt{125, "gatehouse: internal error: a refusal went missing"})
@@ -328,7 +328,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		return s.halt(ctx, a.halt)
 	}
 	if !a.run {
-		io.WriteString(hc.Stderr, a.refused.Stderr)
+		io.WriteString(hc.Stderr, voiced(hc, a.refused.Stderr))
 		return a.refused
 	}
 	if isShellBuiltin(args[0]) {

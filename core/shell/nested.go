@@ -164,7 +164,16 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2, nil
 	}
-	file, err := parse(s.prepareNested(script))
+	// A -c script is printed back after its rewrites, as the preflight
+	// reads it, so places agree; a script file, which no preflight reads,
+	// keeps its own text, so its line numbers stay the file's.
+	var file *syntax.File
+	if inv.fromString {
+		file, err = parse(s.prepareNested(script))
+	} else if file, err = parse(script); err == nil {
+		s.rewriteProcSubst(file)
+		s.rewriteEnvWrites(file)
+	}
 	if err != nil {
 		where := scriptName
 		if inv.fromString {

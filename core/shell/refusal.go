@@ -50,6 +50,17 @@ func notFound(name string) *Refused {
 // hostDenied renders a host's deny answer: the whole command, 126 (G-9.5).
 var hostDenied = gate.Verdict{Outcome: gate.Deny, Refusal: &gate.Refusal{Scope: "command"}}
 
+// voiced speaks a refusal in the voice of the text running: bash's own
+// words ("bash: cd: …") start "FILE: line N: " in a script, a sourced file
+// or a function either defined, as bash's do (explain reads a line, whose
+// voice is bash's).
+func voiced(hc interp.HandlerContext, text string) string {
+	if rest, ok := strings.CutPrefix(text, "bash: "); ok {
+		return hc.Voice() + rest
+	}
+	return text
+}
+
 // refusalText is the one rendering of a refused command, shared by the run
 // and by explain (G-11.1): stderr and exit code.
 func refusalText(v gate.Verdict, argv []string) (string, int) {

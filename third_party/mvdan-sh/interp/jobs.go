@@ -101,6 +101,16 @@ func (hc HandlerContext) Alias(name string) (string, bool) {
 	return als, ok
 }
 
+// Voice is how the shell starts an error message where the handler runs:
+// "bash: " in a line or a bash -c script, "FILE: line N: " in the text of
+// a script, a sourced file or a function either defined (patch 132).
+func (hc HandlerContext) Voice() string {
+	if hc.runner == nil {
+		return "bash: "
+	}
+	return hc.runner.voice()
+}
+
 // Aliases copies the aliases defined so far, including those of the line
 // running, for a handler that reads text as bash reads it: an eval string
 // or a sourced file (gatehouse patch 130).
