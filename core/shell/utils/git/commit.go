@@ -168,8 +168,13 @@ func runCommit(g *cmd, args []string) error {
 			return err
 		}
 	}
+	squashing := false
 	if (merging || picking) && !o.amend && len(o.messages) == 0 {
 		o.messages = r.mergeMessage(o.noEdit)
+	} else if !o.amend && len(o.messages) == 0 {
+		o.messages, squashing = r.squashMessage(o.noEdit)
+	} else if _, err := r.g.gitfs.Stat(r.gitDir + "/SQUASH_MSG"); err == nil && !o.amend {
+		squashing = true // a commit forgets a squash's message, used or not
 	}
 	tree, err := r.commitTreeOf(idx, only)
 	if err != nil {
@@ -226,7 +231,7 @@ func runCommit(g *cmd, args []string) error {
 	}
 	writeFile(r.g.gitfs, r.gitDir+"/COMMIT_EDITMSG", []byte(msg), 0o644)
 	lock.release()
-	if (merging || picking) && !o.amend {
+	if (merging || picking || squashing) && !o.amend {
 		r.clearMergeState()
 	}
 	if o.quiet {
@@ -333,6 +338,25 @@ func (r *repo) mergeMessage(noEdit bool) []string {
 	if err != nil {
 		return nil
 	}
+	return proposedMessage(data, noEdit)
+}
+
+// squashMessage is the message a merge --squash proposes: SQUASH_MSG,
+// then MERGE_MSG when it stopped with conflicts (ok: there is one).
+func (r *repo) squashMessage(noEdit bool) (msgs []string, ok bool) {
+	data, err := readFile(r.g.gitfs, r.gitDir+"/SQUASH_MSG")
+	if err != nil {
+		return nil, false
+	}
+	if more, err := readFile(r.g.gitfs, r.gitDir+"/MERGE_MSG"); err == nil {
+		data = append(data, more...)
+	}
+	return proposedMessage(data, noEdit), true
+}
+
+// proposedMessage is a proposed message as committed: whole with
+// --no-edit, else as an editor saving it unchanged would leave it.
+func proposedMessage(data []byte, noEdit bool) []string {
 	if noEdit {
 		return []string{string(data)}
 	}

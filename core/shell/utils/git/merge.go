@@ -51,7 +51,7 @@ func (r *repo) mergeBase(a, b plumbing.Hash) (plumbing.Hash, error) {
 type mergeFlags struct {
 	msgs, revs          []string
 	noFF, ffOnly, quiet bool
-	noCommit            bool
+	noCommit, squash    bool
 	favor               string // -X ours or theirs: conflicting hunks take that side
 	action              string // "abort" or "continue"
 }
@@ -86,7 +86,9 @@ func parseMergeArgs(args []string) (mergeFlags, error) {
 			f.quiet = true
 		case a == "--abort" || a == "--continue":
 			f.action = a[2:]
-		case a == "--squash" || a == "-s" || a == "--strategy" || strings.HasPrefix(a, "--strategy="):
+		case a == "--squash":
+			f.squash = true
+		case a == "-s" || a == "--strategy" || strings.HasPrefix(a, "--strategy="):
 			return f, &exitError{msg: "git: 'merge " + a + "' is not supported here\n", code: 1}
 		case strings.HasPrefix(a, "-"):
 			return f, unknownOption("merge", a)
@@ -149,6 +151,13 @@ func runMerge(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
+	r.favor = f.favor
+	if f.squash {
+		if f.noFF {
+			return fatalf("options '--squash' and '--no-ff.' cannot be used together")
+		}
+		return r.squashMerge(base, ours, theirs, revs[0], f)
+	}
 	switch {
 	case base == theirs:
 		fmt.Fprintln(g.out, "Already up to date.")
@@ -169,7 +178,6 @@ func runMerge(g *cmd, args []string) error {
 		}
 		msg += "\n"
 	}
-	r.favor = f.favor
 	return r.threeWay(branch, base, ours, theirs, revs[0], msg, f)
 }
 
@@ -206,7 +214,7 @@ func (r *repo) mergeHead() (plumbing.Hash, bool) {
 
 // clearMergeState forgets a merge in progress, as a commit or a reset does.
 func (r *repo) clearMergeState() {
-	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE", "CHERRY_PICK_HEAD", "REVERT_HEAD"} {
+	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE", "CHERRY_PICK_HEAD", "REVERT_HEAD", "SQUASH_MSG"} {
 		if err := r.g.gitfs.Remove(r.gitDir + "/" + name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(r.g.errw, "warning: could not remove '%s': %s\n", r.gitDir+"/"+name, errText(err))
 		}
