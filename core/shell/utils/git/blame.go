@@ -286,13 +286,15 @@ func (r *repo) printBlame(lines [][]byte, blamed []blameLine, final string, from
 	}
 	digits := len(strconv.Itoa(to))
 	now := time.Now()
+	// git blame widens the abbreviation by one for the boundary's '^'.
+	n := r.abbrevLen()
 	for i := from - 1; i < to; i++ {
 		b := blamed[i]
-		id, name, when := "00000000", "Not Committed Yet", now
+		id, name, when := strings.Repeat("0", n+1), "Not Committed Yet", now
 		if b.c != nil {
-			id, name, when = b.c.Hash.String()[:8], b.c.Author.Name, b.c.Author.When
+			id, name, when = b.c.Hash.String()[:n+1], b.c.Author.Name, b.c.Author.When
 			if b.boundary {
-				id = "^" + b.c.Hash.String()[:7]
+				id = "^" + b.c.Hash.String()[:n]
 			}
 		}
 		var s strings.Builder

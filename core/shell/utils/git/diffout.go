@@ -288,7 +288,7 @@ func (r *repo) printPatch(c fileChange, newSide blobLoader, d diffOutput) error 
 		fmt.Fprintf(r.g.errw, "error: %s: %s\n", quotePath(c.path), errText(c.refused))
 		return nil
 	}
-	oldAbbrev, newAbbrev := abbrevOrZero(c.old.Hash), abbrevOrZero(c.new.Hash)
+	oldAbbrev, newAbbrev := r.abbrevOrZero(c.old.Hash), r.abbrevOrZero(c.new.Hash)
 	switch {
 	case c.from != "":
 		if c.old.Mode != c.new.Mode {
@@ -347,11 +347,11 @@ func (r *repo) printPatch(c fileChange, newSide blobLoader, d diffOutput) error 
 	return nil
 }
 
-func abbrevOrZero(h plumbing.Hash) string {
+func (r *repo) abbrevOrZero(h plumbing.Hash) string {
 	if h.IsZero() {
-		return "0000000"
+		return r.abbrevZero()
 	}
-	return h.String()[:7]
+	return r.abbrev(h)
 }
 
 // hunkContext is git's default number of context lines.
@@ -485,7 +485,7 @@ func (r *repo) printConflict(c fileChange, newSide blobLoader) error {
 	if err := r.readablePath(c.path); err != nil {
 		return nil
 	}
-	fmt.Fprintf(out, "diff --cc %s\nindex %s,%s..0000000\n", quotePath(c.path), abbrevOrZero(c.sides[0].Hash), abbrevOrZero(c.sides[1].Hash))
+	fmt.Fprintf(out, "diff --cc %s\nindex %s,%s..%s\n", quotePath(c.path), r.abbrevOrZero(c.sides[0].Hash), r.abbrevOrZero(c.sides[1].Hash), r.abbrevZero())
 	var texts [2][]byte
 	for i, side := range c.sides {
 		data, err := r.blob(side.Hash)

@@ -33,6 +33,8 @@ type repo struct {
 	// favor settles a merge's conflicting hunks with one side (-X ours
 	// or theirs; "" leaves them conflicted).
 	favor string
+	// abbrevN is the abbreviation length once abbrevLen has computed it.
+	abbrevN int
 }
 
 // errNotRepo is git's answer outside any repository.

@@ -47,7 +47,7 @@ func runRevParse(g *cmd, args []string) error {
 			}
 			out = append(out, cdup)
 		case a == "--short":
-			short = 7
+			short = r.abbrevLen()
 		case strings.HasPrefix(a, "--short="):
 			n, err := strconv.Atoi(strings.TrimPrefix(a, "--short="))
 			if err != nil {

@@ -553,9 +553,6 @@ func (r *repo) printUnmerged(st *status) {
 	out.WriteString("\n")
 }
 
-// abbrev is the short form of an object id (7 hex digits).
-func (r *repo) abbrev(h plumbing.Hash) string { return h.String()[:7] }
-
 // quotePath quotes a path as git's core.quotePath does: a path with a
 // control character, a quote, a backslash or a byte above 0x7f is printed
 // in double quotes with C escapes.
