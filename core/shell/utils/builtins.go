@@ -33,6 +33,7 @@ var builtins = [...]Provider{
 	{Name: "envsubst", Make: envsubstUtility},
 	{Name: "expand", Make: expandUtility},
 	{Name: "expr", Make: exprUtility},
+	{Name: "factor", Make: factorUtility},
 	{Name: "false", Make: falseUtility},
 	{Name: "fgrep", Make: grepUtility},
 	{Name: "file", Make: fileUtility},
