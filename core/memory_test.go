@@ -65,6 +65,7 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`x=$(seq 20000); echo ` + strings.Repeat("$x", 200) + ` | wc -c`, 1 << 20},
 		{`x=$(seq 20000); set -- $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x $x; echo $#`, 1 << 20},
 		{`yes | mapfile a; echo ${#a[@]}`, small},
+		{`tr -d '\n' < /dev/zero | mapfile a; echo ${#a[@]}`, small},
 		{`yes | sort | head -1`, small},
 		{`yes | sort -u | head -1`, small},
 		{`seq 1e9 | tac | head -1`, small},

@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -895,11 +897,18 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 
 		var vr expand.Variable
 		vr.Kind = expand.Indexed
+		// declare -p shows the elements (patch 140).
+		vr.Set = true
 		in, direct := r.stdinReader() // a regular file, at its offset (patch 126)
 		if !direct {
 			in = r.rawStdin()
 		}
-		scanner := bufio.NewScanner(in)
+		// A line of any length, as bash reads it; what is read is
+		// asked of the budget as it comes, a line never ending
+		// included (patch 140).
+		mr := &mapfileReader{r: in, probe: func(n int64) error { return r.probeMem(ctx, n) }}
+		scanner := bufio.NewScanner(mr)
+		scanner.Buffer(nil, math.MaxInt)
 		scanner.Split(mapfileSplit(delim[0], dropDelim))
 		var held, asked int64
 		for scanner.Scan() {
@@ -910,6 +919,9 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 				}
 				asked = held
 			}
+		}
+		if mr.err != nil {
+			return failf(1, "%s: %v\n", name, mr.err)
 		}
 		if err := scanner.Err(); err != nil {
 			return failf(2, "%s: unable to read, %v\n", name, err)
@@ -928,6 +940,26 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		return failf(2, "%s: unsupported builtin\n", name)
 	}
 	return exit
+}
+
+// mapfileReader asks the budget for every MiB mapfile reads (patch 140):
+// the scanner holds a line until its end, however long.
+type mapfileReader struct {
+	r            io.Reader
+	probe        func(int64) error
+	total, asked int64
+	err          error
+}
+
+func (m *mapfileReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	if m.total += int64(n); m.total-m.asked > 1<<20 {
+		m.asked = m.total
+		if m.err = m.probe(m.total); m.err != nil {
+			return n, m.err
+		}
+	}
+	return n, err
 }
 
 // mapfileSplit returns a suitable Split function for a [bufio.Scanner];
