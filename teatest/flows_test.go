@@ -102,7 +102,7 @@ func TestFlowAnswerFromAnotherProcess(t *testing.T) {
 	}
 	h.waitScreen("no asks waiting", "answered by cli")
 	h.key("h")
-	h.waitScreen("✓ allow once     cli", "cat /vault/break-glass/failover.md")
+	h.waitScreen("✓ allow once  cli", "cat /vault/break-glass/failover.md")
 }
 
 // Answering moves the selection to the next pending ask.

@@ -366,7 +366,8 @@ func TestNarrowBarsFit(t *testing.T) {
 
 // The pages at 60 columns (G-13.3): the Sessions table sizes its columns
 // to what it shows and leaves the directory out rather than cutting every
-// row; Explain names the session in a shorter form and wraps its hint; an
+// row; History sizes its columns too, and wraps the selected decision's
+// line under the list; Explain names the session in a shorter form and wraps its hint; an
 // empty queue wraps its word. No row ends cut off.
 func TestNarrowPages(t *testing.T) {
 	noCut := func(t *testing.T, s string) {
@@ -386,10 +387,22 @@ func TestNarrowPages(t *testing.T) {
 	})
 	h := crowdOfTwo(t, harnessOptions{width: 60, height: 20})
 	h.waitScreen("2 asks waiting")
+	t.Run("history", func(t *testing.T) {
+		// The selected decision's line wraps under the list, whole.
+		h.steady("2 asks waiting", "Detail · ask")
+		h.press("y")
+		h.result()
+		h.waitScreen("1 ask waiting")
+		h.key("h")
+		s := h.steady("» History · 1 decision", "reason: break-glass")
+		noCut(t, s)
+		golden(t, s)
+		h.key("esc")
+	})
 	t.Run("sessions", func(t *testing.T) {
 		h.key("tab")
 		h.key("tab")
-		s := h.steady("» Sessions", "PENDING", "◆ waiting")
+		s := h.steady("» Sessions", "PENDING", "◆ waiting", "1 ask")
 		noCut(t, s)
 		golden(t, s)
 	})

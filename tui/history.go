@@ -220,7 +220,8 @@ func (p *historyPane) View() string {
 		return strings.Join(lines, "\n")
 	}
 	p.selected = max(0, min(p.selected, n-1))
-	h := p.listHeight()
+	foot := p.footer(p.at(p.selected))
+	h := max(p.height-len(lines)-1-len(foot), 1)
 	if p.selected < p.offset {
 		p.offset = p.selected
 	}
@@ -228,7 +229,7 @@ func (p *historyPane) View() string {
 		p.offset = p.selected - h + 1
 	}
 	now := p.ctx.Now()
-	whenW, outcomeW, byW, agentW := 5, 17, 9, 14
+	whenW, outcomeW, byW, agentW := p.columns(p.offset, min(p.offset+h, n))
 	cmdW := max(p.width-2-whenW-outcomeW-byW-agentW, 8)
 	for i := p.offset; i < min(p.offset+h, n); i++ {
 		r := p.at(i)
@@ -252,25 +253,44 @@ func (p *historyPane) View() string {
 			lines = append(lines, cells[0]+st.outcomeStyle(styleKey).Render(cells[1])+cells[2])
 		}
 	}
-	for len(lines) < p.height-3 {
+	for len(lines) < p.height-len(foot) {
 		lines = append(lines, "")
 	}
-	return strings.Join(append(lines, p.footer(p.at(p.selected))...), "\n")
+	return strings.Join(append(lines, foot...), "\n")
+}
+
+// columns sizes History's cells to the rows shown, as the queue does: the
+// outcome, who answered and the agent as wide as their widest, so the
+// command gets the rest.
+func (p *historyPane) columns(from, to int) (whenW, outcomeW, byW, agentW int) {
+	whenW, outcomeW, byW, agentW = 5, 0, 2, 5
+	for i := from; i < to; i++ {
+		r := p.at(i)
+		word, _ := decisionLabel(r)
+		outcomeW = max(outcomeW, textWidth(inert(word)))
+		byW = max(byW, textWidth(inert(r.AnsweredBy)))
+		agentW = max(agentW, textWidth(inert(r.AgentID)))
+	}
+	return whenW, min(outcomeW, 20) + 2, min(byW, 12) + 2, min(agentW, 16) + 2
 }
 
 // footer shows the selected decision's line, reason and note in full
-// width, so a cut-off row can always be read whole.
+// width, wrapped, so a cut-off row can always be read whole (up to half
+// the page; the rest of a very long note is cut with an ellipsis).
 func (p *historyPane) footer(r decisions.Record) []string {
 	st := p.ctx.Styles
 	note := r.Note
 	if note == "" {
 		note = "—"
 	}
-	return []string{
-		st.Rule.Render(strings.Repeat("─", p.width)),
-		fit(fmt.Sprintf("%s · %s · %s", r.ID, r.SessionID, r.Line), p.width),
-		fit(fmt.Sprintf("reason: %s · note: %s", orDash(r.Reason), note), p.width),
+	out := []string{st.Rule.Render(strings.Repeat("─", p.width))}
+	out = append(out, wrap(fmt.Sprintf("%s · %s · %s", r.ID, r.SessionID, r.Line), p.width)...)
+	out = append(out, wrap(fmt.Sprintf("reason: %s · note: %s", orDash(r.Reason), note), p.width)...)
+	if limit := max(p.height/2, 3); len(out) > limit {
+		// A very long line or note: as much as half the page shows.
+		out = append(out[:limit-1], fit(strings.Join(out[limit-1:], " "), p.width))
 	}
+	return out
 }
 
 // setInputWidth sizes an input and scrolls its text again, so that after
