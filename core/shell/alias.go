@@ -64,18 +64,26 @@ func expandAliasText(src string, tbl aliasTable) (string, error) {
 	var checks []int
 	pos := 0
 	for n := 0; ; n++ {
-		f, err := parse(src)
-		if err != nil {
-			return src, nil
-		}
-		w, text, ok := nextAliasWord(f, src, tbl, pos, checks, spans)
-		if !ok {
-			return src, nil
+		var ws, we int
+		var text string
+		if f, err := parse(src); err == nil {
+			w, t, ok := nextAliasWord(f, src, tbl, pos, checks, spans)
+			if !ok {
+				return src, nil
+			}
+			ws, we, text = int(w.Pos().Offset()), int(w.End().Offset()), t
+		} else {
+			// Text that parses only once an alias is expanded (an alias
+			// opening a loop or a group): find the command word by its
+			// tokens. What comes of it is parsed and judged all the same.
+			var ok bool
+			if ws, we, text, ok = fallbackAliasWord(src, tbl, pos, checks, spans); !ok {
+				return src, nil
+			}
 		}
 		if n == maxAliasExpansions || len(src) > maxAliasText {
 			return "", errAliasBound
 		}
-		ws, we := int(w.Pos().Offset()), int(w.End().Offset())
 		name := src[ws:we]
 		src = src[:ws] + text + src[we:]
 		d := len(text) - (we - ws)
@@ -125,6 +133,143 @@ func nextAliasWord(f *syntax.File, src string, tbl aliasTable, pos int, checks [
 	return nil, "", false
 }
 
+// fallbackAliasWord finds the next alias word of text that does not parse:
+// in the longest run of whole lines that does parse, as nextAliasWord does,
+// else in the rest by its tokens, with the aliases that run defined.
+func fallbackAliasWord(src string, tbl aliasTable, pos int, checks []int, spans []aliasSpan) (int, int, string, bool) {
+	cut := 0
+	var head *syntax.File
+	for i := 0; i < len(src); i++ {
+		if src[i] != '\n' {
+			continue
+		}
+		f, err := parse(src[:i+1])
+		if err != nil {
+			break
+		}
+		cut, head = i+1, f
+	}
+	t := aliasTable{on: tbl.on, m: maps.Clone(tbl.m)}
+	if head != nil {
+		if w, text, ok := nextAliasWord(head, src[:cut], tbl, pos, checks, spans); ok {
+			return int(w.Pos().Offset()), int(w.End().Offset()), text, true
+		}
+		for _, st := range head.Stmts {
+			t.apply(st)
+		}
+	}
+	ws, we, text, ok := scanAliasWord(src[cut:], t, max(pos-cut, 0), shiftSpans(spans, -cut))
+	return ws + cut, we + cut, text, ok
+}
+
+// shiftSpans moves spans by d, for a scan of text that starts later.
+func shiftSpans(spans []aliasSpan, d int) []aliasSpan {
+	out := make([]aliasSpan, len(spans))
+	for i, sp := range spans {
+		out[i] = aliasSpan{start: sp.start + d, end: sp.end + d, names: sp.names}
+	}
+	return out
+}
+
+// scanAliasWord finds the first unquoted command word at or after pos
+// that names an alias, in text that does not parse: a word at the start,
+// after an operator, a newline, ( or {, a reserved word that a command
+// follows, or an assignment.
+func scanAliasWord(src string, t aliasTable, pos int, spans []aliasSpan) (int, int, string, bool) {
+	if !t.on {
+		return 0, 0, "", false
+	}
+	cmdPos := true
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case strings.IndexByte("\n;&|(){}", c) >= 0:
+			cmdPos = true
+			i++
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '<' || c == '>':
+			for i < len(src) && strings.IndexByte("<>&|-", src[i]) >= 0 {
+				i++
+			}
+			for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+				i++
+			}
+			i, _ = scanWord(src, i)
+		default:
+			start := i
+			var quoted bool
+			i, quoted = scanWord(src, i)
+			word := src[start:i]
+			if cmdPos && !quoted && start >= pos {
+				if text, ok := t.m[word]; ok && !guarded(spans, start, word) {
+					return start, i, text, true
+				}
+			}
+			switch word {
+			case "if", "then", "else", "elif", "do", "while", "until", "!", "time":
+			default:
+				cmdPos = cmdPos && strings.Contains(word, "=") && !quoted
+			}
+		}
+	}
+	return 0, 0, "", false
+}
+
+// scanWord reads a word from i: its end, and whether any of it was quoted
+// or expanded (such a word is never an alias).
+func scanWord(src string, i int) (int, bool) {
+	quoted := false
+	for i < len(src) && strings.IndexByte(" \t\n;&|()<>", src[i]) < 0 {
+		switch src[i] {
+		case '\'':
+			quoted = true
+			if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
+				i += j + 2
+				continue
+			}
+			return len(src), true
+		case '"':
+			quoted = true
+			i++
+			for i < len(src) && src[i] != '"' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+			continue
+		case '\\':
+			quoted = true
+			i += 2
+			continue
+		case '$', '`':
+			quoted = true
+		}
+		i++
+	}
+	return min(i, len(src)), quoted
+}
+
+// guarded: the word at off lies in text an alias of the same name made.
+func guarded(spans []aliasSpan, off int, name string) bool {
+	for _, sp := range spans {
+		if sp.start <= off && off < sp.end {
+			for _, n := range sp.names {
+				if n == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // completeCommands groups top-level statements as bash reads them: a
 // statement that begins on the line where the previous one ends belongs to
 // the same complete command.
@@ -156,14 +301,8 @@ func unitAliasWord(unit []*syntax.Stmt, src string, t aliasTable, pos int, check
 		if !ok || int(w.End().Offset()) > len(src) || src[off:int(w.End().Offset())] != name {
 			return
 		}
-		for _, sp := range spans {
-			if sp.start <= off && off < sp.end {
-				for _, n := range sp.names {
-					if n == name {
-						return
-					}
-				}
-			}
+		if guarded(spans, off, name) {
+			return
 		}
 		best, bestText = w, text
 	}
