@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -30,6 +31,8 @@ type repo struct {
 	decor map[plumbing.Hash]string
 	// date is how log and show write dates (--date).
 	date dateMode
+	// mergeOut is where a quiet stash still says what it merged.
+	mergeOut *bufio.Writer
 	// favor settles a merge's conflicting hunks with one side (-X ours
 	// or theirs; "" leaves them conflicted).
 	favor string

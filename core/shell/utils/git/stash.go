@@ -40,8 +40,11 @@ func runStash(g *cmd, args []string) error {
 	}
 	args = kept
 	if quiet {
-		// Quiet: git's messages go nowhere; errors still speak.
+		// Quiet: git's messages go nowhere; errors and what a merge
+		// says about files still speak.
+		r.mergeOut = r.g.out
 		r.g.out = bufio.NewWriter(io.Discard)
+		defer func() { r.g.out = r.mergeOut }() // flushed when git ends
 	}
 	switch sub {
 	case "push", "save":
@@ -511,7 +514,10 @@ func (r *repo) stashTake(how string, n int, name string, keepIndex bool) error {
 			if how == "pop" {
 				r.g.out.WriteString("The stash entry is kept in case you need it again.\n")
 			}
-			return exitErrorOf(err.(*stashRefusal).msg)
+			if msg := err.(*stashRefusal).msg; msg != "" {
+				return exitErrorOf(msg)
+			}
+			return exitStatus(1)
 		}
 	}
 	if how == "apply" {
@@ -593,6 +599,7 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 		return err
 	}
 	var local, todo []string
+	merges := map[string]*stashMerge{}
 	for _, p := range changed {
 		if r.hiddenPath(p) {
 			return &exitError{msg: "error: this stash would change files hidden from this session\n", code: 1}
@@ -603,7 +610,19 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 			continue // already as the stash has it
 		}
 		todo = append(todo, p)
-		if headFlat[p] != baseFlat[p] || sc.tracked[p] != wtSame && sc.tracked[p] != wtDeleted || inIndex && headFlat[p].Hash != cur.Hash {
+		dirty := sc.tracked[p] != wtSame && sc.tracked[p] != wtDeleted || inIndex && headFlat[p].Hash != cur.Hash
+		if !dirty && headFlat[p] != baseFlat[p] && !keepIndex {
+			// HEAD moved since the stash: both changes merged, as git does.
+			m, err := r.mergeStashed(baseFlat[p], headFlat[p], want)
+			if err != nil {
+				return err
+			}
+			if m != nil {
+				merges[p] = m
+				continue
+			}
+		}
+		if dirty || headFlat[p] != baseFlat[p] {
 			local = append(local, p)
 		}
 	}
@@ -616,8 +635,57 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 	if len(differing(baseFlat, workFlat)) == 0 {
 		r.g.out.WriteString("Already up to date.\n")
 	}
+	conflicts, err := r.stashWrites(ed, todo, merges, [3]map[string]flatEntry{baseFlat, indexFlatT, workFlat}, keepIndex)
+	if err != nil {
+		return err
+	}
+	if err := ed.commit(); err != nil {
+		return err
+	}
+	if len(wc.Parents) > 2 {
+		// git brings the untracked files back after the tracked ones.
+		if err := r.restoreUntracked(wc.Parents[2]); err != nil {
+			return err
+		}
+	}
+	if len(conflicts) > 0 {
+		return &stashRefusal{""}
+	}
+	return nil
+}
+
+// stashWrites writes an apply's paths (todo) to the worktree and the
+// index: merged files as their merge left them (conflicts as stages 1-3,
+// returned), the others as the stash has them (flats: its base, index
+// and worktree trees).
+func (r *repo) stashWrites(ed *indexEdit, todo []string, merges map[string]*stashMerge, flats [3]map[string]flatEntry, keepIndex bool) ([]string, error) {
+	baseFlat, indexFlatT, workFlat := flats[0], flats[1], flats[2]
+	var conflicts []string
+	said := r.g.out // what a merge says about files, even with -q
+	if r.mergeOut != nil {
+		said = r.mergeOut
+	}
 	for _, p := range todo {
 		fe, ok := workFlat[p]
+		if m := merges[p]; m != nil {
+			said.WriteString("Auto-merging " + p + "\n")
+			if _, err := r.writeWorkFile(p, m.result); err != nil {
+				return nil, err
+			}
+			if m.clean {
+				if cur := ed.entries[p]; cur != nil {
+					cur.ModifiedAt = cur.ModifiedAt.Add(-time.Nanosecond) // content changed: stat must not match
+				}
+				continue
+			}
+			said.WriteString("CONFLICT (content): Merge conflict in " + p + "\n")
+			conflicts = append(conflicts, p)
+			delete(ed.entries, p)
+			for i, st := range m.stages {
+				ed.idx.Entries = append(ed.idx.Entries, &index.Entry{Name: p, Hash: st.Hash, Mode: st.Mode, Stage: index.Stage(i + 1)})
+			}
+			continue
+		}
 		if !ok {
 			r.g.fsys.Remove(r.abs(p))
 			r.pruneDirs(path.Dir(p))
@@ -629,7 +697,7 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 		}
 		e, err := r.writeWorkFile(p, fe)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		_, inBase := baseFlat[p]
 		ie, inIndexT := indexFlatT[p]
@@ -648,14 +716,35 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 			}
 		}
 	}
-	if err := ed.commit(); err != nil {
-		return err
+	return conflicts, nil
+}
+
+// stashMerge is a stashed change merged with HEAD's since the stash: the
+// file the worktree gets and, when it conflicts, the index stages.
+type stashMerge struct {
+	result flatEntry
+	clean  bool
+	stages [3]flatEntry
+}
+
+// mergeStashed merges a file's stashed change (base to work) into HEAD's
+// version, line by line as git's stash apply does ("Updated upstream"
+// against "Stashed changes"); nil when it cannot be merged that way (a
+// side deleted or added it, a mode, a binary file), which is refused.
+func (r *repo) mergeStashed(base, head, work flatEntry) (*stashMerge, error) {
+	for _, e := range []flatEntry{base, head, work} {
+		if !isFileMode(e.Mode) {
+			return nil, nil
+		}
 	}
-	if len(wc.Parents) > 2 {
-		// git brings the untracked files back after the tracked ones.
-		return r.restoreUntracked(wc.Parents[2])
+	if base.Mode != head.Mode || base.Mode != work.Mode {
+		return nil, nil
 	}
-	return nil
+	h, clean, binary, err := r.mergeContent(base.Hash, head.Hash, work.Hash, "Updated upstream", "Stashed changes")
+	if err != nil || binary {
+		return nil, err
+	}
+	return &stashMerge{result: flatEntry{Hash: h, Mode: head.Mode}, clean: clean, stages: [3]flatEntry{base, head, work}}, nil
 }
 
 // stashRefusal is an apply that could not be done: git then prints the
