@@ -348,8 +348,8 @@ func quotedWord(w *syntax.Word) bool {
 }
 
 // apply follows what a top-level statement spelled with literal words does
-// to the aliases: alias, unalias and shopt expand_aliases, also as parts of
-// an && or || list.
+// to the aliases: alias, unalias, shopt expand_aliases and an eval string
+// holding them, also as parts of an && or || list.
 func (t *aliasTable) apply(st *syntax.Stmt) {
 	if st.Background || st.Negated {
 		return
@@ -393,6 +393,13 @@ func (t *aliasTable) run(argv []string) {
 				clear(t.m)
 			}
 			delete(t.m, a)
+		}
+	case "eval":
+		// An eval string's own top-level definitions count too.
+		if f, err := parse(strings.Join(argv[1:], " ")); err == nil {
+			for _, st := range f.Stmts {
+				t.apply(st)
+			}
 		}
 	case "shopt":
 		if len(argv) >= 3 && (argv[1] == "-s" || argv[1] == "-u") {
