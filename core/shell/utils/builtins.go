@@ -87,6 +87,7 @@ var builtins = [...]Provider{
 	{Name: "sha256sum", Make: checksumUtility},
 	{Name: "sha384sum", Make: checksumUtility},
 	{Name: "sha512sum", Make: checksumUtility},
+	{Name: "shuf", Make: shufUtility},
 	{Name: "sleep", Make: sleepUtility},
 	{Name: "sort", Make: sortUtility},
 	{Name: "split", Make: splitUtility},
