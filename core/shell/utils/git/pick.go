@@ -12,6 +12,7 @@ import (
 type pickOptions struct {
 	revert, noCommit, recordOrigin bool
 	revs                           []string
+	favor                          string // -X ours or theirs
 }
 
 func runCherryPick(g *cmd, args []string) error { return runPick(g, args, false) }
@@ -31,8 +32,17 @@ func runPick(g *cmd, args []string, revert bool) error {
 	}
 	o := pickOptions{revert: revert}
 	action := ""
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
+		case a == "-X" || a == "--strategy-option":
+			if i+1 >= len(args) {
+				return usageErr(fmt.Sprintf("error: switch `%s' requires a value\n", strings.TrimLeft(a, "-")))
+			}
+			i++
+			o.setFavor(args[i])
+		case strings.HasPrefix(a, "-X") || strings.HasPrefix(a, "--strategy-option="):
+			o.setFavor(strings.TrimPrefix(strings.TrimPrefix(a, "-X"), "--strategy-option="))
 		case a == "-n" || a == "--no-commit":
 			o.noCommit = true
 		case a == "-x" && !revert:
@@ -80,7 +90,17 @@ func runPick(g *cmd, args []string, revert bool) error {
 	if err != nil {
 		return err
 	}
+	r.favor = o.favor
 	return r.pickSequence(commits, o, name, len(commits) > 1, head)
+}
+
+// setFavor reads -X: ours and theirs settle conflicting hunks; git's
+// sequencer passes other values on without a word, and so they change
+// nothing here.
+func (o *pickOptions) setFavor(v string) {
+	if v == "ours" || v == "theirs" {
+		o.favor = v
+	}
 }
 
 // pickSequence picks commits in turn; the first that conflicts stops the
