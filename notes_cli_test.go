@@ -45,3 +45,49 @@ func TestExecDenyNoteAcrossProcesses(t *testing.T) {
 		t.Errorf("rule deny: %d %q", code, stderr)
 	}
 }
+
+// An allow's note reaches the agent too (G-9.5): the retry that the allow
+// lets through prints, after its own stderr, who allowed it and the note,
+// and --json carries it in "notes"; an allow without a note adds nothing.
+func TestExecAllowNoteAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	c := newCLI(t)
+	exec := []string{"exec", "-w", permissions, "-p", "responder", "--", "rm", "frozen/restore.md"}
+	_, stderr, code := c.gatehouse(exec...)
+	m := askID.FindStringSubmatch(stderr)
+	if code != 126 || m == nil {
+		t.Fatalf("first exec: %d %q", code, stderr)
+	}
+	if _, stderr, code := c.gatehouse("allow", m[1], "--note", "fine, but restore it from git after"); code != 0 {
+		t.Fatalf("allow: %d %q", code, stderr)
+	}
+	out, stderr, code := c.gatehouse(append([]string{"exec", "--json"}, exec[1:]...)...)
+	var res struct {
+		ExitCode int `json:"exit_code"`
+		Notes    []struct {
+			AskID string `json:"ask_id"`
+			Note  string `json:"note"`
+		} `json:"notes"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Notes) != 1 || res.Notes[0].AskID != m[1] || res.Notes[0].Note != "fine, but restore it from git after" {
+		t.Fatalf("retry --json: %d %s %q", code, out, stderr)
+	}
+
+	c.gatehouse("exec", "-w", permissions, "-p", "responder", "--", "touch", "frozen/restore.md")
+	_, stderr, _ = c.gatehouse(exec...)
+	m = askID.FindStringSubmatch(stderr)
+	c.gatehouse("allow", m[1], "--note", "once more,\nthen stop")
+	_, stderr, code = c.gatehouse(exec...)
+	want := "allowed by a reviewer (ask " + m[1] + ")\nnote from reviewer: once more, then stop\n"
+	if code != 0 || stderr != want {
+		t.Fatalf("retry: %d %q, want %q", code, stderr, want)
+	}
+
+	c.gatehouse("exec", "-w", permissions, "-p", "responder", "--", "touch", "frozen/restore.md")
+	_, stderr, _ = c.gatehouse(exec...)
+	m = askID.FindStringSubmatch(stderr)
+	c.gatehouse("allow", m[1])
+	if _, stderr, code = c.gatehouse(exec...); code != 0 || stderr != "" {
+		t.Errorf("retry after an allow without a note: %d %q", code, stderr)
+	}
+}

@@ -16,6 +16,8 @@ import (
 //	denied by a reviewer (ask ID)                   a human answered no
 //	note from reviewer: NOTE                        the human's note on that answer
 //	requires approval: REASON (ask ID)              a question still waits for a human
+//	allowed by a reviewer (ask ID)                  a human answered yes, with a note:
+//	note from reviewer: NOTE                        the note follows
 //
 // A refusal of one operand says its reason in the command's voice already
 // (`cat: /vault/aws.token: credentials are never read by hand`) and adds
@@ -44,6 +46,12 @@ func RefusalLines(res Result) string {
 			}
 		case r.Scope == gate.ScopeCommand && r.Reason != "" && !r.TimedOut():
 			add("denied: %s\n", oneLine(r.Reason))
+		}
+	}
+	for _, n := range res.Notes {
+		if note := strings.TrimSpace(n.Note); note != "" {
+			add("allowed by a reviewer (ask %s)\n", n.AskID)
+			add("note from reviewer: %s\n", oneLine(note))
 		}
 	}
 	return b.String()

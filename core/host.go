@@ -55,9 +55,12 @@ func (h *ledgerHost) find(ctx context.Context, q shell.Question, claim bool) (sh
 	c := shell.Claim{Standing: shell.Allowed, AskID: g.AskID}
 	if g.Kind == decisions.GrantDeny {
 		c.Standing = shell.Denied
-		// The refusal carries the human's note to the agent (G-9.5). Only
-		// a deny pays for the look-up; a record that cannot be read
-		// refuses all the same, without its note.
+	}
+	// A deny's refusal, and the result of a line an allow let through,
+	// carry the human's note to the agent (G-9.5). Only a claim pays for
+	// the look-up; a record that cannot be read stands all the same,
+	// without its note.
+	if claim || c.Standing == shell.Denied {
 		if rec, err := h.ws.ledger.Get(context.WithoutCancel(ctx), g.AskID); err == nil {
 			c.Note = rec.Note
 		}

@@ -29,6 +29,9 @@ import (
 // Result is what a line produced (G-7.6).
 type Result = shell.Result
 
+// ReviewerNote is a human's note on an allow the line was given (G-9.5).
+type ReviewerNote = shell.ReviewerNote
+
 // Refusal is a refusal record (G-7.2 to G-7.4): why a command did not run.
 type Refusal = gate.Refusal
 

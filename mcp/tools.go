@@ -22,12 +22,13 @@ type explainInput struct {
 // file operation did, in the shape of a line's result (G-7.6), with
 // stdout and stderr capped as the text content is.
 type Output struct {
-	ExitCode int            `json:"exit_code" jsonschema:"0 when it ran and succeeded; 126 refused or waiting for approval; 127 no such command"`
-	Stdout   string         `json:"stdout" jsonschema:"standard output (capped; see cut)"`
-	Stderr   string         `json:"stderr" jsonschema:"standard error, refusals in the command's own voice (capped; see cut)"`
-	Refusal  *core.Refusal  `json:"refusal" jsonschema:"the first refusal record, or null when nothing was refused"`
-	Refusals []core.Refusal `json:"refusals" jsonschema:"every refusal record, in the order of the line"`
-	Cut      *Cut           `json:"cut,omitempty" jsonschema:"present when output was cut to fit limits.tool_output"`
+	ExitCode int                 `json:"exit_code" jsonschema:"0 when it ran and succeeded; 126 refused or waiting for approval; 127 no such command"`
+	Stdout   string              `json:"stdout" jsonschema:"standard output (capped; see cut)"`
+	Stderr   string              `json:"stderr" jsonschema:"standard error, refusals in the command's own voice (capped; see cut)"`
+	Refusal  *core.Refusal       `json:"refusal" jsonschema:"the first refusal record, or null when nothing was refused"`
+	Refusals []core.Refusal      `json:"refusals" jsonschema:"every refusal record, in the order of the line"`
+	Notes    []core.ReviewerNote `json:"notes,omitempty" jsonschema:"the notes humans wrote when they allowed the line's questions"`
+	Cut      *Cut                `json:"cut,omitempty" jsonschema:"present when output was cut to fit limits.tool_output"`
 }
 
 // Cut says how much of a result was left out to fit the cap.
@@ -115,7 +116,7 @@ func (s *Server) bash(ctx context.Context, req *sdk.CallToolRequest, in bashInpu
 // within the server's limit.
 func (s *Server) output(res core.Result, hint string) Output {
 	stdout, stderr := capStreams(res.Stdout, res.Stderr, s.limit, hint)
-	out := Output{ExitCode: res.ExitCode, Stdout: stdout.Text, Stderr: stderr.Text, Refusal: res.Refusal, Refusals: res.Refusals}
+	out := Output{ExitCode: res.ExitCode, Stdout: stdout.Text, Stderr: stderr.Text, Refusal: res.Refusal, Refusals: res.Refusals, Notes: res.Notes}
 	if out.Refusals == nil {
 		out.Refusals = []core.Refusal{}
 	}
@@ -138,7 +139,7 @@ func ResultText(out Output) string {
 			b.WriteByte('\n')
 		}
 	}
-	b.WriteString(core.RefusalLines(core.Result{Refusals: out.Refusals}))
+	b.WriteString(core.RefusalLines(core.Result{Refusals: out.Refusals, Notes: out.Notes}))
 	fmt.Fprintf(&b, "exit code: %d\n", out.ExitCode)
 	return b.String()
 }

@@ -236,6 +236,7 @@ func (s *Shell) settle(ctx context.Context, ls *lineState, q Question) (Standing
 func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing Standing, c Claim, held bool, ref *gate.Refusal, err error) {
 	host := s.cfg.Host
 	if c, ok := host.Lookup(ctx, q); ok {
+		ls.heard(c, c.Note)
 		return c.Standing, c, true, refusalFromClaim(q, c), nil
 	}
 	reply, err := host.Ask(ctx, q)
@@ -247,6 +248,7 @@ func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing
 		if reply.Session {
 			ls.settledForSession(q.Rules)
 		}
+		ls.heard(Claim{Standing: Allowed, AskID: reply.AskID}, reply.Note)
 		return Allowed, reply.Claim, true, nil, nil
 	case "deny":
 		c := reply.Claim
@@ -259,6 +261,23 @@ func (s *Shell) obtain(ctx context.Context, ls *lineState, q Question) (standing
 	r.AskID = reply.AskID
 	r.Status = "pending"
 	return NoAnswer, Claim{}, false, &r, nil
+}
+
+// heard keeps the note of an allow c stands for, once per ask, for the
+// line's result (G-9.5); a deny's note travels on its refusal record.
+func (ls *lineState) heard(c Claim, note string) {
+	note = strings.TrimSpace(note)
+	if c.Standing != Allowed || note == "" {
+		return
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	for _, n := range ls.notes {
+		if n.AskID == c.AskID {
+			return
+		}
+	}
+	ls.notes = append(ls.notes, ReviewerNote{AskID: c.AskID, Note: note})
 }
 
 // refusalFromClaim is the deny record a deny-once answer yields (G-9.5).

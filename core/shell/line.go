@@ -43,6 +43,8 @@ type lineState struct {
 	// write or a read as the excepted command's redirection was written.
 	waivedOpens []waivedOpen
 	refusals    []gate.Refusal
+	// notes are the humans' notes on the allows the line was given.
+	notes []ReviewerNote
 	// parked are the refusals the call handler handed on to the exec
 	// handler, by number (refuseCall).
 	parked    map[int64]*Refused
@@ -372,6 +374,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	ls.mu.Lock()
 	halted := ls.halted
 	res.Refusals = append([]gate.Refusal{}, ls.refusals...)
+	res.Notes = append([]ReviewerNote(nil), ls.notes...)
 	ls.mu.Unlock()
 	if cause := context.Cause(ctx); cause != nil && halted == nil {
 		var h *errHalt

@@ -417,6 +417,7 @@ func (s *Shell) preflight(ctx context.Context, ls *lineState, file *syntax.File)
 			}
 			if s.cfg.Host != nil {
 				if claim, ok := s.cfg.Host.Lookup(ctx, a.q); ok {
+					ls.heard(claim, claim.Note)
 					s.reserve(ctx, ls, a, claim)
 					if claim.Standing == Denied {
 						return s.refuseLine(ls, c, hostDenied, *refusalFromClaim(a.q, claim)), true

@@ -141,6 +141,7 @@ func (s *Shell) abandon(ctx context.Context, ls *lineState, line string, stdout,
 	}
 	ls.mu.Lock()
 	res.Refusals = append(res.Refusals, ls.refusals...)
+	res.Notes = append([]ReviewerNote(nil), ls.notes...)
 	ls.mu.Unlock()
 	return res
 }

@@ -100,6 +100,16 @@ type Result struct {
 	ExitCode int            `json:"exit_code"`
 	Refusal  *gate.Refusal  `json:"refusal"`
 	Refusals []gate.Refusal `json:"refusals"`
+	// Notes are what the humans who allowed the line's asks wrote to the
+	// agent (G-9.5); absent when no allow came with a note.
+	Notes []ReviewerNote `json:"notes,omitempty"`
+}
+
+// ReviewerNote is a human's note on an allow: the agent reads it in the
+// result, as it reads a deny's note on the deny record (G-9.5).
+type ReviewerNote struct {
+	AskID string `json:"ask_id"`
+	Note  string `json:"note"`
 }
 
 // Shell is one session's persistent shell: variables, functions, aliases and
