@@ -2,11 +2,13 @@ package utils
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"io/fs"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -132,11 +134,88 @@ func fileDescribe(e *Env, name string, deref bool) string {
 	}
 	head := make([]byte, 64*1024)
 	n, rerr := io.ReadFull(f, head)
+	var tail []byte
+	if rerr == nil && bytes.HasPrefix(head, []byte("\x1f\x8b")) {
+		// gzip's trailer holds the original size: read the last 4 bytes.
+		if _, err := f.Seek(-4, io.SeekEnd); err == nil {
+			tail = make([]byte, 4)
+			if _, err := io.ReadFull(f, tail); err != nil {
+				tail = nil
+			}
+		}
+	}
 	f.Close()
 	if rerr != nil && rerr != io.EOF && rerr != io.ErrUnexpectedEOF {
 		return "cannot read `" + name + "' (" + errText(rerr) + ")"
 	}
+	if tail == nil && n >= 4 {
+		tail = head[n-4 : n]
+	}
+	if bytes.HasPrefix(head[:n], []byte("\x1f\x8b")) && n >= 10 {
+		return fileGzip(e, head[:n], tail)
+	}
+	if n >= 265 && string(head[257:265]) == "ustar  \x00" {
+		return "POSIX tar archive (GNU)"
+	}
+	if n >= 263 && string(head[257:263]) == "ustar\x00" {
+		return "POSIX tar archive"
+	}
 	return fileClassify(head[:n])
+}
+
+// fileGzip is file's gzip line: the header's flags, name, time, level
+// hint and system, and the trailer's size.
+func fileGzip(e *Env, head, tail []byte) string {
+	var b strings.Builder
+	b.WriteString("gzip compressed data")
+	switch method := head[2]; {
+	case method < 8:
+		b.WriteString(", reserved method")
+	case method > 8:
+		b.WriteString(", unknown method")
+	}
+	flags := head[3]
+	if flags&0x01 != 0 {
+		b.WriteString(", ASCII")
+	}
+	if flags&0x02 != 0 {
+		b.WriteString(", has CRC")
+	}
+	if flags&0x04 != 0 {
+		b.WriteString(", extra field")
+	}
+	if flags&0x0c == 0x08 {
+		name := head[10:]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		b.WriteString(", was \"" + string(name) + "\"")
+	}
+	if flags&0x10 != 0 {
+		b.WriteString(", has comment")
+	}
+	if flags&0x20 != 0 {
+		b.WriteString(", encrypted")
+	}
+	if mtime := binary.LittleEndian.Uint32(head[4:8]); mtime > 0 {
+		loc := dateZone(e.Getenv("TZ"))
+		b.WriteString(", last modified: " + time.Unix(int64(mtime), 0).In(loc).Format("Mon Jan _2 15:04:05 2006"))
+	}
+	switch head[8] {
+	case 2:
+		b.WriteString(", max compression")
+	case 4:
+		b.WriteString(", max speed")
+	}
+	if os, ok := map[byte]string{0: "FAT filesystem (MS-DOS, OS/2, NT)", 1: "Amiga", 2: "VMS", 3: "Unix", 5: "Atari",
+		6: "HPFS filesystem (OS/2, NT)", 7: "MacOS", 10: "Tops/20", 11: "NTFS filesystem (NT)", 12: "QDOS",
+		13: "Acorn RISCOS"}[head[9]]; ok {
+		b.WriteString(", from " + os)
+	}
+	if len(tail) == 4 {
+		b.WriteString(", original size modulo 2^32 " + strconv.FormatUint(uint64(binary.LittleEndian.Uint32(tail)), 10))
+	}
+	return b.String()
 }
 
 // fileMagic are the binary signatures recognised at offset 0.
