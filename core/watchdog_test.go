@@ -109,3 +109,24 @@ func heapAllocs() int64 {
 	metrics.Read(s)
 	return int64(s[0].Value.Uint64())
 }
+
+// G-12.3: match, gsub and splits list at most 1,048,576 matches of one
+// string, an error past that (jq's status 5): each listed every match in
+// one call no context stops, so a long string matched by "" (two million
+// matches here, 200 million for "x" * 2e8 under the default budget) took
+// seconds and hundreds of megabytes per million, past the line's end.
+func TestJqMatchesAreBounded(t *testing.T) {
+	s := memoryWorkspace(t, 64<<20)
+	allocs := heapAllocs()
+	res := s.Execute(context.Background(), `jq -n '"x" * 2000000 | [match(""; "g")] | length'`)
+	if want := "more than 1048576 matches"; res.ExitCode != 5 || !strings.Contains(res.Stderr, want) {
+		t.Errorf("exit %d stderr %q, want 5 and %q", res.ExitCode, tail(res.Stderr), want)
+	}
+	if n := heapAllocs() - allocs; n > 768<<20 {
+		t.Errorf("the process allocated %d MiB", n>>20)
+	}
+	res = s.Execute(context.Background(), `jq -n '"a,b" * 1000 | [splits(",")] | length'`)
+	if res.ExitCode != 0 || res.Stdout != "1001\n" {
+		t.Errorf("what fits: %+v", res)
+	}
+}

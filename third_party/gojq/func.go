@@ -2031,7 +2031,16 @@ func funcMatch(v, re, fs, testing any, cache *sync.Map) any {
 	} else {
 		n = 1
 	}
+	// Patch 3: a bounded number of matches; every match of every
+	// position of a long string was listed in one call that no context
+	// stops ("x" * 2e8 | [match(""; "g")] wanted tens of gigabytes).
+	if n < 0 {
+		n = maxMatches + 1
+	}
 	xs := r.FindAllStringSubmatchIndex(s, n)
+	if len(xs) > maxMatches {
+		return &tooManyMatchesError{restr}
+	}
 	res, names := make([]any, len(xs)), r.SubexpNames()
 	for i, x := range xs {
 		captures := make([]any, (len(x)-2)/2)

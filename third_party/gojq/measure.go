@@ -182,3 +182,13 @@ func (env *env) reserve(name string, x any, args []any) error {
 	}
 	return &memoryLimitError{int64(n)}
 }
+
+// maxMatches bounds the matches match, test, sub, gsub, scan and splits
+// list over one string (patch 3).
+const maxMatches = 1 << 20
+
+type tooManyMatchesError struct{ re string }
+
+func (err *tooManyMatchesError) Error() string {
+	return "more than " + strconv.Itoa(maxMatches) + " matches of " + Preview(err.re)
+}
