@@ -17,7 +17,7 @@ func TestLedgerLockedAnswer(t *testing.T) {
 	h.steady("1 ask waiting", "Detail · ask")
 	h.flaky.fail(nil, errors.New("database is locked (5) (SQLITE_BUSY)"))
 	h.press("y")
-	s := h.waitScreen("not answered: the ledger is locked", "answer it again", "1 ask waiting")
+	s := h.waitScreen("not answered: the ledger is locked", "answer it again", "1 ask waiting", "PLACE")
 	checkChrome(t, 80, s)
 	golden(t, s)
 	h.flaky.fail(nil, nil)

@@ -378,3 +378,25 @@ func TestFlowLongNoteIsStoredWhole(t *testing.T) {
 		t.Fatalf("the ledger keeps %q (%v), want the whole note", got.Note, err)
 	}
 }
+
+// A question whose ask leaves the queue meanwhile (answered by another
+// host, or its line gone) closes and says why; a y pressed after it
+// answers nothing (G-13.6).
+func TestFlowQuestionClosesWhenItsAskLeaves(t *testing.T) {
+	h := oneAgent(t, true)
+	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.steady("1 ask waiting", "Detail · ask")
+	h.press("a")
+	h.waitScreen("Allow these for the session? y/N")
+	answerElsewhere(t, h.dbPath, rec.ID)
+	h.result()
+	s := h.waitScreen("question closed: cat /vault/break-glass/failover.md was answered elsewhere", "no asks waiting")
+	if strings.Contains(s, "y/N") {
+		t.Fatalf("the question stayed open:\n%s", s)
+	}
+	h.press("y")
+	got, err := h.ws.Decisions().Get(context.Background(), rec.ID)
+	if err != nil || got.AnsweredBy != "cli" || got.Scope != decisions.Once {
+		t.Fatalf("the ask after y: %+v %v", got, err)
+	}
+}

@@ -278,7 +278,9 @@ func TestKeysWaitNarrow(t *testing.T) {
 	h.result()
 	h.waitScreen("1 ask waiting", "answer keys wait 0.4s · j/k move")
 	h.key("n")
-	s := h.waitScreen("n waited: the ask is now echo replicas: 4")
+	// The detail's table sits below the fold here: its scroll hint says
+	// when the explanation has arrived.
+	s := h.waitScreen("n waited: the ask is now echo replicas: 4", "↓ 11 more lines")
 	checkChrome(t, 60, s)
 	golden(t, s)
 }

@@ -82,6 +82,7 @@ func (m *Model) onAmendProposed(msg amendProposedMsg) {
 			return applyAmendment(m.opts.Context, m.ws, p)
 		},
 		no:      "left " + doc + " and the ask as they were",
+		asks:    []string{p.rec.ID},
 		yesHelp: "write the rule and allow once",
 		armedAt: m.ctx.Now().Add(armDelay),
 	})

@@ -139,6 +139,7 @@ func (m *Model) onCovers(msg coversMsg) {
 		},
 		no:      "left " + r.Command + " unanswered",
 		about:   r.Command,
+		asks:    []string{r.ID},
 		yesHelp: "allow for the session",
 		armedAt: m.ctx.Now().Add(armDelay),
 	})
@@ -227,6 +228,7 @@ func (m *Model) askSame(r decisions.Record, outcome string) tea.Cmd {
 			return answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: outcome, Scope: decisions.Once, By: "console"})
 		},
 		no:      fmt.Sprintf("left the %d asks as they were", len(ids)),
+		asks:    ids,
 		yesHelp: fmt.Sprintf("%s all %d", what, len(ids)),
 		armedAt: m.ctx.Now().Add(armDelay),
 	})
@@ -269,6 +271,7 @@ func (m *Model) askAllowAllOfSession() tea.Cmd {
 			return answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "console"})
 		},
 		no:      "left " + s.Agent + "'s asks as they were",
+		asks:    ids,
 		yesHelp: "allow " + asks + " once",
 		armedAt: m.ctx.Now().Add(armDelay),
 	})

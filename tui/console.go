@@ -261,9 +261,36 @@ func (m *Model) onLedger(ev decisions.Event) tea.Cmd {
 // queueChanged re-lays the Asks page after the queue grew or shrank, keeps
 // the selection on its ask, and points the detail at it.
 func (m *Model) queueChanged() tea.Cmd {
+	m.closeStaleQuestion()
 	m.layout() // the queue grows and shrinks with its asks
 	m.asks.follow()
 	return m.detail.Show(m.asks.Selected())
+}
+
+// closeStaleQuestion closes the open question when every ask it would
+// answer has left the queue, and says why, so a y pressed next answers
+// nothing the human did not see.
+func (m *Model) closeStaleQuestion() {
+	q, ok := m.top().(*question)
+	if !ok || len(q.asks) == 0 {
+		return
+	}
+	for _, id := range q.asks {
+		if m.board.queued[id] {
+			return
+		}
+	}
+	m.pop()
+	r := m.board.decided[q.asks[0]]
+	why := "was answered elsewhere"
+	if r.Closed != "" {
+		why = "left the queue: " + r.Closed
+	}
+	if len(q.asks) > 1 {
+		m.setMessage(fmt.Sprintf("question closed: its %d asks %s", len(q.asks), strings.Replace(why, "was ", "were ", 1)), false)
+		return
+	}
+	m.say(false, r.Command, fmt.Sprintf("question closed: %s %s", r.Command, why))
 }
 
 // onReconciled files what a re-read of the ledger found that the event

@@ -51,6 +51,7 @@ func (m *Model) top() modal {
 // push opens a modal over what is open.
 func (m *Model) push(md modal) {
 	m.modals = append(m.modals, md)
+	m.closeStaleQuestion() // it may come when its ask has already gone
 	m.layout()
 }
 
@@ -83,6 +84,10 @@ type question struct {
 	no  string
 	// about is the command no names, cut in the middle when it is long.
 	about string
+	// asks are the ids the question answers: when every one of them has
+	// left the queue (answered elsewhere, cancelled, timed out) the
+	// question closes, saying so, rather than wait over nothing.
+	asks []string
 	// yesHelp names y in the help bar ("allow all 3 once").
 	yesHelp string
 	// armedAt is when y starts to count; zero for at once.
