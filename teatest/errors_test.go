@@ -54,3 +54,24 @@ func TestLedgerUnreachable(t *testing.T) {
 		t.Errorf("the warning stayed after the ledger came back:\n%s", s)
 	}
 }
+
+// A ledger that cannot be read when the console opens is said at once,
+// not shown as an empty queue; once it reads, the asks waiting in it
+// appear, and History holds the decisions made before.
+func TestLedgerUnreadableAtStart(t *testing.T) {
+	h := start(t, harnessOptions{width: 80, height: 24, quiet: true, flaky: true, agents: []string{"responder:responder"}})
+	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	answerElsewhere(t, h.dbPath, rec.ID)
+	h.result()
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+
+	// A second console on the same ledger, which it cannot read at first.
+	h2 := startOn(t, h.dbPath, harnessOptions{width: 80, height: 24, quiet: true, flaky: true,
+		unreadable: errors.New("dial tcp 10.0.0.5:5432: connect: connection refused")})
+	s := h2.waitScreen("⚠ the ledger cannot be read for", "the queue may be out of date")
+	checkChrome(t, 80, s)
+	h2.flaky.fail(nil, nil)
+	h2.waitScreen("the ledger answers again", "1 ask waiting")
+	h2.key("h")
+	h2.waitScreen("History · 1 decision", "✓ allow once")
+}

@@ -88,6 +88,9 @@ type harnessOptions struct {
 	// its reads or its answers fail, as a database server that went away
 	// or a file another process holds locked.
 	flaky bool
+	// unreadable, with flaky, makes the ledger's reads fail from before
+	// the console opens.
+	unreadable error
 	// docOnDisk loads the document from a copy in a temporary directory,
 	// which A (allow and add a rule) can write; the header still names it
 	// teatest/workspace.yaml. harness.docPath is the copy.
@@ -130,6 +133,13 @@ func (f *flakyStore) AnswerAsk(ctx context.Context, id string, s store.Settlemen
 // start builds the workspace, creates the sessions and opens the console.
 func start(t *testing.T, o harnessOptions) *harness {
 	t.Helper()
+	return startOn(t, filepath.Join(t.TempDir(), "ledger.db"), o)
+}
+
+// startOn is start on a given ledger file, which another console may
+// share, as two processes would.
+func startOn(t *testing.T, dbPath string, o harnessOptions) *harness {
+	t.Helper()
 	if o.width == 0 {
 		o.width, o.height = 100, 30
 	}
@@ -148,7 +158,6 @@ func start(t *testing.T, o harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dbPath := filepath.Join(t.TempDir(), "ledger.db")
 	ledgerOpt := core.WithLedger(dbPath)
 	var flaky *flakyStore
 	if o.flaky {
@@ -174,6 +183,9 @@ func start(t *testing.T, o harnessOptions) *harness {
 	ctx, cancel := context.WithCancel(context.Background())
 	consoleCtx, stopConsole := context.WithCancel(context.Background())
 	h := &harness{t: t, clock: &clock{now: seenAt}, ws: ws, dbPath: dbPath, ctx: ctx, cancel: cancel, stopConsole: stopConsole, lines: make(chan core.Result, 16), flaky: flaky, docPath: docPath}
+	if flaky != nil && o.unreadable != nil {
+		flaky.fail(o.unreadable, nil)
+	}
 	model := tui.New(ws, tui.Options{Context: consoleCtx, Now: h.clock.Now, Quiet: o.quiet, LedgerPath: "ledger.db", Document: "teatest/workspace.yaml"})
 	h.tm = teatest.NewTestModel(t, model,
 		teatest.WithInitialTermSize(o.width, o.height),
