@@ -96,7 +96,13 @@ func (m *treeMerge) followRenames(base, ours, theirs map[string]flatEntry) ([]me
 				return nil, err
 			}
 		case theirs[on].Mode != 0:
-			continue
+			// rename/add: the renamed file, merged when that is
+			// trivial, against the file theirs added there.
+			first, ok := trivialMerge(base[old], ours[on], theirs[old])
+			if !ok {
+				continue
+			}
+			units = append(units, mergeUnit{path: on, o: first, t: theirs[on], paths: [3]string{on, on, on}})
 		default:
 			units = append(units, mergeUnit{path: on, b: base[old], o: ours[on], t: theirs[old], paths: [3]string{old, on, old}})
 		}
@@ -113,7 +119,11 @@ func (m *treeMerge) followRenames(base, ours, theirs map[string]flatEntry) ([]me
 				return nil, err
 			}
 		case ours[tn].Mode != 0:
-			continue
+			first, ok := trivialMerge(base[old], ours[old], theirs[tn])
+			if !ok {
+				continue
+			}
+			units = append(units, mergeUnit{path: tn, o: ours[tn], t: first, paths: [3]string{tn, tn, tn}})
 		default:
 			units = append(units, mergeUnit{path: tn, b: base[old], o: ours[old], t: theirs[tn], paths: [3]string{old, old, tn}})
 		}
@@ -290,4 +300,19 @@ func (m *treeMerge) moveIntoRenamedDirs(base, side, other map[string]flatEntry, 
 		}
 		done[p], done[np] = true, true
 	}
+}
+
+// trivialMerge settles three versions of a file when one side alone
+// changed it (or both alike); ok is false when its lines would have to
+// be merged, or a side has no file.
+func trivialMerge(b, o, t flatEntry) (flatEntry, bool) {
+	switch {
+	case o.Mode == 0 || t.Mode == 0:
+		return flatEntry{}, false
+	case o == t || b == t:
+		return o, true
+	case b == o:
+		return t, true
+	}
+	return flatEntry{}, false
 }
