@@ -400,3 +400,26 @@ func TestFlowQuestionClosesWhenItsAskLeaves(t *testing.T) {
 		t.Fatalf("the ask after y: %+v %v", got, err)
 	}
 }
+
+// The deny note's ask answered elsewhere while the note is typed: the
+// input stays (the next keys are still text, not answers), says so, and
+// enter sends nothing.
+func TestFlowNoteWhoseAskLeft(t *testing.T) {
+	h := oneAgent(t, true)
+	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.steady("1 ask waiting", "Detail · ask")
+	h.press("N")
+	h.tm.Type("not now")
+	h.waitScreen("note › not now")
+	answerElsewhere(t, h.dbPath, rec.ID)
+	h.result()
+	h.waitScreen("This ask was answered by cli: enter sends nothing now, esc closes.", "esc close · the ask has left the queue")
+	h.tm.Type(", later")
+	h.waitScreen("note › not now, later")
+	h.key("enter")
+	h.waitScreen("no answer given: cat /vault/break-glass/failover.md was answered by cli before the note was sent")
+	got, err := h.ws.Decisions().Get(context.Background(), rec.ID)
+	if err != nil || got.AnsweredBy != "cli" || got.Note != "" {
+		t.Fatalf("the ask after the note: %+v %v", got, err)
+	}
+}

@@ -131,6 +131,10 @@ type noteModal struct {
 func (n *noteModal) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	keys := m.ctx.Keys
 	switch {
+	case key.Matches(k, keys.SendNote) && n.gone(m):
+		m.note.Blur()
+		m.say(true, n.rec.Command, "no answer given: "+n.rec.Command+" "+n.why(m)+" before the note was sent")
+		return nil, true
 	case key.Matches(k, keys.SendNote):
 		note := m.note.Value()
 		m.note.Blur()
@@ -158,14 +162,41 @@ func (n *noteModal) lines(m *Model, w int) []string {
 	for _, l := range wrap(fmt.Sprintf("Deny %s (%s, ask %s), with a note the agent reads:", n.rec.Command, n.rec.AgentID, n.rec.ID), w) {
 		out = append(out, st.Prompt.Render(l))
 	}
+	if n.gone(m) {
+		for _, l := range wrap("This ask "+n.why(m)+": enter sends nothing now, esc closes.", w) {
+			out = append(out, st.Error.Render(l))
+		}
+	}
 	return append(out, m.note.View())
+}
+
+// gone reports whether the ask the note is for has left the queue while
+// the note was typed: it stays open, so the keys typed next are still
+// text, and says so.
+func (n *noteModal) gone(m *Model) bool { return !m.board.queued[n.rec.ID] }
+
+// why says how the ask left the queue.
+func (n *noteModal) why(m *Model) string {
+	r := m.board.decided[n.rec.ID]
+	switch {
+	case r.Closed != "":
+		return "left the queue (" + r.Closed + ")"
+	case r.AnsweredBy != "":
+		return "was answered by " + r.AnsweredBy
+	}
+	return "has left the queue"
 }
 
 // noteInputChrome is what the note line spends besides the text: the
 // prompt and the cursor's cell.
 const noteInputChrome = len("note › ") + 1
 
-func (n *noteModal) bar(m *Model) string { return " enter deny with this note · esc cancel" }
+func (n *noteModal) bar(m *Model) string {
+	if n.gone(m) {
+		return " esc close · the ask has left the queue"
+	}
+	return " enter deny with this note · esc cancel"
+}
 
 // helpModal is the `?` screen: every key, and what the answers mean. It
 // scrolls when the terminal is too short for it.
