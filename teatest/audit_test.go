@@ -26,6 +26,26 @@ func TestAmendQuestion(t *testing.T) {
 	s := h.waitScreen("Allow echo replicas: 4 once and add this rule to", "+", "except:",
 		"then never asks about exactly:", `"echo replicas: 4" word for word`, "Write it, apply it now and allow the ask once? y/N")
 	checkChrome(t, 100, s)
+	// At 80×24 the diff's long lines wrap under their own sign, and no
+	// rule is drawn above a detail that has no row left.
+	h.tm.Send(teaWindowSize(80, 24))
+	s = h.waitScreenWhere("A's question at 80 columns", func(s string) bool {
+		return strings.Contains(s, "Write it, apply it now and allow the ask once? y/N") && strings.Count(s, "+++") == 1 &&
+			!strings.Contains(s, "─────\n─────")
+	})
+	rows := strings.Split(s, "\n")
+	inDiff := false
+	for _, r := range rows {
+		switch {
+		case strings.HasPrefix(r, "+++"):
+			inDiff = true
+		case strings.HasPrefix(r, "the rule "):
+			inDiff = false
+		case inDiff && r != "" && !strings.ContainsAny(r[:1], "+- @"):
+			t.Errorf("a diff row without its sign: %q\n%s", r, s)
+		}
+	}
+	h.tm.Send(teaWindowSize(100, 30))
 	h.press("y")
 	if res := h.result(); res.ExitCode != 0 {
 		t.Fatalf("after A: exit %d %s", res.ExitCode, res.Stderr)

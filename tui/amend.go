@@ -147,6 +147,15 @@ func (m *Model) amendLines(p *amendProposal, w int) []string {
 		case strings.HasPrefix(l, "-"):
 			style = st.Deny.Render
 		}
+		if sign := l[:min(len(l), 1)]; (sign == "+" || sign == "-" || sign == " ") && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+			// A long diff line wraps under its own sign, so its rest
+			// never reads as a line of context (and the sign, not the
+			// colour alone, says what it is).
+			for _, part := range wrap(l[1:], max(w-1, 1)) {
+				lines = append(lines, style(sign+part))
+			}
+			continue
+		}
 		lines = append(lines, render(style, l)...)
 	}
 	return append(lines, foot...)

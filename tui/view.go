@@ -215,6 +215,9 @@ func (m *Model) asksPage(w, h int) string {
 		}
 		return b.String()
 	}
+	if h <= m.asks.height+1 {
+		return queue // no row left for the detail: no rule above nothing
+	}
 	return queue + "\n" + st.Rule.Render(strings.Repeat("─", w)) + "\n" + detail
 }
 
