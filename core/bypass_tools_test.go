@@ -150,10 +150,16 @@ const (
 	tarToRo     = "H4sIAAAAAAACA+3RTQqDMBCG4Vn3FDmB5meM5+lCoRAUYlpKT1/Jru5Viu+z+YZZDfMl2Z9dRdWaq23W2Wl0qr4PdR+7EMT4Ns+7H/dcyj0bIxeV2jHPn2Fqyruc13/327+zPvRi7BEPuHj/w+uRbgIAAAAAAAAAAAAAAADgH30BZbWUtgAoAAA="
 	tarToHidden = "H4sIAAAAAAACA+3RPQ7CMAyGYc+cIjfID056nkh0qGRVqKQ9P6Eb7AWhvs/yWZ4sfybHC11R3bP7zH2OWqJqGq6vfYyhJHHJb3W15qe5jctc7ZDj1keri3NyUubvVvt/bz/tP7/3H4asWVz4xgNO3v+4TXYRAAAAAAAAAAAAAAAAAP/oCbXTg+QAKAAA"
 	tarRelToRo  = "H4sIAAAAAAACA+3RTQrCQAyG4aw9xZxgOj9p5zwuKghDC9NRxNNbxlXdV5G+D4GErEK+LPtzq0G19dVnb7PXwauGFNs+Rd+LCdZ27yrzbsfdlnouxshB5e5S5uc42fqov8u/3+bvXYhJjPvGAw6e/3i/5pMAAAAAAAAAAAAAAAAA+EcvOZ9KmwAoAAA="
+	// zips: zipToRo a symlink l to /ro then l/frozen.txt, zipToHidden l
+	// to /vault/internal then l/planted, zipDotDot ../ro/frozen.txt and
+	// /ro/frozen.txt.
+	zipToRo     = "UEsDBBQAAAAIAABgoVhyv1QMBQAAAAMAAAABAAAAbNMvygcAUEsDBBQAAAAIAABgoVh6zT+3BwAAAAUAAAAMAAAAbC9mcm96ZW4udHh0Sy3LzOECAFBLAQIUAxQAAAAIAABgoVhyv1QMBQAAAAMAAAABAAAAAAAAAAAAAAD/oQAAAABsUEsBAhQDFAAAAAgAAGChWHrNP7cHAAAABQAAAAwAAAAAAAAAAAAAAKQBJAAAAGwvZnJvemVuLnR4dFBLBQYAAAAAAgACAGkAAABVAAAAAAA="
+	zipToHidden = "UEsDBBQAAAAIAABgoVgtXUrgEQAAAA8AAAABAAAAbNMvSyzNKdHPzCtJLcpLzAEAUEsDBBQAAAAIAABgoVh6zT+3BwAAAAUAAAAJAAAAbC9wbGFudGVkSy3LzOECAFBLAQIUAxQAAAAIAABgoVgtXUrgEQAAAA8AAAABAAAAAAAAAAAAAAD/oQAAAABsUEsBAhQDFAAAAAgAAGChWHrNP7cHAAAABQAAAAkAAAAAAAAAAAAAAKQBMAAAAGwvcGxhbnRlZFBLBQYAAAAAAgACAGYAAABeAAAAAAA="
+	zipDotDot   = "UEsDBBQAAAAIAABgoVh6zT+3BwAAAAUAAAAQAAAALi4vcm8vZnJvemVuLnR4dEsty8zhAgBQSwMEFAAAAAgAAGChWHrNP7cHAAAABQAAAA4AAAAvcm8vZnJvemVuLnR4dEsty8zhAgBQSwECFAMUAAAACAAAYKFYes0/twcAAAAFAAAAEAAAAAAAAAAAAAAApAEAAAAALi4vcm8vZnJvemVuLnR4dFBLAQIUAxQAAAAIAABgoVh6zT+3BwAAAAUAAAAOAAAAAAAAAAAAAACkATUAAAAvcm8vZnJvemVuLnR4dFBLBQYAAAAAAgACAHoAAABoAAAAAAA="
 	tarDotDot   = "H4sIAAAAAAACA+3TQQqDMBRF0T92FVlBTJpvXE8HCgVRSNMirr7RoZOCoBPvmTx482ttnaa6T9PSjTbPWU7giqi6bbHfohGv0as+2rD+3sXQinFygc87P5MxclPd9zVUgrs6v/5D/Tcu0D/9AwAAAAAAAAAAAAAA4J8fUoUZuAAoAAA="
 )
 
-var bypassArchives = bypassTechnique{name: "tar/gzip archives", cases: []bypassCase{
+var bypassArchives = bypassTechnique{name: "tar/gzip/unzip archives", cases: []bypassCase{
 	secretCase("tar -cf /tmp/v.tar /vault/aws.token; tar -xOf /tmp/v.tar"),
 	secretCase("tar -cf - /vault | tar -xOf -"),
 	secretCase("tar -czf /tmp/v.tgz -C /vault aws.token; tar -xzOf /tmp/v.tgz"),
@@ -176,6 +182,13 @@ var bypassArchives = bypassTechnique{name: "tar/gzip archives", cases: []bypassC
 	roCase("mkdir -p /tmp/a/b && cd /tmp/a/b && echo " + tarRelToRo + " | base64 -d | tar -xzf -; cat /ro/frozen.txt"),
 	roCase("cd /tmp && echo " + tarDotDot + " | base64 -d | tar -xzf -"),
 	roCase("cd / && echo " + tarDotDot + " | base64 -d | tar -xzf -"),
+	roCase("mkdir -p /tmp/z && cd /tmp/z && echo " + zipToRo + " | base64 -d > /tmp/r.zip && unzip -o /tmp/r.zip; cat /ro/frozen.txt"),
+	roCase("cd / && echo " + zipDotDot + " | base64 -d > /tmp/d.zip && unzip -o /tmp/d.zip"),
+	roCase("echo " + zipDotDot + " | base64 -d > /tmp/d.zip && unzip -o /tmp/d.zip -d /"),
+	roCase("echo " + zipDotDot + " | base64 -d > /tmp/d.zip && unzip -o /tmp/d.zip -d /ro"),
+	hiddenCase("mkdir -p /tmp/z && cd /tmp/z && echo " + zipToHidden + " | base64 -d > /tmp/h.zip && unzip /tmp/h.zip; ls -l /tmp/z; cat /tmp/z/l/planted"),
+	hiddenCase("echo " + zipDotDot + " | base64 -d > /tmp/d.zip && unzip -o /tmp/d.zip -d /vault/internal; ls /vault/internal"),
+	secretCase("cd /vault && echo " + zipDotDot + " | base64 -d > /tmp/d.zip; unzip -p /tmp/d.zip; unzip -l /vault/aws.token"),
 	roCase("gzip /ro/frozen.txt"),
 	roCase("gzip -d /ro/frozen.txt.gz").after("gzip -c /work/notes.txt > /tmp/f.gz"),
 }}

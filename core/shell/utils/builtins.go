@@ -109,6 +109,7 @@ var builtins = [...]Provider{
 	{Name: "uname", Make: unameUtility},
 	{Name: "unexpand", Make: unexpandUtility},
 	{Name: "uniq", Make: uniqUtility},
+	{Name: "unzip", Make: unzipUtility},
 	{Name: "wc", Make: wcUtility},
 	{Name: "which", Make: whichUtility},
 	{Name: "whoami", Make: simpleInfoUtility},
