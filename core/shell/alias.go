@@ -3,6 +3,7 @@ package shell
 import (
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/interp"
@@ -29,7 +30,8 @@ func tableOf(a interp.Aliases) aliasTable {
 // Bounds on one text's expansion: an alias table can be built to grow a
 // line exponentially, which bash would follow until it ran out of memory.
 const (
-	maxAliasExpansions = 2000
+	maxAliasExpansions = 100000
+	maxAliasWork       = 64 << 20 // bytes parsed, over all rounds
 	maxAliasText       = 256 << 10
 )
 
@@ -57,86 +59,139 @@ func expandAliasText(src string, tbl aliasTable) (string, error) {
 	if len(tbl.m) == 0 && !strings.Contains(src, "alias") {
 		return src, nil
 	}
-	var spans []aliasSpan
+	var spans aliasSpans
 	// checks are offsets where bash checks the next unquoted word for an
 	// alias though it is not a command word: after a text ending in a
 	// blank, and the first word of a text that replaced such a word.
 	var checks []int
-	pos := 0
-	for n := 0; ; n++ {
-		var ws, we int
-		var text string
+	pos, n, work := 0, 0, 0
+	// The bounds grow with the text, so a long line is read as it is.
+	textLimit, workLimit := max(maxAliasText, 2*len(src)), max(maxAliasWork, 16*len(src))
+	for {
+		var hits []aliasHit
 		if f, err := parse(src); err == nil {
-			w, t, ok := nextAliasWord(f, src, tbl, pos, checks, spans)
-			if !ok {
-				return src, nil
-			}
-			ws, we, text = int(w.Pos().Offset()), int(w.End().Offset()), t
-		} else {
+			hits = nextAliasWords(f, src, tbl, pos, checks, spans)
+		} else if ws, we, text, ok := fallbackAliasWord(src, tbl, pos, checks, spans); ok {
 			// Text that parses only once an alias is expanded (an alias
-			// opening a loop or a group): find the command word by its
+			// opening a loop or a group): the command word found by its
 			// tokens. What comes of it is parsed and judged all the same.
-			var ok bool
-			if ws, we, text, ok = fallbackAliasWord(src, tbl, pos, checks, spans); !ok {
-				return src, nil
-			}
+			hits = []aliasHit{{ws: ws, we: we, text: text}}
 		}
-		if n == maxAliasExpansions || len(src) > maxAliasText {
+		if len(hits) == 0 {
+			return src, nil
+		}
+		work += len(src)
+		if n += len(hits); n > maxAliasExpansions || work > workLimit || len(src) > textLimit {
 			return "", errAliasBound
 		}
-		name := src[ws:we]
-		src = src[:ws] + text + src[we:]
-		d := len(text) - (we - ws)
-		var guard []string
-		for i := range spans {
-			sp := &spans[i]
-			switch {
-			case sp.start >= we:
-				sp.start += d
-				sp.end += d
-			case sp.start <= ws && sp.end >= we:
-				guard = append(guard, sp.names...)
-				sp.end += d
-			}
-		}
-		spans = append(spans, aliasSpan{start: ws, end: ws + len(text), names: append(guard, name)})
+		slices.SortFunc(hits, func(a, b aliasHit) int { return a.ws - b.ws })
+		src, spans, checks = replaceAliases(src, hits, spans, checks)
+		pos = hits[0].ws
 		kept := checks[:0]
 		for _, c := range checks {
-			if c >= we {
-				kept = append(kept, c+d)
-			} else if c < ws {
+			if c >= pos {
 				kept = append(kept, c)
 			}
 		}
-		checks = append(kept, ws)
-		if text != "" && strings.ContainsRune(" \t\n", rune(text[len(text)-1])) {
-			checks = append(checks, ws+len(text))
-		}
-		pos = ws
+		checks = kept
 	}
 }
 
-// nextAliasWord finds the first word at or after pos that an alias
-// expands, with the text to put in its place.
-func nextAliasWord(f *syntax.File, src string, tbl aliasTable, pos int, checks []int, spans []aliasSpan) (*syntax.Word, string, bool) {
-	t := aliasTable{on: tbl.on, m: maps.Clone(tbl.m)}
-	for _, unit := range completeCommands(f.Stmts) {
-		if last := unit[len(unit)-1]; t.on && len(t.m) > 0 && int(last.End().Offset()) >= pos {
-			if w, text, ok := unitAliasWord(unit, src, t, pos, checks, spans); ok {
-				return w, text, true
-			}
+// aliasHit is a word an alias replaces: its offsets, the alias's text, and
+// whether bash read it as a command word only because of a check (see
+// expandAliasText).
+type aliasHit struct {
+	ws, we int
+	text   string
+	check  bool
+}
+
+// replaceAliases puts each hit's text in place of its word (hits in
+// order, apart), in one pass, and moves the spans and checks with them.
+func replaceAliases(src string, hits []aliasHit, spans aliasSpans, checks []int) (string, aliasSpans, []int) {
+	// ends[i], shifts[i]: where hit i's word ends, and how far text from
+	// there on moves.
+	ends, shifts := make([]int, len(hits)), make([]int, len(hits))
+	var b strings.Builder
+	b.Grow(len(src))
+	last, shift := 0, 0
+	var made []aliasSpan
+	var newChecks []int
+	for i, h := range hits {
+		b.WriteString(src[last:h.ws])
+		start := b.Len()
+		b.WriteString(h.text)
+		name := src[h.ws:h.we]
+		guard := spans.around(h.ws, h.we)
+		made = append(made, aliasSpan{start: start, end: start + len(h.text), names: append(guard, name)})
+		if h.check {
+			newChecks = append(newChecks, start)
 		}
+		if h.text != "" && strings.ContainsRune(" \t\n", rune(h.text[len(h.text)-1])) {
+			newChecks = append(newChecks, start+len(h.text))
+		}
+		shift += len(h.text) - (h.we - h.ws)
+		ends[i], shifts[i] = h.we, shift
+		last = h.we
+	}
+	b.WriteString(src[last:])
+	// moved is where old offset p lies now: after every word that ends
+	// at or before it.
+	moved := func(p int) int {
+		k, _ := slices.BinarySearch(ends, p+1)
+		if k == 0 {
+			return p
+		}
+		return p + shifts[k-1]
+	}
+	inWord := func(p int) bool {
+		k, _ := slices.BinarySearch(ends, p+1)
+		return k < len(hits) && hits[k].ws <= p && p < hits[k].we
+	}
+	for _, round := range spans {
+		for i := range round {
+			round[i].start, round[i].end = moved(round[i].start), moved(round[i].end)
+		}
+	}
+	kept := checks[:0]
+	for _, c := range checks {
+		if !inWord(c) {
+			kept = append(kept, moved(c))
+		}
+	}
+	return b.String(), append(spans, made), append(kept, newChecks...)
+}
+
+// nextAliasWords finds the words at or after pos that aliases expand, each
+// with the aliases its complete command reads (the definitions of a
+// complete command count from the next one on), up to a complete command
+// that both expands aliases and defines some.
+func nextAliasWords(f *syntax.File, src string, tbl aliasTable, pos int, checks []int, spans aliasSpans) []aliasHit {
+	t := aliasTable{on: tbl.on, m: maps.Clone(tbl.m)}
+	var hits []aliasHit
+	for _, unit := range completeCommands(f.Stmts) {
+		var found []aliasHit
+		if last := unit[len(unit)-1]; t.on && len(t.m) > 0 && int(last.End().Offset()) >= pos {
+			found = unitAliasWords(unit, src, t, pos, checks, spans)
+		}
+		hits = append(hits, found...)
+		before := aliasTable{on: t.on, m: maps.Clone(t.m)}
 		for _, st := range unit {
 			t.apply(st)
 		}
+		// A complete command with aliases to expand that defines others
+		// is read again once expanded, before the ones after it.
+		if len(found) > 0 && (t.on != before.on || !maps.Equal(t.m, before.m)) {
+			break
+		}
 	}
-	return nil, "", false
+	return hits
 }
 
 // fallbackAliasWord finds the next alias word of text that does not parse:
 // in the longest run of whole lines that does parse, as nextAliasWord does,
 // else in the rest by its tokens, with the aliases that run defined.
-func fallbackAliasWord(src string, tbl aliasTable, pos int, checks []int, spans []aliasSpan) (int, int, string, bool) {
+func fallbackAliasWord(src string, tbl aliasTable, pos int, checks []int, spans aliasSpans) (int, int, string, bool) {
 	cut := 0
 	var head *syntax.File
 	for i := 0; i < len(src); i++ {
@@ -151,8 +206,8 @@ func fallbackAliasWord(src string, tbl aliasTable, pos int, checks []int, spans 
 	}
 	t := aliasTable{on: tbl.on, m: maps.Clone(tbl.m)}
 	if head != nil {
-		if w, text, ok := nextAliasWord(head, src[:cut], tbl, pos, checks, spans); ok {
-			return int(w.Pos().Offset()), int(w.End().Offset()), text, true
+		if hits := nextAliasWords(head, src[:cut], tbl, pos, checks, spans); len(hits) > 0 {
+			return hits[0].ws, hits[0].we, hits[0].text, true
 		}
 		for _, st := range head.Stmts {
 			t.apply(st)
@@ -162,20 +217,41 @@ func fallbackAliasWord(src string, tbl aliasTable, pos int, checks []int, spans 
 	return ws + cut, we + cut, text, ok
 }
 
+// aliasSpans are the spans of text alias expansions made, a list per round
+// of expansion: those of one round are apart and in order, so finding the
+// ones around an offset takes a search per round.
+type aliasSpans [][]aliasSpan
+
 // shiftSpans moves spans by d, for a scan of text that starts later.
-func shiftSpans(spans []aliasSpan, d int) []aliasSpan {
-	out := make([]aliasSpan, len(spans))
-	for i, sp := range spans {
-		out[i] = aliasSpan{start: sp.start + d, end: sp.end + d, names: sp.names}
+func shiftSpans(spans aliasSpans, d int) aliasSpans {
+	out := make(aliasSpans, len(spans))
+	for r, round := range spans {
+		out[r] = make([]aliasSpan, len(round))
+		for i, sp := range round {
+			out[r][i] = aliasSpan{start: sp.start + d, end: sp.end + d, names: sp.names}
+		}
 	}
 	return out
+}
+
+// around is the names of the aliases whose text holds [ws, we): those of
+// the innermost span, which holds the names of the spans around it.
+func (spans aliasSpans) around(ws, we int) []string {
+	for r := len(spans) - 1; r >= 0; r-- {
+		round := spans[r]
+		k, _ := slices.BinarySearchFunc(round, ws+1, func(sp aliasSpan, t int) int { return sp.start - t })
+		if k > 0 && round[k-1].start <= ws && round[k-1].end >= we {
+			return slices.Clone(round[k-1].names)
+		}
+	}
+	return nil
 }
 
 // scanAliasWord finds the first unquoted command word at or after pos
 // that names an alias, in text that does not parse: a word at the start,
 // after an operator, a newline, ( or {, a reserved word that a command
 // follows, or an assignment.
-func scanAliasWord(src string, t aliasTable, pos int, spans []aliasSpan) (int, int, string, bool) {
+func scanAliasWord(src string, t aliasTable, pos int, spans aliasSpans) (int, int, string, bool) {
 	if !t.on {
 		return 0, 0, "", false
 	}
@@ -257,17 +333,8 @@ func scanWord(src string, i int) (int, bool) {
 }
 
 // guarded: the word at off lies in text an alias of the same name made.
-func guarded(spans []aliasSpan, off int, name string) bool {
-	for _, sp := range spans {
-		if sp.start <= off && off < sp.end {
-			for _, n := range sp.names {
-				if n == name {
-					return true
-				}
-			}
-		}
-	}
-	return false
+func guarded(spans aliasSpans, off int, name string) bool {
+	return slices.Contains(spans.around(off, off+1), name)
 }
 
 // completeCommands groups top-level statements as bash reads them: a
@@ -287,24 +354,22 @@ func completeCommands(stmts []*syntax.Stmt) [][]*syntax.Stmt {
 	return units
 }
 
-// unitAliasWord is nextAliasWord within one complete command.
-func unitAliasWord(unit []*syntax.Stmt, src string, t aliasTable, pos int, checks []int, spans []aliasSpan) (*syntax.Word, string, bool) {
-	var best *syntax.Word
-	bestText := ""
-	consider := func(w *syntax.Word) {
-		off := int(w.Pos().Offset())
-		if off < pos || (best != nil && off >= int(best.Pos().Offset())) {
+// unitAliasWords is nextAliasWords within one complete command.
+func unitAliasWords(unit []*syntax.Stmt, src string, t aliasTable, pos int, checks []int, spans aliasSpans) []aliasHit {
+	var hits []aliasHit
+	seen := map[int]bool{}
+	consider := func(w *syntax.Word, check bool) {
+		off, end := int(w.Pos().Offset()), int(w.End().Offset())
+		if off < pos || seen[off] {
 			return
 		}
 		name := w.Lit()
 		text, ok := t.m[name]
-		if !ok || int(w.End().Offset()) > len(src) || src[off:int(w.End().Offset())] != name {
+		if !ok || end > len(src) || src[off:end] != name || guarded(spans, off, name) {
 			return
 		}
-		if guarded(spans, off, name) {
-			return
-		}
-		best, bestText = w, text
+		seen[off] = true
+		hits = append(hits, aliasHit{ws: off, we: end, text: text, check: check})
 	}
 	for _, st := range unit {
 		syntax.Walk(st, func(n syntax.Node) bool {
@@ -312,16 +377,16 @@ func unitAliasWord(unit []*syntax.Stmt, src string, t aliasTable, pos int, check
 			if !ok || len(call.Args) == 0 {
 				return true
 			}
-			consider(call.Args[0])
+			consider(call.Args[0], false)
 			for _, c := range checks {
-				if c < pos || c < int(call.Pos().Offset()) || c > int(call.End().Offset()) {
+				if c < int(call.Pos().Offset()) || c > int(call.End().Offset()) {
 					continue
 				}
 				// The first unquoted word at or after c: bash's check
 				// passes over quoted words.
 				for _, a := range call.Args {
 					if int(a.Pos().Offset()) >= c && !quotedWord(a) {
-						consider(a)
+						consider(a, true)
 						break
 					}
 				}
@@ -329,7 +394,7 @@ func unitAliasWord(unit []*syntax.Stmt, src string, t aliasTable, pos int, check
 			return true
 		})
 	}
-	return best, bestText, best != nil
+	return hits
 }
 
 // quotedWord: a word with any quoting, which bash never reads as an alias.
