@@ -308,6 +308,12 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 		}
 		return nil
 	}
+	if args[0] == s.capture+"_out" {
+		// A >(…) outside a simple command's words (a loop's list, [[ ]]).
+		io.WriteString(hc.Stderr, "bash: >(...): process substitution for writing is only supported in a command's words and redirections\n")
+		io.WriteString(hc.Stdout, "/dev/null")
+		return nil
+	}
 	if op, ok := strings.CutPrefix(args[0], s.capture); ok && len(args) > 1 {
 		switch op {
 		case "_wout", "_wsave", "_win", "_wrestore":
