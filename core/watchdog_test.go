@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -129,4 +131,43 @@ func TestJqMatchesAreBounded(t *testing.T) {
 	if res.ExitCode != 0 || res.Stdout != "1001\n" {
 		t.Errorf("what fits: %+v", res)
 	}
+}
+
+// G-12.3: sed's s///g over a long line lists its matches a few thousand
+// at a time: `s/b*/x/g` over a 4 MB line listed four million matches at
+// once (about 200 MB the budget never saw; 1 GB for a 20 MB line).
+func TestSedLongLineMatchesAreNotListedAtOnce(t *testing.T) {
+	s := memoryWorkspace(t, 32<<20)
+	runtime.GC()
+	base, peak, stop := liveObjects(), atomic.Int64{}, make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if n := liveObjects(); n > peak.Load() {
+				peak.Store(n)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	res := s.Execute(context.Background(), `head -c 4M /dev/zero | tr '\0' a | sed 's/b*/x/g' | wc -c`)
+	close(stop)
+	<-sampled
+	if res.ExitCode != 0 || res.Stdout != "8388609\n" {
+		t.Errorf("%+v", res)
+	}
+	if n := peak.Load() - base; n > 100<<20 {
+		t.Errorf("the heap held %d MiB more at its peak", n>>20)
+	}
+}
+
+// liveObjects is the heap's objects, garbage not yet collected included.
+func liveObjects() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
 }

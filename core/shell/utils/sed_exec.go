@@ -3,7 +3,10 @@ package utils
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // sedRun is the state of one sed execution: pattern and hold space, the
@@ -413,22 +416,26 @@ func (r *sedRun) substitute(sub *sedSubst) bool {
 	if !sub.global {
 		limit = sub.nth
 	}
-	matches := re.FindAllSubmatchIndex(r.ps, limit)
-	if len(matches) < sub.nth {
-		return true
-	}
 	var out []byte
-	last := 0
-	for k, m := range matches {
-		if k+1 < sub.nth {
-			continue
+	last, k, stopped := 0, 0, false
+	sedMatches(re, r.ps, limit, func(m []int) bool {
+		if k++; k < sub.nth {
+			return true
 		}
 		out = append(out, r.ps[last:m[0]]...)
 		out = sedExpand(out, r.ps, m, sub.repl)
 		last = m[1]
-		if k&1023 == 0 && !r.hold(int64(cap(r.ps)+cap(r.hs)+cap(out))) {
+		if k&1023 == 0 && (!r.hold(int64(cap(r.ps)+cap(r.hs)+cap(out))) || r.t.ctx.Err() != nil) {
+			stopped = true
 			return false
 		}
+		return true
+	})
+	if stopped {
+		return false
+	}
+	if k < sub.nth {
+		return true
 	}
 	out = append(out, r.ps[last:]...)
 	r.ps = out
@@ -440,6 +447,65 @@ func (r *sedRun) substitute(sub *sedSubst) bool {
 		r.openWriteFile(sub.wfile).writeLine(r.ps, true)
 	}
 	return true
+}
+
+// sedMatchChunk is how many matches sedMatches lists at once.
+const sedMatchChunk = 4096
+
+// sedMatches calls each with the successive matches of re in b (at most
+// limit, all when limit < 0), as FindAllSubmatchIndex lists them, until
+// each returns false. Over a long line a pattern that does not look
+// behind its start (no ^, \b, \B, \A) is searched a few thousand
+// matches at a time, so the list never holds one match per byte of the
+// line (G-12.3).
+func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
+	gre, ok := re.(*regexp.Regexp)
+	if !ok || limit >= 0 || len(b) < 1<<16 || sedLooksBehind(gre.String()) {
+		for _, m := range re.FindAllSubmatchIndex(b, limit) {
+			if !each(m) {
+				return
+			}
+		}
+		return
+	}
+	// As regexp's own loop: after an empty match the search moves one
+	// character on, and an empty match where the previous match ended
+	// is not one.
+	pos, prevEnd := 0, -1
+	for pos <= len(b) {
+		ms := gre.FindAllSubmatchIndex(b[pos:], sedMatchChunk)
+		for i, m := range ms {
+			for j := range m {
+				if m[j] >= 0 {
+					m[j] += pos
+				}
+			}
+			if i == 0 && m[0] == m[1] && m[0] == prevEnd {
+				continue
+			}
+			if !each(m) {
+				return
+			}
+		}
+		if len(ms) < sedMatchChunk {
+			return
+		}
+		lastM := ms[len(ms)-1]
+		prevEnd, pos = lastM[1], lastM[1]
+		if lastM[0] == lastM[1] {
+			if pos == len(b) {
+				return
+			}
+			_, w := utf8.DecodeRune(b[pos:])
+			pos += w
+		}
+	}
+}
+
+// sedLooksBehind reports whether a compiled pattern reads what comes
+// before where a search starts.
+func sedLooksBehind(expr string) bool {
+	return strings.ContainsAny(expr, "^") || strings.Contains(expr, `\b`) || strings.Contains(expr, `\B`) || strings.Contains(expr, `\A`)
 }
 
 // sedExpand appends one replacement, applying GNU's \L \U \l \u \E case
