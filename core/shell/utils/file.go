@@ -22,7 +22,8 @@ Determine type of FILEs.
   -v, --version              output version information and exit
 
 This file knows a small set of types: empty, directory, symbolic link,
-shell and other scripts, JSON, XML, HTML, PDF, PNG, JPEG, GIF, gzip, zip,
+shell and other scripts, JSON, XML, HTML, C source (as libmagic finds
+it: a main( then ) and { on complete lines), PDF, PNG, JPEG, GIF, gzip, zip,
 ELF, ASCII and UTF-8 text (with their line terminators), and data.
 `
 
@@ -272,8 +273,39 @@ func fileClassify(data []byte) string {
 		return "HTML document, " + text + fileTerminators(data)
 	case fileLooksCSV(data):
 		return "CSV text"
+	case fileLooksC(data):
+		return "C source, " + text + fileTerminators(data)
 	}
 	return text + fileTerminators(data)
+}
+
+// fileLooksC reports whether text is what file 5.44's magic calls C
+// source on the way a Rust or C program starts: "main(" starting at one of
+// the first 8193 offsets (a search/8192), then, anywhere after it, a ')' followed by a '{' with only white
+// space between (`fn main() {`, `int main(void)\n{`). libmagic's regex
+// reads complete lines only, so the '{' must come before the last newline.
+func fileLooksC(data []byte) bool {
+	i := bytes.Index(data[:min(len(data), 8192+len("main("))], []byte("main("))
+	if i < 0 {
+		return false
+	}
+	rest := data[i+len("main("):]
+	rest = rest[:max(0, bytes.LastIndexByte(rest, '\n'))]
+	for j := bytes.IndexByte(rest, ')'); j >= 0; {
+		k := j + 1
+		for k < len(rest) && strings.IndexByte(" \t\n\r\v\f", rest[k]) >= 0 {
+			k++
+		}
+		if k < len(rest) && rest[k] == '{' {
+			return true
+		}
+		next := bytes.IndexByte(rest[k:], ')')
+		if next < 0 {
+			break
+		}
+		j = k + next
+	}
+	return false
 }
 
 // csvLines is how many lines file reads before it calls text CSV.
