@@ -172,7 +172,7 @@ func TestFileOperationRefusals(t *testing.T) {
 		{"write into hidden", write("/vault/internal/new"), "write_file: /vault/internal/new: No such file or directory\n", 1, "", true},
 		{"write a directory", write("/w/d"), "write_file: /w/d: Is a directory\n", 1, "", false},
 		{"write in a missing directory", write("/w/no/x"), "write_file: /w/no/x: No such file or directory\n", 1, "", true},
-		{"edit missing text", edit("a.txt", "six", "6"), "edit_file: a.txt: the text to replace was not found\n", 1, "", false},
+		{"edit missing text", edit("a.txt", "six", "6"), "edit_file: a.txt: the text to replace was not found; read the file again and copy the text exactly, whitespace and indentation included\n", 1, "", false},
 		{"edit not unique", edit("dup.txt", "x = 1", "x = 2"), "edit_file: dup.txt: the text to replace occurs 2 times; give more context to make it unique, or replace every occurrence\n", 1, "", false},
 		{"edit empty old", edit("a.txt", "", "x"), "edit_file: a.txt: the text to replace is empty\n", 1, "", false},
 		{"edit read-only", edit("/ro/f", "frozen", "thawed"), "edit_file: /ro/f: Read-only file system\n", 1, "", false},

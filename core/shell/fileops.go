@@ -393,7 +393,7 @@ func (s *Shell) EditFile(ctx context.Context, name string, ed Edit) (FileEdit, e
 		count := strings.Count(text, ed.Old)
 		switch {
 		case count == 0:
-			return fail("the text to replace was not found")
+			return fail("the text to replace was not found; read the file again and copy the text exactly, whitespace and indentation included")
 		case count > 1 && !ed.All:
 			return fail(fmt.Sprintf("the text to replace occurs %d times; give more context to make it unique, or replace every occurrence", count))
 		}
