@@ -1,9 +1,13 @@
 package core
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -334,5 +338,46 @@ func TestWideFieldsAreCharged(t *testing.T) {
 		if res := s.Execute(context.Background(), line); res.ExitCode != 0 || res.Stdout != want {
 			t.Errorf("%s: exit %d stdout %q stderr %q, want %q", line, res.ExitCode, res.Stdout, res.Stderr, want)
 		}
+	}
+}
+
+// An archive says how big its members are, and a sparse member's size is
+// what its holes expand to: GNU tar's 10 KB archive of a 30 GB sparse file
+// (testdata/sparse-30g.tar.gz, gzip-compressed to keep it small here), or a
+// gzip stream of zeros, asks for far more than it holds. Extracting either
+// ends the line at its budget (125) instead of the process; listing reads
+// no member's data.
+func TestArchiveBombsEndTheLine(t *testing.T) {
+	packed, err := os.ReadFile("testdata/sparse-30g.tar.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(packed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zeros bytes.Buffer
+	zw := gzip.NewWriter(&zeros)
+	zw.Write(make([]byte, 256<<20))
+	zw.Close()
+	s := memoryWorkspace(t, 32<<20, vfs.MountSpec{Prefix: "/w", Files: map[string]string{
+		"sparse.tar": string(sparse), "sparse.tar.gz": string(packed), "zeros.gz": zeros.String(),
+	}})
+	for _, line := range []string{"tar -xf sparse.tar", "tar -xzf sparse.tar.gz", "tar -xf zeros.gz"} {
+		res := s.Execute(context.Background(), "cd /w && "+line)
+		if res.ExitCode != 125 || !strings.Contains(res.Stderr, "line exceeded the memory limit") {
+			t.Errorf("%s: exit %d\n%s%s", line, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+	res := s.Execute(context.Background(), "cd /w && tar -tvf sparse.tar")
+	if res.ExitCode != 0 || !strings.Contains(res.Stdout, " 32212254720 ") {
+		t.Errorf("listing the sparse archive: exit %d\n%s%s", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if res := s.Execute(context.Background(), "ls /w"); res.Stdout != "sparse.tar\nsparse.tar.gz\nzeros.gz\n" {
+		t.Errorf("after the bombs: %+v", res)
 	}
 }

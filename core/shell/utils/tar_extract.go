@@ -172,7 +172,7 @@ func (x *tarExtractor) one(p tarPlan) {
 			return
 		}
 		x.dirs = append(x.dirs, p)
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // archive/tar reads the old '\x00' type as TypeReg
 		x.file(p, p.m.data, fs.FileMode(hdr.Mode).Perm(), hdr.ModTime)
 	case tar.TypeSymlink:
 		if !x.replace(p) {

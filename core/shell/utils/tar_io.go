@@ -330,9 +330,16 @@ func tarMembers(t *tool, cfg *tarConfig, data []byte) []tarMember {
 			return list
 		}
 		var body []byte
-		if hdr.Typeflag == tar.TypeReg || hdr.Typeflag == tar.TypeRegA {
-			body, err = io.ReadAll(tr)
-			if err != nil {
+		if cfg.mode != 't' && hdr.Typeflag == tar.TypeReg {
+			// The size is the header's word, and a sparse member's is
+			// what its holes expand to: a 10 KB archive may claim 30 GB.
+			// The line's budget is asked before anything is made.
+			if hdr.Size < 0 || t.env.Grow(hdr.Size) != nil {
+				cfg.failed, cfg.fatal = true, true
+				return nil
+			}
+			body = make([]byte, hdr.Size)
+			if _, err = io.ReadFull(tr, body); err != nil {
 				tarFatal(t, cfg, "Unexpected EOF in archive")
 				return list
 			}
