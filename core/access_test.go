@@ -1,6 +1,7 @@
 package core
 
 import (
+	"strings"
 	"testing"
 
 	"gatehouse/core/gate"
@@ -60,5 +61,40 @@ func TestTestWritable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Writing over a hidden path that exists answers as writing over a hidden
+// path that does not: tar and git judge all their writes first (CheckCreate),
+// and that judgement must not tell a hidden file, or a directory holding
+// one, from nothing (G-4.5, G-4.11).
+func TestPlannedWritesDoNotRevealHiddenPaths(t *testing.T) {
+	t.Parallel()
+	ws, err := NewWorkspace([]vfs.MountSpec{
+		{Prefix: "/w", Files: map[string]string{"a.txt": "a\n", "secrets/hid/k": "k\n", "secrets/s": "s\n"}},
+	}, WithProfiles(gate.ProfileSpec{
+		Name: "p",
+		Deny: []gate.Rule{{Reason: "no secrets", Paths: []string{"/w/secrets/*"}}},
+		Hide: []gate.PathGroup{{Paths: []string{"/w/secrets/hid", "/w/secrets/ghost"}}},
+	}), WithDefaultProfile("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	extract := func(name string) string {
+		s, err := ws.CreateSession("agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := "cd /tmp && mkdir -p q/secrets/NAME && cp /w/a.txt q/secrets/NAME/k && tar -cf b.tar -C q secrets && cd /w && tar -xf /tmp/b.tar; echo $?; tar -xf /tmp/b.tar secrets/NAME/k; echo $?; rm -rf /tmp/q /tmp/b.tar"
+		res := s.Execute(t.Context(), strings.ReplaceAll(line, "NAME", name))
+		return strings.ReplaceAll(res.Stdout+res.Stderr, name, "NAME")
+	}
+	hidden, ghost := extract("hid"), extract("ghost")
+	if hidden != ghost {
+		t.Errorf("extracting over a hidden directory that exists:\n%s\nover one that does not:\n%s", hidden, ghost)
+	}
+	if !strings.Contains(ghost, "secrets/NAME: Cannot open: no secrets") {
+		t.Errorf("extracting over a hidden name is refused as under the deny: %s", ghost)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -124,7 +125,11 @@ func tarExtract(t *tool, cfg *tarConfig, members []tarMember) {
 		}
 		// A missing directory on the way is made as the member is
 		// written, and judged then: only a refusal stops everything.
-		if err := t.env.FS.CheckCreate(p.dest); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		err := t.env.FS.CheckCreate(p.dest)
+		if p.m.hdr.Typeflag == tar.TypeDir && isErrno(err, syscall.EISDIR) {
+			continue // a directory that is there already is kept
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			t.warn(p.name + ": Cannot open: " + errText(err))
 			refused = true
 		}

@@ -707,15 +707,27 @@ func (r *repo) mergeContent(b, o, t plumbing.Hash, oursName, theirName string) (
 		}
 		texts[i] = data
 	}
-	// The result is at most both sides and the markers: it must fit in
-	// the line's memory budget along with what is read (G-12.3).
-	if err := r.fits(int64(len(texts[1]) + len(texts[2]))); err != nil {
+	// The result is at most both sides and the markers, and the merge
+	// holds every version split into lines with the diff's tables beside
+	// them (mergeLineCost a line): all of it must fit in the line's memory
+	// budget along with what is read (G-12.3). Counted here, before the
+	// merge, so a merge too big for the budget ends the line whatever the
+	// heap watchdog happens to see while it runs.
+	lines := 0
+	for _, text := range texts {
+		lines += bytes.Count(text, []byte{'\n'}) + 1
+	}
+	if err := r.fits(int64(len(texts[1])+len(texts[2])) + int64(lines)*mergeLineCost); err != nil {
 		return h, false, false, err
 	}
 	merged, conflicts := mergeText(texts[0], texts[1], texts[2], oursName, theirName, r.favor)
 	h, err = r.writeObject(plumbing.BlobObject, merged)
 	return h, conflicts == 0, false, err
 }
+
+// mergeLineCost is what a merge holds for one line of one version: its
+// slice header in the split text and its entries in the diff's tables.
+const mergeLineCost = 48
 
 func equalLines(a, b [][]byte) bool {
 	if len(a) != len(b) {
