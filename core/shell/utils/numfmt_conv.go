@@ -202,7 +202,7 @@ func (nf *numfmtRun) human(val *big.Float, precision int) (string, bool) {
 		if cfg.zeroPad >= 128 {
 			return v.Text('f', 6), false
 		}
-		out := numfmtZeroPad(v.Text('f', precision), cfg.zeroPad)
+		out := zeroPadNumber(v.Text('f', precision), cfg.zeroPad)
 		return out, len(out) < 128
 	}
 	base := 1000.0
@@ -232,7 +232,7 @@ func (nf *numfmtRun) human(val *big.Float, precision int) (string, bool) {
 	if prec >= 127 || cfg.zeroPad >= 127 {
 		return v.Text('f', 6), false
 	}
-	out := numfmtZeroPad(v.Text('f', prec), cfg.zeroPad)
+	out := zeroPadNumber(v.Text('f', prec), cfg.zeroPad)
 	if power > 0 {
 		out += string("KMGTPEZY"[power-1])
 	}
@@ -243,18 +243,6 @@ func (nf *numfmtRun) human(val *big.Float, precision int) (string, bool) {
 		out += "i"
 	}
 	return out, true
-}
-
-// numfmtZeroPad pads a number with zeros after its sign to width.
-func numfmtZeroPad(s string, width int) string {
-	if len(s) >= width {
-		return s
-	}
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	return sign + strings.Repeat("0", width-len(s)-len(sign)) + s
 }
 
 // numfmtRound rounds to an integer by --round's method; the result is

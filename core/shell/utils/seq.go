@@ -167,7 +167,7 @@ func runSeq(e *Env) (int, error) {
 			b.WriteString(sep)
 		}
 		printed = true
-		b.WriteString(seqPad(render(v), width))
+		b.WriteString(zeroPadNumber(render(v), width))
 		if b.Len() > 32*1024 {
 			if !t.writeString(b.String()) || t.stopped() {
 				return t.end(1)
@@ -196,7 +196,7 @@ func seqIntegers(t *tool, first, step, last int64, sep string, equal bool) int {
 		}
 		printed = true
 		if width > 0 {
-			buf = append(buf, seqPad(strconv.FormatInt(v, 10), width)...)
+			buf = append(buf, zeroPadNumber(strconv.FormatInt(v, 10), width)...)
 		} else {
 			buf = strconv.AppendInt(buf, v, 10)
 		}
@@ -216,8 +216,9 @@ func seqIntegers(t *tool, first, step, last int64, sep string, equal bool) int {
 	return 0
 }
 
-// seqPad pads with zeros after any sign, to width.
-func seqPad(s string, width int) string {
+// zeroPadNumber pads a number with zeros after any sign, to width
+// (seq -w, numfmt --format=%0N).
+func zeroPadNumber(s string, width int) string {
 	if len(s) >= width {
 		return s
 	}
