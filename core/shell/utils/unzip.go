@@ -70,16 +70,15 @@ func unzipOperands(argv []string) []OperandRef {
 }
 
 type unzipConfig struct {
-	mode               byte // 'x', 'l', 'p', 't'
-	dir                string
-	never, overwrite   bool
-	quiet, junk        bool
-	include, exclude   []string
-	status             int
-	none               bool // the prompt's "[N]one" (or EOF) was given
-	all                bool // "[A]ll"
-	answers            *bufio.Reader
-	announced, listing bool
+	mode             byte // 'x', 'l', 'p', 't'
+	dir              string
+	never, overwrite bool
+	quiet, junk      bool
+	include, exclude []string
+	status           int
+	none             bool // the prompt's "[N]one" (or EOF) was given
+	all              bool // "[A]ll"
+	answers          *bufio.Reader
 }
 
 func runUnzip(e *Env) (int, error) {
