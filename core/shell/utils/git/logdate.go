@@ -13,7 +13,7 @@ import (
 // "format:" with a strftime layout, each in the commit's own zone or, with
 // "-local", in the session's ($TZ).
 type dateMode struct {
-	kind   string // "", "iso", "iso-strict", "rfc", "short", "raw", "unix", "relative", "format"
+	kind   string // "", "iso", "iso-strict", "rfc", "short", "raw", "unix", "relative", "human", "format"
 	layout string // the strftime layout of "format"
 	local  bool
 }
@@ -21,6 +21,11 @@ type dateMode struct {
 // parseDateMode reads a --date value as git 2.39 does.
 func parseDateMode(v string) (dateMode, error) {
 	var m dateMode
+	if strings.HasPrefix(v, "auto:") {
+		// auto:MODE is MODE on a terminal; git's output here never is
+		// one, so the default (git reads no further).
+		return m, nil
+	}
 	if l, ok := strings.CutPrefix(v, "format:"); ok {
 		return dateMode{kind: "format", layout: l}, nil
 	}
@@ -40,10 +45,8 @@ func parseDateMode(v string) (dateMode, error) {
 		m.kind = "iso-strict"
 	case "rfc", "rfc2822":
 		m.kind = "rfc"
-	case "short", "raw", "unix", "relative":
+	case "short", "raw", "unix", "relative", "human":
 		m.kind = v
-	case "human", "auto":
-		return m, &exitError{msg: "git: 'log --date=" + v + "' is not supported here\n", code: 1}
 	default:
 		return m, fatalf("unknown date format %s", v)
 	}
@@ -71,6 +74,8 @@ func (r *repo) fmtDate(t time.Time) string {
 		return strconv.FormatInt(t.Unix(), 10)
 	case "relative":
 		return relativeDate(t, time.Now())
+	case "human":
+		return humanDate(t, time.Now().In(utils.TimeZone(r.g.env.Getenv("TZ"))))
 	case "format":
 		s, err := utils.Strftime(m.layout, t, r.g.env.Grow)
 		if err != nil {
@@ -120,4 +125,44 @@ func relativeDate(t, now time.Time) string {
 		return fmt.Sprintf("%d year%s, %d month%s ago", years, plural(int(years)), months, plural(int(months)))
 	}
 	return ago((diff+183)/365, "year")
+}
+
+// humanDate is git's --date=human against now (in the session's zone):
+// today's dates as relative ones; a date of the last few days of this
+// month by its weekday and time (and its zone when that is not now's);
+// the rest of this year without the year; older ones as month, day and
+// year alone. Fields are compared in the date's own zone, as git does.
+func humanDate(t, now time.Time) string {
+	_, tz := t.Zone()
+	_, nowTZ := now.Zone()
+	sameYear := t.Year() == now.Year()
+	hideDate := false
+	if sameYear && t.Month() == now.Month() {
+		switch {
+		case t.Day() > now.Day():
+			// a future date (zones apart): shown whole
+		case t.Day() == now.Day():
+			return relativeDate(t, now)
+		case t.Day()+5 > now.Day():
+			hideDate = true
+		}
+	}
+	var b strings.Builder
+	if sameYear {
+		b.WriteString(t.Format("Mon "))
+	}
+	if !hideDate {
+		b.WriteString(t.Format("Jan 2 "))
+	}
+	if sameYear {
+		b.WriteString(t.Format("15:04"))
+	}
+	s := strings.TrimRight(b.String(), " ")
+	if !sameYear {
+		s += t.Format(" 2006")
+	}
+	if hideDate && tz != nowTZ {
+		s += t.Format(" -0700")
+	}
+	return s
 }
