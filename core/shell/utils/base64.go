@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-const base64Help = `Usage: base64 [OPTION]... [FILE]
-Base64 encode or decode FILE, or standard input, to standard output.
+// baseHelp is base64's and base32's --help, which differ in the name.
+func baseHelp(name, title string) string {
+	return "Usage: " + name + ` [OPTION]... [FILE]
+` + title + ` encode or decode FILE, or standard input, to standard output.
 
 With no FILE, or when FILE is -, read standard input.
 
@@ -19,11 +21,12 @@ Mandatory arguments to long options are mandatory for short options too.
       --help        display this help and exit
       --version     output version information and exit
 
-The data are encoded as described for the base64 alphabet in RFC 4648.
+The data are encoded as described for the ` + name + ` alphabet in RFC 4648.
 When decoding, the input may contain newlines in addition to the bytes of
-the formal base64 alphabet.  Use --ignore-garbage to attempt to recover
+the formal ` + name + ` alphabet.  Use --ignore-garbage to attempt to recover
 from any other non-alphabet bytes in the encoded stream.
 `
+}
 
 var base64Opts = []optDef{
 	{short: 'd', long: "decode"},
@@ -41,28 +44,37 @@ func base64Utility(string) *Utility {
 		Operands:    plainOperands(base64Opts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("base64"),
-		Help:        base64Help,
+		Help:        baseHelp("base64", "Base64"),
 	}
 }
 
-func runBase64(e *Env) (int, error) { return runBaseCodec(e, base64Codec) }
+func runBase64(e *Env) (int, error) { return runBaseCodec(e, "base64", base64Opts, base64Codec) }
 
-// baseCodec is what base64 and base32 differ in.
+// baseCodec is one encoding of base64, base32 and basenc.
 type baseCodec struct {
-	name, help string
-	enc        interface {
-		EncodeToString(src []byte) string
-	}
+	// encode returns the text of data, or false when data cannot be
+	// encoded (z85 takes whole groups of four bytes only).
+	encode func(data []byte) (string, bool)
 	decode func(data []byte, ignoreGarbage bool) ([]byte, bool)
 }
 
-var base64Codec = &baseCodec{name: "base64", help: base64Help, enc: base64.StdEncoding, decode: base64Decode}
+var base64Codec = &baseCodec{encode: stdEncoder(base64.StdEncoding), decode: base64Decode}
 
-var base32Codec = &baseCodec{name: "base32", help: base32Help, enc: base32.StdEncoding, decode: base32Decode}
+var base32Codec = &baseCodec{encode: stdEncoder(base32.StdEncoding), decode: base32Decode}
 
-// runBaseCodec is base64 and base32.
-func runBaseCodec(e *Env, codec *baseCodec) (int, error) {
-	t, args, status, done := begin(e, spec{name: codec.name, defs: base64Opts, usageExit: 1, help: codec.help})
+// stdEncoder adapts an encoding/base64 or base32 encoding.
+func stdEncoder(enc interface{ EncodeToString(src []byte) string }) func([]byte) (string, bool) {
+	return func(data []byte) (string, bool) { return enc.EncodeToString(data), true }
+}
+
+// runBaseCodec is base64, base32 and basenc; codec is nil for basenc,
+// whose options name the encoding (the last one wins).
+func runBaseCodec(e *Env, name string, defs []optDef, codec *baseCodec) (int, error) {
+	help := baseHelp(name, strings.ToUpper(name[:1])+name[1:])
+	if codec == nil {
+		help = basencHelp
+	}
+	t, args, status, done := begin(e, spec{name: name, defs: defs, usageExit: 1, help: help})
 	if done {
 		return status, nil
 	}
@@ -70,7 +82,7 @@ func runBaseCodec(e *Env, codec *baseCodec) (int, error) {
 	for _, o := range args.opts {
 		switch o.name {
 		case "decode", "D":
-			if codec.name != "base64" && o.name == "D" {
+			if name != "base64" && o.name == "D" {
 				return t.end(t.usage("invalid option -- 'D'"))
 			}
 			decode = true
@@ -83,40 +95,25 @@ func runBaseCodec(e *Env, codec *baseCodec) (int, error) {
 				return t.end(1)
 			}
 			wrap = int(n)
+		default:
+			if c := basencCodec(o.name); c != nil {
+				codec = c
+			}
 		}
 	}
 	files := args.operandStrings(e.Args)
 	if len(files) > 1 {
 		return t.end(t.usage("extra operand " + quoteAlways(files[1])))
 	}
-	name := "-"
-	if len(files) == 1 {
-		name = files[0]
+	if codec == nil {
+		return t.end(t.usage("missing encoding type"))
 	}
-	in, closeIn, err := openOperand(t, name)
-	if err != nil {
-		t.warn(quoteIfNeeded(name) + ": " + errText(err))
-		return t.end(1)
-	}
-	data, err := readAllCtx(t, in)
-	closeIn()
-	if err != nil {
-		t.warn(quoteIfNeeded(name) + ": " + errText(err))
+	data, ok := readOneOperand(t, files)
+	if !ok {
 		return t.end(1)
 	}
 	if !decode {
-		text := codec.enc.EncodeToString(data)
-		var b strings.Builder
-		for wrap > 0 && len(text) > wrap {
-			b.WriteString(text[:wrap] + "\n")
-			text = text[wrap:]
-		}
-		b.WriteString(text)
-		if b.Len() > 0 && wrap > 0 {
-			b.WriteByte('\n')
-		}
-		t.writeString(b.String())
-		return t.end(0)
+		return t.end(baseEncode(t, codec, data, wrap))
 	}
 	out, ok := codec.decode(data, garbage)
 	t.write(out)
@@ -125,6 +122,48 @@ func runBaseCodec(e *Env, codec *baseCodec) (int, error) {
 		return t.end(1)
 	}
 	return t.end(0)
+}
+
+// readOneOperand reads the only operand of a filter (standard input when
+// there is none or it is "-") whole, charged to the line's budget; it has
+// said why on stderr when it returns false.
+func readOneOperand(t *tool, files []string) ([]byte, bool) {
+	name := "-"
+	if len(files) == 1 {
+		name = files[0]
+	}
+	in, closeIn, err := openOperand(t, name)
+	if err != nil {
+		t.warn(quoteIfNeeded(name) + ": " + errText(err))
+		return nil, false
+	}
+	data, err := readAllCtx(t, in)
+	closeIn()
+	if err != nil {
+		t.warn(quoteIfNeeded(name) + ": " + errText(err))
+		return nil, false
+	}
+	return data, true
+}
+
+// baseEncode writes data's text, wrapped every wrap columns (0: never).
+func baseEncode(t *tool, codec *baseCodec, data []byte, wrap int) int {
+	text, ok := codec.encode(data)
+	if !ok {
+		t.warn("invalid input (length must be multiple of 4 characters)")
+		return 1
+	}
+	for wrap > 0 && len(text) > wrap {
+		if !t.writeString(text[:wrap]) || !t.writeByte('\n') {
+			return 1
+		}
+		text = text[wrap:]
+	}
+	t.writeString(text)
+	if text != "" && wrap > 0 {
+		t.writeByte('\n')
+	}
+	return 0
 }
 
 // base64Decode decodes what it can; ok is false on a byte outside the
@@ -157,35 +196,17 @@ func base64Decode(data []byte, ignoreGarbage bool) ([]byte, bool) {
 	return out, true
 }
 
-const base32Help = `Usage: base32 [OPTION]... [FILE]
-Base32 encode or decode FILE, or standard input, to standard output.
-
-With no FILE, or when FILE is -, read standard input.
-
-Mandatory arguments to long options are mandatory for short options too.
-  -d, --decode          decode data
-  -i, --ignore-garbage  when decoding, ignore non-alphabet characters
-  -w, --wrap=COLS       wrap encoded lines after COLS character (default 76).
-                          Use 0 to disable line wrapping
-      --help        display this help and exit
-      --version     output version information and exit
-
-The data are encoded as described for the base32 alphabet in RFC 4648.
-When decoding, the input may contain newlines in addition to the bytes of
-the formal base32 alphabet.  Use --ignore-garbage to attempt to recover
-from any other non-alphabet bytes in the encoded stream.
-`
 
 // base32Utility makes the base32 utility (see builtins).
 func base32Utility(string) *Utility {
 	return &Utility{
 		Name:        "base32",
 		Keeps:       KeepsNothing,
-		Run:         func(e *Env) (int, error) { return runBaseCodec(e, base32Codec) },
+		Run:         func(e *Env) (int, error) { return runBaseCodec(e, "base32", base64Opts, base32Codec) },
 		Operands:    plainOperands(base64Opts, parseMode{}, Read),
 		OperandExit: 1,
 		Voice:       quotedVoice("base32"),
-		Help:        base32Help,
+		Help:        baseHelp("base32", "Base32"),
 	}
 }
 

@@ -30,7 +30,7 @@ func TestBase64Gatehouse(t *testing.T) {
 		{name: "round trip binary", args: []string{"base64", "-w0", "f"}, files: map[string]string{"/w/f": "\x00\xff\x10"}, wantOut: "AP8Q"},
 		{name: "refused", args: []string{"base64", "secret"}, files: map[string]string{"/w/secret": "k"},
 			wantErr: "base64: secret: " + secretReason + "\n", wantExit: 1},
-		{name: "help", args: []string{"base64", "--help"}, wantOut: base64Help},
+		{name: "help", args: []string{"base64", "--help"}, wantOut: baseHelp("base64", "Base64")},
 	})
 	runVoiceCases(t, []voiceCase{{utility: "base64", arg: "secret", msg: secretReason, want: "base64: secret: " + secretReason + "\n"}})
 }

@@ -13,6 +13,7 @@ var builtins = [...]Provider{
 	{Name: "base32", Make: base32Utility},
 	{Name: "base64", Make: base64Utility},
 	{Name: "basename", Make: basenameUtility},
+	{Name: "basenc", Make: basencUtility},
 	{Name: "bc", Make: bcUtility},
 	{Name: "cat", Make: catUtility},
 	{Name: "chmod", Make: chmodUtility},
