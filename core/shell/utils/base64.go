@@ -196,7 +196,6 @@ func base64Decode(data []byte, ignoreGarbage bool) ([]byte, bool) {
 	return out, true
 }
 
-
 // base32Utility makes the base32 utility (see builtins).
 func base32Utility(string) *Utility {
 	return &Utility{
