@@ -77,7 +77,9 @@ type Model struct {
 	messageShort []string
 	messageAbout string
 	messageErr   bool
-	messageTick  int // ticks the message has been shown
+	// messageUntil is when the message leaves the rule, by the console's
+	// clock (see messageLife): a test that pins the clock keeps it.
+	messageUntil time.Time
 
 	// Arming (G-13.6): shownAsk is the ask the answering keys act on as
 	// of the last update; navigated says the human moved the selection in
@@ -97,8 +99,22 @@ type Model struct {
 	ledgerErrAt time.Time
 }
 
-// messageTicks is how long a status message stays (in ticks).
-const messageTicks = 6
+// A status message stays long enough to be read: messageMinLife, and
+// more for a long one (messagePerWord a word past the first ten), twice
+// as long for an error, which says what to do next.
+const (
+	messageMinLife = 8 * time.Second
+	messagePerWord = 400 * time.Millisecond
+)
+
+// messageLife is how long a message of text stays on the rule.
+func messageLife(text string, isErr bool) time.Duration {
+	d := messageMinLife + time.Duration(max(len(strings.Fields(text))-10, 0))*messagePerWord
+	if isErr {
+		d *= 2
+	}
+	return d
+}
 
 // New builds a console over ws. It subscribes to the ledger and the
 // workspace before reading what is already there, so nothing that
@@ -218,10 +234,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) onTick() tea.Cmd {
 	m.board.refreshSessions(m.ws)
 	m.sessions.Refresh()
-	if m.message != "" {
-		if m.messageTick++; m.messageTick >= messageTicks {
-			m.message = ""
-		}
+	if m.message != "" && !m.ctx.Now().Before(m.messageUntil) {
+		m.message = ""
 	}
 	m.ticks++
 	if m.ticks%reconcileTicks == 0 {
@@ -377,7 +391,7 @@ func (m *Model) say(isErr bool, about string, wordings ...string) {
 	for _, w := range wordings[1:] {
 		m.messageShort = append(m.messageShort, inert(w))
 	}
-	m.messageErr, m.messageTick = isErr, 0
+	m.messageErr, m.messageUntil = isErr, m.ctx.Now().Add(messageLife(wordings[0], isErr))
 }
 
 // typing reports whether a pane's text input has the keys: then letters
