@@ -133,8 +133,10 @@ func runCheckout(g *cmd, args []string) error {
 		if err := r.checkNewBranch(newBranch, force); err != nil {
 			return err
 		}
-	case len(rest) == 0:
+	case len(rest) == 0 && !detach:
 		return r.showTracking()
+	case len(rest) == 0:
+		// --detach alone detaches HEAD where it is.
 	default:
 		start = rest[0]
 	}
@@ -180,6 +182,9 @@ func runSwitch(g *cmd, args []string) error {
 			start = rest[0]
 		}
 		return r.doSwitch(req, start)
+	}
+	if len(rest) == 0 && req.detach {
+		rest = []string{"HEAD"}
 	}
 	if len(rest) == 0 {
 		return fatalf("missing branch or commit argument")

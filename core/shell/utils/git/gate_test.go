@@ -354,7 +354,11 @@ func TestNotHere(t *testing.T) {
 	w.must(prepare + "git add -A && git commit -q -m one")
 	cases := []struct{ line, stderr string }{
 		{"git rebase main", "git: 'rebase' is not supported here\n"},
-		{"git push origin main", "git: 'push' is not supported here\n"},
+		{"git push origin main", "fatal: 'origin' does not appear to be a git repository\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists.\n"},
+		{"git remote add up https://example.com/r.git && git push up main", "fatal: unable to access 'https://example.com/r.git/': a workspace has no network\n"},
+		{"git fetch git@example.com:r.git", "fatal: unable to access 'git@example.com:r.git': a workspace has no network\n"},
+		{"git clone -q . /tmp/c && git pull /tmp/c main", "git: exchanging objects with another repository ('/tmp/c') is not supported here; only clone copies one\n"},
+		{"git ls-remote", "fatal: No remote configured to list refs from.\n"},
 		{"git add -p", "git: 'add -p' is not supported here (no interactive terminal)\n"},
 		{"git bisect start", "git: 'bisect' is not supported here\n"},
 		{"git frobnicate", "git: 'frobnicate' is not a git command. See 'git --help'.\n"},
@@ -366,7 +370,7 @@ func TestNotHere(t *testing.T) {
 			t.Errorf("%s: exit %d\nstdout %q\nstderr %q\nwant %q", c.line, code, out, errOut, c.stderr)
 		}
 	}
-	if got := w.must("git status -s && git log --oneline | wc -l"); strings.TrimSpace(got) != "1" {
+	if got := w.must("git status -s && git log --oneline | wc -l && git remote -v"); got != "1\nup\thttps://example.com/r.git (fetch)\nup\thttps://example.com/r.git (push)\n" {
 		t.Errorf("a refused subcommand changed something:\n%s", got)
 	}
 }

@@ -200,6 +200,14 @@ func subcommandFor(name string) subcommand {
 		return runCherryPick
 	case "revert":
 		return runRevert
+	case "push":
+		return runPush
+	case "fetch":
+		return runFetch
+	case "pull":
+		return runPull
+	case "ls-remote":
+		return runLsRemote
 	case "version":
 		return func(g *cmd, _ []string) error {
 			fmt.Fprintf(g.out, "git version %s\n", version)
@@ -219,12 +227,12 @@ func subcommandFor(name string) subcommand {
 var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"rebase": true, "bisect": true,
-		"fetch": true, "pull": true, "push": true, "submodule": true,
-		"worktree": true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
+		"submodule": true,
+		"worktree":  true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
 		"format-patch": true, "archive": true, "describe": true, "shortlog": true,
 		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
 		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true,
-		"ls-remote": true, "hash-object": true, "update-index": true, "write-tree": true,
+		"hash-object": true, "update-index": true, "write-tree": true,
 		"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
 		"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
 		"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
