@@ -166,7 +166,7 @@ var bypassTechniques = []bypassTechnique{
 	bypassReadBuiltins, bypassGlobs, bypassLaundering, bypassFileReaders, bypassArchives,
 	bypassBackgroundJobs, bypassLookalikeFunctions, bypassIntrospection,
 	bypassScriptsAndPath, bypassExecReplacing, bypassMissingBuiltins, bypassHostEscapes, bypassAssignments,
-	bypassRenames, bypassScopedRules, bypassHiddenOrMissing,
+	bypassRenames, bypassScopedRules, bypassHiddenOrMissing, bypassSweep,
 }
 
 // bypassWorld says what differs between a world and its twin.

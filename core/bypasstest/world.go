@@ -184,7 +184,7 @@ var Allow = []string{"cat", "ls", "echo", "cd", "grep", "head", "tail", "find", 
 	"readarray", "test", "[", "type", "declare", "set", "printenv", "export", "alias", "trap",
 	"wait", "true", "false", "touch", "mkdir", "rm", "rmdir", "readlink", "realpath", "stat", "wc",
 	"tr", "cut", "tac", "rev", "compgen", "hash", "help", "shopt", "pwd", "unset", "local", "du",
-	"sleep", "tar", "gzip", "gunzip", "zcat", "unzip"}
+	"sleep", "tar", "gzip", "gunzip", "zcat", "unzip", "envsubst", "shuf", "numfmt", "rg", "git"}
 
 // Profile is the intruder's profile in world w: the token denied, the
 // internal directory hidden, AWS_* variables hidden; in /data and

@@ -370,15 +370,25 @@ func (d *door) hiddenOp(w *walk, hide *pathEntry, op vfs.Op) error {
 		// The session can see this directory, so ENOENT would be a lie.
 		return syscall.EACCES
 	}
-	if !op.Create || !p.parentVisible(op.Path, d.cmd) {
+	if !op.Create {
 		return vfs.ErrHidden
 	}
-	// Creating a name in a directory the session sees. Where a deny or an
-	// unanswered ask would reach the name were no hide written, it is
-	// refused that way, as a missing name there is; elsewhere the create
-	// is EACCES (G-4.5, G-4.11).
+	visible := p.parentVisible(op.Path, d.cmd)
+	if !visible && !op.Planned {
+		return vfs.ErrHidden
+	}
+	// Creating a name in a directory the session sees, or planning a
+	// write that would make the directories missing on the way (a hidden
+	// one looks missing). Where a deny or an unanswered ask would reach
+	// the name were no hide written, it is refused that way, as a missing
+	// name there is; elsewhere the create is EACCES (G-4.5, G-4.11), and
+	// a planned write below a hidden directory answers as below a
+	// missing one.
 	if e := p.unhiddenEntry(w, d.cmd, d.cmd == nil); e != nil && !d.askGranted(e, op.Path) {
 		return refusedAt(e, op.Path)
+	}
+	if !visible {
+		return vfs.ErrHidden
 	}
 	return syscall.EACCES
 }

@@ -49,6 +49,12 @@ type Op struct {
 	// whether the entry is hidden matters there (a denied entry is still
 	// listed, G-6.1b), so a door may skip work that can only refuse.
 	Listing bool
+	// Planned marks the judgement of a write planned before it is made
+	// (View.CheckCreate): the writer makes any directory missing on the
+	// way, so a path below a hidden directory meets the deny or ask that
+	// reaches it were no hide written, as the same path below a missing
+	// directory does (G-4.5).
+	Planned bool
 }
 
 // Door judges one operation before it reaches a mount. It returns nil to let

@@ -637,12 +637,12 @@ func (v *view) CheckCreate(name string) error {
 	if v.git == GitRepository && linkedIntoGitStore(r.clean, r.path) {
 		return pathErr("open", name, errIntoGit)
 	}
-	err := v.judge(Op{Name: OpOpen, Write: true, Create: !r.exists, Path: r.path, Prefix: r.prefix()})
+	err := v.judge(Op{Name: OpOpen, Write: true, Create: !r.exists, Planned: true, Path: r.path, Prefix: r.prefix()})
 	if r.exists && errors.Is(err, ENOENT) {
 		// A hidden path is a missing one: creating it is judged as
 		// creating a name that is not there, or the answer would tell a
 		// hidden file (or a file below a hidden directory) from nothing.
-		err = v.judge(Op{Name: OpOpen, Write: true, Create: true, Path: r.path, Prefix: r.prefix()})
+		err = v.judge(Op{Name: OpOpen, Write: true, Create: true, Planned: true, Path: r.path, Prefix: r.prefix()})
 	}
 	switch {
 	case err != nil:
