@@ -26,12 +26,8 @@ type asksPane struct {
 
 	filter    textinput.Model
 	filtering bool // the filter input has the keys
-	// shown are the indexes into board.pending the filter lets through,
-	// for the board version and filter text they were computed for; nil
-	// shown with no filter means every ask.
-	shown        []int
-	shownVersion int
-	shownFilter  string
+	// shown are the indexes into board.pending the filter lets through.
+	shown filterCache
 
 	selected   int    // index into the asks shown
 	selectedID string // what the selection follows as the queue changes
@@ -39,7 +35,7 @@ type asksPane struct {
 }
 
 func newAsksPane(ctx *Context, b *board) asksPane {
-	return asksPane{ctx: ctx, board: b, shownVersion: -1,
+	return asksPane{ctx: ctx, board: b, shown: newFilterCache(),
 		filter: newInput("/ ", "command, session:ID, agent:NAME, path:/dir or any words")}
 }
 
@@ -80,39 +76,24 @@ func (p *asksPane) clearFilter() {
 
 // count is how many asks the pane shows (all, or those matching).
 func (p *asksPane) count() int {
-	if p.refresh(); p.shown == nil {
+	if p.refresh(); p.shown.indexes == nil {
 		return len(p.board.pending)
 	}
-	return len(p.shown)
+	return len(p.shown.indexes)
 }
 
 // at is the i-th ask shown.
 func (p *asksPane) at(i int) decisions.Record {
-	if p.shown == nil {
+	if p.shown.indexes == nil {
 		return p.board.pending[i]
 	}
-	return p.board.pending[p.shown[i]]
+	return p.board.pending[p.shown.indexes[i]]
 }
 
 // refresh recomputes which asks the filter lets through when the queue or
 // the filter changed since the last time.
 func (p *asksPane) refresh() {
-	q := strings.TrimSpace(p.filter.Value())
-	if p.shownVersion == p.board.version && p.shownFilter == q {
-		return
-	}
-	p.shownVersion, p.shownFilter = p.board.version, q
-	if q == "" {
-		p.shown = nil
-		return
-	}
-	terms := strings.Fields(strings.ToLower(q))
-	p.shown = []int{}
-	for i, r := range p.board.pending {
-		if p.board.matches(r, terms) {
-			p.shown = append(p.shown, i)
-		}
-	}
+	p.shown.update(p.board.version, p.filter.Value(), len(p.board.pending), p.board.pendingSearch)
 }
 
 // Selected is the ask under the cursor, if any.
@@ -126,10 +107,10 @@ func (p *asksPane) Selected() (decisions.Record, bool) {
 // indexOf finds an ask among those shown.
 func (p *asksPane) indexOf(id string) int {
 	i := p.board.indexOf(id)
-	if p.refresh(); i < 0 || p.shown == nil {
+	if p.refresh(); i < 0 || p.shown.indexes == nil {
 		return i
 	}
-	if j, found := slices.BinarySearch(p.shown, i); found {
+	if j, found := slices.BinarySearch(p.shown.indexes, i); found {
 		return j
 	}
 	return -1
@@ -233,7 +214,7 @@ func (p *asksPane) View() string {
 	st := p.ctx.Styles
 	n, all := p.count(), len(p.board.pending)
 	title := fmt.Sprintf("Asks · %d waiting · oldest first", all)
-	if p.shown != nil {
+	if p.shown.indexes != nil {
 		title = fmt.Sprintf("Asks · %d of %d waiting match", n, all)
 	}
 	if n > p.rows() {

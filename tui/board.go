@@ -33,10 +33,15 @@ type board struct {
 	version, historyVersion int
 	// search holds each record's text a filter reads, lower-cased once
 	// (see matches); filing a record drops its entry.
-	search   map[string]*searchFields
-	sessions []sessionInfo
-	lines    map[string]*transcript // by session id
-	recent   []activity             // the newest lines of every session, newest last
+	search map[string]*searchFields
+	// pendingText and historyText are search's entries in the queue's and
+	// the history's order, for the version they were built for, so a
+	// filter's key reads them without a map look-up per record.
+	pendingText, historyText   []*searchFields
+	pendingTextV, historyTextV int
+	sessions                   []sessionInfo
+	lines                      map[string]*transcript // by session id
+	recent                     []activity             // the newest lines of every session, newest last
 }
 
 // activity is one line some agent ran, for the feed the Asks page shows
@@ -224,15 +229,38 @@ func (b *board) dropHistory(id string) {
 // historyAt is the i-th decision, newest first.
 func (b *board) historyAt(i int) decisions.Record { return b.history[len(b.history)-1-i] }
 
-// matches reports whether r passes a filter's terms (see matchesAll),
-// reading the record's text lower-cased once rather than at every key.
-func (b *board) matches(r decisions.Record, terms []string) bool {
+// searchOf is the text of r a filter reads, lower-cased once.
+func (b *board) searchOf(r decisions.Record) *searchFields {
 	hay, ok := b.search[r.ID]
 	if !ok {
 		hay = searchText(r)
 		b.search[r.ID] = hay
 	}
-	return matchTerms(hay, terms)
+	return hay
+}
+
+// pendingSearch is the search text of the i-th pending ask.
+func (b *board) pendingSearch(i int) *searchFields {
+	return b.inOrder(&b.pendingText, &b.pendingTextV, b.version, len(b.pending), i, func() decisions.Record { return b.pending[i] })
+}
+
+// historySearch is the search text of the i-th decision, newest first.
+func (b *board) historySearch(i int) *searchFields {
+	return b.inOrder(&b.historyText, &b.historyTextV, b.historyVersion, len(b.history), i, func() decisions.Record { return b.historyAt(i) })
+}
+
+// inOrder reads a list of n records' search text by position, the list
+// (*texts) made again when its version moved on since *at.
+func (b *board) inOrder(texts *[]*searchFields, at *int, version, n, i int, rec func() decisions.Record) *searchFields {
+	if *at != version || len(*texts) != n {
+		*texts, *at = make([]*searchFields, n), version
+	}
+	if f := (*texts)[i]; f != nil {
+		return f
+	}
+	f := b.searchOf(rec())
+	(*texts)[i] = f
+	return f
 }
 
 // load replaces the board's asks with the ledger's: every record, oldest

@@ -27,15 +27,12 @@ type historyPane struct {
 	selected  int  // index into the filtered rows
 	offset    int
 	// shown are the decisions the filter lets through, as indexes newest
-	// first (see board.historyAt), for the history version and filter
-	// text they were computed for; nil with no filter means all.
-	shown        []int
-	shownVersion int
-	shownFilter  string
+	// first (see board.historyAt).
+	shown filterCache
 }
 
 func newHistoryPane(ctx *Context, b *board) historyPane {
-	return historyPane{ctx: ctx, board: b, shownVersion: -1, filter: newInput("/ ", "session:ID outcome:deny path:/dir or any words")}
+	return historyPane{ctx: ctx, board: b, shown: newFilterCache(), filter: newInput("/ ", "session:ID outcome:deny path:/dir or any words")}
 }
 
 func (p *historyPane) SetSize(w, h int) {
@@ -99,38 +96,23 @@ func (p *historyPane) clearFilter() {
 // refresh recomputes which decisions the filter lets through when the
 // history or the filter changed since the last time, not at every frame.
 func (p *historyPane) refresh() {
-	q := strings.TrimSpace(p.filter.Value())
-	if p.shownVersion == p.board.historyVersion && p.shownFilter == q {
-		return
-	}
-	p.shownVersion, p.shownFilter = p.board.historyVersion, q
-	if q == "" {
-		p.shown = nil
-		return
-	}
-	terms := strings.Fields(strings.ToLower(q))
-	p.shown = []int{}
-	for i := range len(p.board.history) {
-		if p.board.matches(p.board.historyAt(i), terms) {
-			p.shown = append(p.shown, i)
-		}
-	}
+	p.shown.update(p.board.historyVersion, p.filter.Value(), len(p.board.history), p.board.historySearch)
 }
 
 // count is how many decisions the filter lets through.
 func (p *historyPane) count() int {
-	if p.refresh(); p.shown == nil {
+	if p.refresh(); p.shown.indexes == nil {
 		return len(p.board.history)
 	}
-	return len(p.shown)
+	return len(p.shown.indexes)
 }
 
 // at is the i-th decision the filter lets through, newest first.
 func (p *historyPane) at(i int) decisions.Record {
-	if p.shown == nil {
+	if p.shown.indexes == nil {
 		return p.board.historyAt(i)
 	}
-	return p.board.historyAt(p.shown[i])
+	return p.board.historyAt(p.shown.indexes[i])
 }
 
 // matchesAll reads a filter (the queue's and the history's):
@@ -164,29 +146,125 @@ func searchText(r decisions.Record) *searchFields {
 }
 
 // matchTerms reports whether every (lower-case) term matches f.
-func matchTerms(f *searchFields, terms []string) bool {
+func matchTerms(f *searchFields, terms []string) bool { return matchParsed(f, parseTerms(terms)) }
+
+// filterTerm is one term of a filter, read (see parseTerm).
+type filterTerm struct{ field, value string }
+
+func parseTerms(terms []string) []filterTerm {
+	out := make([]filterTerm, len(terms))
+	for i, t := range terms {
+		out[i].field, out[i].value = parseTerm(t)
+	}
+	return out
+}
+
+// matchParsed reports whether every term matches f.
+func matchParsed(f *searchFields, terms []filterTerm) bool {
 	for _, t := range terms {
-		field, value, scoped := strings.Cut(t, ":")
 		var hay string
-		switch {
-		case scoped && field == "session":
+		switch t.field {
+		case "session":
 			hay = f.session
-		case scoped && field == "agent":
+		case "agent":
 			hay = f.agent
-		case scoped && field == "path":
+		case "path":
 			hay = f.path
-		case scoped && (field == "command" || field == "cmd"):
+		case "command":
 			hay = f.command
-		case scoped && field == "outcome":
+		case "outcome":
 			hay = f.outcome
 		default:
-			value, hay = t, f.all
+			hay = f.all
 		}
-		if !strings.Contains(hay, value) {
+		if !strings.Contains(hay, t.value) {
 			return false
 		}
 	}
 	return true
+}
+
+// parseTerm reads one filter term: the field a scoped term names (cmd is
+// command) and its value, or "" and the whole term for any other word.
+func parseTerm(t string) (field, value string) {
+	field, value, scoped := strings.Cut(t, ":")
+	switch {
+	case !scoped:
+	case field == "session" || field == "agent" || field == "path" || field == "command" || field == "outcome":
+		return field, value
+	case field == "cmd":
+		return "command", value
+	}
+	return "", t
+}
+
+// narrows reports whether every record that passes terms passes old too:
+// each old term has a term in terms that reads the same field and
+// contains its value. Typing on at the end of a filter narrows it, so its
+// matches are found among the old ones instead of in every record; a word
+// becoming a field ("path" to "path:") does not.
+func narrows(old, terms []string) bool {
+	for _, o := range old {
+		of, ov := parseTerm(o)
+		found := false
+		for _, t := range terms {
+			if f, v := parseTerm(t); f == of && strings.Contains(v, ov) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// filterCache is which of a list's records a filter lets through, for the
+// list's version and the filter text it was computed for: a frame reads
+// it, and a key that narrows the filter looks only at the records that
+// matched before (ten thousand asks cost one scan, then fewer each key).
+type filterCache struct {
+	indexes []int // into the list; nil with no filter means all
+	version int
+	query   string
+	terms   []string
+}
+
+func newFilterCache() filterCache { return filterCache{version: -1} }
+
+// update recomputes indexes for the list's version and the filter text q,
+// when either changed; n is the list's length and text its i-th record's
+// search text.
+func (c *filterCache) update(version int, q string, n int, text func(int) *searchFields) {
+	q = strings.TrimSpace(q)
+	if c.version == version && c.query == q {
+		return
+	}
+	terms := strings.Fields(strings.ToLower(q))
+	narrower := c.version == version && c.indexes != nil && narrows(c.terms, terms)
+	c.version, c.query, c.terms = version, q, terms
+	if q == "" {
+		c.indexes = nil
+		return
+	}
+	parsed := parseTerms(terms)
+	if narrower {
+		kept := c.indexes[:0]
+		for _, i := range c.indexes {
+			if matchParsed(text(i), parsed) {
+				kept = append(kept, i)
+			}
+		}
+		c.indexes = kept
+		return
+	}
+	c.indexes = []int{}
+	for i := range n {
+		if matchParsed(text(i), parsed) {
+			c.indexes = append(c.indexes, i)
+		}
+	}
 }
 
 // listHeight is the rows left for decisions under the title, the filter

@@ -103,3 +103,22 @@ func BenchmarkLoad10kDecisions(b *testing.B) {
 		newBoard().load(all)
 	}
 }
+
+// Typing a ten-character filter into the queue, each key with its frame,
+// then esc: a key that narrows the filter looks only at the asks that
+// matched before it.
+func BenchmarkTypeFilter10kAsks(b *testing.B) {
+	for _, typed := range []string{"agent-3 rm", "/data/file"} {
+		b.Run(typed, func(b *testing.B) {
+			m := crowded(b, 10000, 160, 48)
+			for b.Loop() {
+				press(m, "/")
+				for _, r := range typed {
+					press(m, string(r))
+					_ = m.View()
+				}
+				press(m, "esc")
+			}
+		})
+	}
+}
