@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -143,6 +144,59 @@ func TestJqMatchesAreBounded(t *testing.T) {
 	res = s.Execute(context.Background(), `jq -n '"a,b" * 1000 | [splits(",")] | length'`)
 	if res.ExitCode != 0 || res.Stdout != "1001\n" {
 		t.Errorf("what fits: %+v", res)
+	}
+}
+
+// G-12.3: sub and gsub build their result once, and match counts its code
+// point offsets with one cursor (gojq patch 4): gsub concatenated its
+// result a match at a time, so `"ab" * 20000 | gsub("a"; "c")` allocated
+// the string once per match (800 MB here) and took seconds, 200,000
+// matches minutes; match and splits counted every offset from the start
+// of the string (their timings: BenchmarkJqRegexBuiltins).
+func TestJqRegexBuiltinsBuildTheirResultOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation ceilings are measured outside -short")
+	}
+	s := memoryWorkspace(t, 256<<20)
+	for _, c := range []struct{ line, want string }{
+		{`jq -n '"ab" * 20000 | gsub("a"; "c") | length'`, "40000\n"},
+		{`jq -n '"ab" * 20000 | [sub("(?<x>b)"; "\(.x)!"; "g")] | .[0] | length'`, "60000\n"},
+		{`jq -n '"ab" * 20000 | [splits("a")] | length'`, "20001\n"},
+	} {
+		allocs := heapAllocs()
+		res := s.Execute(context.Background(), c.line)
+		if res.ExitCode != 0 || res.Stdout != c.want {
+			t.Errorf("%s: %+v", c.line, res)
+		}
+		if n := heapAllocs() - allocs; n > 128<<20 {
+			t.Errorf("%s: the process allocated %d MiB", c.line, n>>20)
+		}
+	}
+}
+
+// BenchmarkJqRegexBuiltins times the regular-expression builtins over a
+// string of n matches: linear in n (gojq patch 4).
+func BenchmarkJqRegexBuiltins(b *testing.B) {
+	ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/w"}}, WithLimits(Limits{Memory: 1 << 30, WallTime: 5 * time.Minute, Commands: 1 << 30}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	s, err := ws.CreateSession("b")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{20000, 200000} {
+		for _, q := range []string{`gsub("a"; "c") | length`, `[match("a"; "g")] | length`, `[splits("a")] | length`} {
+			line := fmt.Sprintf(`jq -n '"ab" * %d | %s'`, n, q)
+			b.Run(fmt.Sprintf("%d/%s", n, q), func(b *testing.B) {
+				for b.Loop() {
+					if res := s.Execute(context.Background(), line); res.ExitCode != 0 {
+						b.Fatalf("%+v", res)
+					}
+				}
+			})
+		}
 	}
 }
 

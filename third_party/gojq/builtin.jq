@@ -157,18 +157,13 @@ def scan($re; $flags):
   else
     [.captures[].string]
   end;
-def splits($re; $flags):
-  .[foreach (match($re; $flags + "g"), null) as {$offset, $length}
-      (null; {start: .next, end: $offset, next: $offset + $length})];
+def splits($re; $flags): _match($re; $flags + "g"; false) as $ms | _gaps($ms)[];
 def splits($re): splits($re; null);
 def split($re; $flags): [splits($re; $flags)];
 def sub($re; str): sub($re; str; null);
 def sub($re; str; $flags):
-  reduce match($re; $flags) as {$offset, $length, $captures}
-    ({s: ., r: []};
-      reduce ($captures | _captures | str) as $s
-        (.i = 0; .r[.i] += .s[.next:$offset] + $s | .i += 1) |
-      .next = $offset + $length) | .r[] + .s[.next:] // .s;
+  _match($re; $flags; false) as $ms |
+  _subjoin($ms; [$ms[] | [.captures | _captures | str]])[];
 def gsub($re; str): sub($re; str; "g");
 def gsub($re; str; $flags): sub($re; str; $flags + "g");
 

@@ -214,6 +214,8 @@ func initInternalFuncs() {
 		"now":            argFunc0(funcNow),
 		"_match":         argFunc3(nil),
 		"_captures":      argFunc0(funcCaptures),
+		"_gaps":          argFunc1(funcGaps),    // patch 4
+		"_subjoin":       argFunc2(funcSubjoin), // patch 4
 		"error":          {argcount0 | argcount1, false, funcError},
 		"halt":           argFunc0(funcHalt),
 		"halt_error":     {argcount0 | argcount1, false, funcHaltError},
@@ -2041,8 +2043,13 @@ func funcMatch(v, re, fs, testing any, cache *sync.Map) any {
 	if len(xs) > maxMatches {
 		return &tooManyMatchesError{restr}
 	}
+	// Patch 4: code point offsets counted by one cursor moving forward
+	// (each was counted from the start of the string: O(n²)).
 	res, names := make([]any, len(xs)), r.SubexpNames()
+	c := runeCursor{s: s}
 	for i, x := range xs {
+		start := c.runes(x[0])
+		at := func(b int) int { return start + utf8.RuneCountInString(s[x[0]:b]) }
 		captures := make([]any, (len(x)-2)/2)
 		for j := 1; j < len(x)/2; j++ {
 			var name any
@@ -2058,16 +2065,17 @@ func funcMatch(v, re, fs, testing any, cache *sync.Map) any {
 				}
 				continue
 			}
+			offset := at(x[j*2])
 			captures[j-1] = map[string]any{
 				"name":   name,
-				"offset": len([]rune(s[:x[j*2]])),
-				"length": len([]rune(s[:x[j*2+1]])) - len([]rune(s[:x[j*2]])),
+				"offset": offset,
+				"length": at(x[j*2+1]) - offset,
 				"string": s[x[j*2]:x[j*2+1]],
 			}
 		}
 		res[i] = map[string]any{
-			"offset":   len([]rune(s[:x[0]])),
-			"length":   len([]rune(s[:x[1]])) - len([]rune(s[:x[0]])),
+			"offset":   start,
+			"length":   at(x[1]) - start,
 			"string":   s[x[0]:x[1]],
 			"captures": captures,
 		}

@@ -168,6 +168,8 @@ func (env *env) reserve(name string, x any, args []any) error {
 				n = float64(a.BitLen()+b.BitLen()) / 8
 			}
 		}
+	case "_subjoin": // patch 4
+		n = subjoinSize(x, args)
 	case "setpath", "_setpath":
 		if p, ok := args[0].([]any); ok {
 			for _, k := range p {

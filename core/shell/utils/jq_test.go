@@ -173,3 +173,35 @@ func TestJqShortFlagsAreTheirLongSpelling(t *testing.T) {
 		})
 	}
 }
+
+// sub, gsub, splits and match as gojq's definitions had them, now cut in
+// one pass (gojq patch 4): code point offsets, several outputs of the
+// replacement (one result each), none (the string unchanged), null (as
+// ""), a replacement that is not a string (the error of its addition).
+func TestJqRegexBuiltinsKeepTheirResults(t *testing.T) {
+	t.Parallel()
+	jq := func(name, q, want string) utilCase {
+		return utilCase{name: name, args: []string{"jq", "-n", "-c", q}, wantOut: want + "\n"}
+	}
+	runCases(t, []utilCase{
+		jq("sub once", `"abcabc" | sub("b"; "X")`, `"aXcabc"`),
+		jq("gsub", `"abcabc" | gsub("b"; "X")`, `"aXcaXc"`),
+		jq("gsub empty pattern", `"abc" | gsub(""; "-")`, `"-a-b-c-"`),
+		jq("gsub of empty", `"" | gsub(""; "x")`, `"x"`),
+		jq("code points", `"aéxbéy" | gsub("(?<c>é)"; "[\(.c)]")`, `"a[é]xb[é]y"`),
+		jq("match offsets", `"aéxbéy" | [match("é(.)"; "g") | [.offset, .length, .captures[0].offset]]`, `[[1,2,2],[4,2,5]]`),
+		jq("unmatched capture", `"aé" | [match("(é)(z)?") | .captures[] | .offset]`, `[1,-1]`),
+		jq("several outputs", `"abcabc" | [gsub("b"; "1", "2")]`, `["a1ca1c","a2ca2c"]`),
+		jq("uneven outputs", `"abab" | [gsub("(?<a>a)|b"; if .a then "A", "B" else "c" end)]`, `["AcAc","BB"]`),
+		jq("no output", `"abcabc" | [gsub("b"; empty)]`, `["abcabc"]`),
+		jq("null output", `"abcabc" | gsub("b"; null)`, `"acac"`),
+		jq("number output", `"abcabc" | try gsub("b"; 1) catch .`, `"cannot add: string (\"a\") and number (1)"`),
+		jq("no match", `"abc" | gsub("z"; "x")`, `"abc"`),
+		jq("flags", `"abcABC" | gsub("b"; "x"; "i")`, `"axcAxC"`),
+		jq("splits", `"héllo wörld" | [splits("ö|l")]`, `["hé","","o w","r","d"]`),
+		jq("splits empty pattern", `"xy" | [splits("")]`, `["","x","y",""]`),
+		jq("split", `"a,b, c" | split(", *"; null)`, `["a","b","c"]`),
+		jq("scan", `"aéb" | [scan("(é)"), scan(".")]`, `[["é"],"a","é","b"]`),
+		jq("not a string", `123 | try sub("a"; "b") catch .`, `"match(\"a\"; null) cannot be applied to: number (123)"`),
+	})
+}
