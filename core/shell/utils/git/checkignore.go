@@ -12,7 +12,8 @@ import (
 )
 
 // sourcedPattern is an ignore pattern with where it was read: the file
-// (from the top of the worktree, or .git/info/exclude), its line and text.
+// (from the top of the worktree, .git/info/exclude, or the user's ignore
+// file as git names it), its line and text.
 type sourcedPattern struct {
 	src  string
 	line int
@@ -21,7 +22,7 @@ type sourcedPattern struct {
 }
 
 // ignoreRules are the patterns that bear on one path, least binding
-// first: .git/info/exclude, then each directory's .gitignore from the top
+// first: the user's ignore file, .git/info/exclude, then each directory's .gitignore from the top
 // down, as git weighs them (the last that matches decides).
 type ignoreRules struct {
 	r    *repo
@@ -74,6 +75,9 @@ func (sp *sourcedPattern) negative() bool { return strings.HasPrefix(sp.text, "!
 // deeper are not read), else the last matching pattern.
 func (r *repo) matchIgnore(p string, read map[string][]sourcedPattern) *sourcedPattern {
 	ir := &ignoreRules{r: r, read: read}
+	if fsPath, src := r.excludesFile(); fsPath != "" {
+		ir.load(fsPath, src, nil, false)
+	}
 	ir.load(r.gitDir+"/info/exclude", ".git/info/exclude", nil, true)
 	ir.load(r.abs(".gitignore"), ".gitignore", nil, false)
 	comps := splitRel(p)

@@ -768,3 +768,27 @@ func TestCommitPathsKeepsHiddenFiles(t *testing.T) {
 		t.Errorf("after the hiding session's partial commit:\n%s", got)
 	}
 }
+
+// TestHiddenExcludesFileIsNotRead: the user's ignore file is read through
+// the door, so a hidden one (~/.config/git/ignore or core.excludesFile)
+// ignores nothing and is named nowhere: status, check-ignore -v and clean
+// answer as in a twin world without it (G-4.5).
+func TestHiddenExcludesFileIsNotRead(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "a\n", "x.bak": "x\n", "z.swp": "z\n"}
+	withSecret := map[string]string{"a.txt": "a\n", "x.bak": "x\n", "z.swp": "z\n", ".config/git/ignore": "*.bak\n", "my.ignore": "*.swp\n"}
+	hide := gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/.config", "/w/my.ignore"}}}}
+	hw := multiWorld(t, withSecret, gate.ProfileSpec{Name: "open"}, hide)
+	twin := multiWorld(t, files, gate.ProfileSpec{Name: "plain"})["plain"]
+	hw["open"].must(prepare + "git add a.txt && git commit -q -m one")
+	twin.must(prepare + "git add a.txt && git commit -q -m one")
+	line := "git status --short --ignored; git check-ignore -v x.bak z.swp; echo $?; git -c core.excludesFile=my.ignore check-ignore -v z.swp; echo $?; git -c core.excludesFile=my.ignore clean -n"
+	gotOut, gotErr, gotCode := hw["hide"].run(line)
+	wantOut, wantErr, wantCode := twin.run(line)
+	if gotOut != wantOut || gotErr != wantErr || gotCode != wantCode {
+		t.Errorf("hidden world differs from its twin\nhidden: exit %d\n%s%s\ntwin: exit %d\n%s%s", gotCode, gotOut, gotErr, wantCode, wantOut, wantErr)
+	}
+	if got := hw["open"].must("git check-ignore -v x.bak; git -c core.excludesFile=my.ignore check-ignore -v z.swp"); got != "/w/.config/git/ignore:1:*.bak\tx.bak\nmy.ignore:1:*.swp\tz.swp\n" {
+		t.Errorf("check-ignore in the open session:\n%s", got)
+	}
+}

@@ -331,10 +331,12 @@ type configSet struct {
 	global, local *fconfig.Config
 	globalPath    string
 	localPath     string
+	// overrides are git -c's settings, winning over both files.
+	overrides map[string]string
 }
 
 func (g *cmd) loadConfig(gitDir string) *configSet {
-	c := &configSet{global: fconfig.New(), local: fconfig.New()}
+	c := &configSet{global: fconfig.New(), local: fconfig.New(), overrides: g.overrides}
 	if home := g.env.Getenv("HOME"); home != "" {
 		c.globalPath = path.Join(g.env.Abs(home), ".gitconfig")
 		if data, err := readFile(g.gitfs, c.globalPath); err == nil {
@@ -352,6 +354,9 @@ func (g *cmd) loadConfig(gitDir string) *configSet {
 
 // get returns the last value of section[.subsection].key, "" if unset.
 func (c *configSet) get(key string) (string, bool) {
+	if v, ok := c.overrides[strings.ToLower(key)]; ok {
+		return v, true
+	}
 	section, sub, name := splitKey(key)
 	val, ok := "", false
 	for _, f := range []*fconfig.Config{c.global, c.local} {

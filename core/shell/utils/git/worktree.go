@@ -381,13 +381,50 @@ func (r *repo) readablePath(p string) error {
 	return r.g.fsys.CheckRead(r.abs(p))
 }
 
-// excludes are the patterns of .git/info/exclude.
+// excludes are the patterns of core.excludesFile (or the user's default
+// ignore file), then of .git/info/exclude: the least binding first.
 func (r *repo) excludes() []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	if fsPath, _ := r.excludesFile(); fsPath != "" {
+		if data, err := readFile(r.g.fsys, fsPath); err == nil {
+			ps = parseIgnore(string(data), nil)
+		}
+	}
 	data, err := readFile(r.g.gitfs, r.gitDir+"/info/exclude")
 	if err != nil {
-		return nil
+		return ps
 	}
-	return parseIgnore(string(data), nil)
+	return append(ps, parseIgnore(string(data), nil)...)
+}
+
+// excludesFile is the user's ignore file, as core.excludesFile names it
+// (~/ is $HOME, a relative name is from the top of the worktree) or by
+// default $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore: its path
+// for the door and its name as check-ignore -v writes it ("" when none).
+func (r *repo) excludesFile() (fsPath, src string) {
+	env := r.g.env
+	home := env.Getenv("HOME")
+	v, ok := r.cfg.get("core.excludesfile")
+	switch {
+	case ok && v == "":
+		return "", ""
+	case ok && strings.HasPrefix(v, "~/"):
+		if home == "" {
+			return "", ""
+		}
+		src = path.Join(env.Abs(home), v[2:])
+		return src, src
+	case ok && path.IsAbs(v):
+		return path.Clean(v), v
+	case ok:
+		return path.Join(r.work, v), v
+	}
+	if xdg := env.Getenv("XDG_CONFIG_HOME"); xdg != "" {
+		src = path.Join(env.Abs(xdg), "git/ignore")
+	} else if home != "" {
+		src = path.Join(env.Abs(home), ".config/git/ignore")
+	}
+	return src, src
 }
 
 // dirIgnores adds the .gitignore of rel, when its listing has one.
