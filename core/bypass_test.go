@@ -163,7 +163,7 @@ var bypassTechniques = []bypassTechnique{
 	bypassWrappers, bypassWrappedMissing, bypassCdThen, bypassEnvPrefixes,
 	bypassRedirections, bypassHereDocs, bypassPathSpellings, bypassSymlinks,
 	bypassQuoting, bypassAliases, bypassTraps, bypassHooks, bypassFileSubstitution,
-	bypassReadBuiltins, bypassGlobs, bypassLaundering, bypassFileReaders, bypassArchives,
+	bypassReadBuiltins, bypassGlobs, bypassLaundering, bypassFileReaders, bypassArchives, bypassDataUtilities,
 	bypassBackgroundJobs, bypassLookalikeFunctions, bypassIntrospection,
 	bypassScriptsAndPath, bypassExecReplacing, bypassMissingBuiltins, bypassHostEscapes, bypassAssignments,
 	bypassRenames, bypassScopedRules, bypassHiddenOrMissing, bypassSweep,

@@ -95,6 +95,8 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`cat /dev/zero > /tmp/f`, small},
 		{`head -c 1G /dev/zero > /tmp/f`, small},
 		{`split -b 100 /dev/zero /tmp/x`, small},
+		{`dd if=/dev/zero of=/tmp/f bs=64K`, small},
+		{`dd if=/dev/zero bs=1G count=1 of=/dev/null`, small},
 		{`for i in $(seq 100); do cat <(head -c 16M /dev/zero) > /dev/null; done`, small},
 		{`f() { local x=$(head -c 64K /dev/zero | tr '\0' x); g; }; g() { local y=$x$x; f; }; f`, small},
 		{`( a=x; while :; do a=$a$a; done )`, small},

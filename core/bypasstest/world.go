@@ -184,7 +184,8 @@ var Allow = []string{"cat", "ls", "echo", "cd", "grep", "head", "tail", "find", 
 	"readarray", "test", "[", "type", "declare", "set", "printenv", "export", "alias", "trap",
 	"wait", "true", "false", "touch", "mkdir", "rm", "rmdir", "readlink", "realpath", "stat", "wc",
 	"tr", "cut", "tac", "rev", "compgen", "hash", "help", "shopt", "pwd", "unset", "local", "du",
-	"sleep", "tar", "gzip", "gunzip", "zcat", "unzip", "envsubst", "shuf", "numfmt", "rg", "git"}
+	"sleep", "tar", "gzip", "gunzip", "zcat", "unzip", "envsubst", "shuf", "numfmt", "rg", "git",
+	"dd", "basenc", "fmt", "pr", "csplit", "zip", "bzip2", "bunzip2", "bzcat"}
 
 // Profile is the intruder's profile in world w: the token denied, the
 // internal directory hidden, AWS_* variables hidden; in /data and

@@ -24,6 +24,7 @@ var builtins = [...]Provider{
 	{Name: "cp", Make: cpUtility},
 	{Name: "cut", Make: cutUtility},
 	{Name: "date", Make: dateUtility},
+	{Name: "dd", Make: ddUtility},
 	{Name: "df", Make: dfUtility},
 	{Name: "diff", Make: diffUtility},
 	{Name: "dirname", Make: dirnameUtility},
