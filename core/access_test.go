@@ -98,3 +98,45 @@ func TestPlannedWritesDoNotRevealHiddenPaths(t *testing.T) {
 		t.Errorf("extracting over a hidden name is refused as under the deny: %s", ghost)
 	}
 }
+
+// df gives a mount's size and use only where nothing below its mount point
+// can be kept from the session: the use counts every file, so a hidden
+// one's bytes showed as the difference from a world without it (G-4.5).
+func TestDfCountsNothingHidden(t *testing.T) {
+	t.Parallel()
+	df := func(hidden bool, spec gate.ProfileSpec) string {
+		files := map[string]string{"pub": "x\n"}
+		if hidden {
+			files["h/secret"] = strings.Repeat("S", 100000)
+		}
+		ws, err := NewWorkspace([]vfs.MountSpec{{Prefix: "/v", Files: files}, {Prefix: "/w", Files: map[string]string{"a": "a\n"}}},
+			WithProfiles(spec), WithDefaultProfile(spec.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ws.Close() })
+		s, err := ws.CreateSession("agent")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := s.Execute(t.Context(), "df /v /w; df --total | tail -1")
+		if res.ExitCode != 0 {
+			t.Fatalf("df: %+v", res)
+		}
+		return res.Stdout
+	}
+	hiding := gate.ProfileSpec{Name: "p", Hide: []gate.PathGroup{{Paths: []string{"/v/h"}}}}
+	if a, b := df(true, hiding), df(false, hiding); a != b {
+		t.Errorf("df tells hidden bytes from none:\n%s\nwithout them:\n%s", a, b)
+	}
+	want := "Filesystem     1K-blocks  Used Available Use% Mounted on\n" +
+		"memory                 -     -         -    - /v\n" +
+		"memory           1048576     1   1048575   1% /w\n" +
+		"total                  -     -         -    - -\n"
+	if got := df(true, hiding); got != want {
+		t.Errorf("df under a hide rule:\n%s\nwant:\n%s", got, want)
+	}
+	if got := df(true, gate.ProfileSpec{Name: "open"}); !strings.Contains(got, "memory           1048576    99   1048477   1% /v\n") {
+		t.Errorf("df in a session that sees everything:\n%s", got)
+	}
+}

@@ -183,7 +183,7 @@ func (v *view) Statfs(name string) (Space, error) {
 	if r.m == nil { // the synthetic tree above the mounts
 		return Space{Mount: "/", Kind: "workspace", ReadOnly: true, Known: true}, nil
 	}
-	return r.m.describe(), nil
+	return v.describe(r.m), nil
 }
 
 // Spaces describes every mount whose mount point the door lets a stat
@@ -194,9 +194,27 @@ func (v *view) Spaces() []Space {
 		if _, err := v.Stat(m.prefix); err != nil {
 			continue
 		}
-		out = append(out, m.describe())
+		out = append(out, v.describe(m))
 	}
 	return out
+}
+
+// describe is m's Space as the view's door may show it. What a mount
+// holds counts every file in it, so where a rule or a hook may keep
+// something below the mount point from the session (hidden, or a file
+// only another profile sees), its size and use are not given, as for a
+// host mount without a quota: the figures would tell hidden bytes from
+// none (G-4.5). A door that cannot say (not a CarryDoor) gives none.
+func (v *view) describe(m *mount) Space {
+	s := m.describe()
+	if !s.Known || s.Kind == "dev" || v.open {
+		return s
+	}
+	if cd, ok := v.door.(CarryDoor); ok && cd.CarryClear(m.prefix, m.prefix) {
+		return s
+	}
+	s.Known, s.Size, s.Used = false, 0, 0
+	return s
 }
 
 // describe is a mount's Space.

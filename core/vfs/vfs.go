@@ -317,10 +317,11 @@ func (v *VFS) View(d Door) FS {
 // (the shell's umask): the permission bits of every file and directory
 // the view creates are those asked for less mask's.
 func (v *VFS) ViewUmask(d Door, mask fs.FileMode) FS {
-	if d == nil {
+	open := d == nil
+	if open {
 		d = OpenDoor
 	}
-	return &view{vfs: v, door: d, umask: mask.Perm()}
+	return &view{vfs: v, door: d, umask: mask.Perm(), open: open}
 }
 
 // locate finds the mount holding the clean path p and the path inside it.

@@ -21,6 +21,8 @@ type view struct {
 	// ops never reach into a .git, and a repository's never reach its
 	// index or object store through a link.
 	git GitRole
+	// open: the view of a nil door, which lets everything pass.
+	open bool
 }
 
 // resolved is where a caller's path leads.

@@ -23,8 +23,20 @@ var testNow = time.Date(2024, 3, 15, 12, 0, 0, 0, time.UTC)
 const secretReason = "credentials are never read by hand"
 
 // testDoor refuses everything but stat under /w/secret (a deny rule) and
-// hides /w/hidden (a hide rule), like a profile would.
-var testDoor = vfs.DoorFunc(func(op vfs.Op) error {
+// hides /w/hidden (a hide rule), like a profile would; as a profile's door,
+// it says that no rule reaches below any other mount.
+var testDoor vfs.Door = rulesUnderW{testOps}
+
+type rulesUnderW struct{ vfs.DoorFunc }
+
+func (d rulesUnderW) CheckCarry(from, to vfs.Op) error { return vfs.CarryByOps(d.DoorFunc, from, to) }
+
+func (rulesUnderW) CarryClear(from, to string) bool {
+	under := func(p string) bool { return p == "/" || p == "/w" || strings.HasPrefix(p, "/w/") }
+	return !under(from) && !under(to)
+}
+
+var testOps = vfs.DoorFunc(func(op vfs.Op) error {
 	switch {
 	case strings.HasPrefix(op.Path, "/w/hidden"):
 		return vfs.ErrHidden

@@ -11,9 +11,12 @@ import (
 // df describes the workspace's mounts, never the host's disks (G-12.1).
 func TestDf(t *testing.T) {
 	runCases(t, []utilCase{
-		{name: "a file's mount", args: []string{"df", "."}, files: map[string]string{"/w/a": strings.Repeat("x", 2000)},
+		{name: "a file's mount", args: []string{"df", "/ro"}, files: map[string]string{"/ro/a": strings.Repeat("x", 2000)},
 			wantOut: "Filesystem     1K-blocks  Used Available Use% Mounted on\n" +
-				"memory           1048576     3   1048573   1% /w\n"},
+				"memory           1048576     3   1048573   1% /ro\n"},
+		{name: "rules reach below the mount point", args: []string{"df", "."}, files: map[string]string{"/w/hidden/a": strings.Repeat("x", 2000)},
+			wantOut: "Filesystem     1K-blocks  Used Available Use% Mounted on\n" +
+				"memory                 -     -         -    - /w\n"},
 		{name: "human, typed", args: []string{"df", "-hT", "/ro"},
 			wantOut: "Filesystem     Type    Size  Used Avail Use% Mounted on\n" +
 				"memory         memory  1.0G     0  1.0G   0% /ro\n"},
@@ -24,8 +27,8 @@ func TestDf(t *testing.T) {
 			wantOut: "Filesystem     1M-blocks  Used Available Use% Mounted on\n" +
 				"memory              1024     0      1024   0% /ro\n" +
 				"memory              1024     0      1024   0% /tmp\n" +
-				"memory              1024     0      1024   0% /w\n" +
-				"total               3072     0      3072   0% -\n"},
+				"memory                 -     -         -    - /w\n" +
+				"total                  -     -         -    - -\n"},
 		{name: "inodes are not counted", args: []string{"df", "-i", "/w"},
 			wantOut: "Filesystem     Inodes IUsed IFree IUse% Mounted on\n" +
 				"memory              -     -     -     - /w\n"},
