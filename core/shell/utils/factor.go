@@ -90,8 +90,9 @@ func factorOne(t *tool, tok string) bool {
 }
 
 // factorize returns n's prime factors in ascending order: small primes by
-// trial division, the rest by Pollard's rho (Brent's variant) with
-// probabilistic primality tests, stopping when the line does.
+// trial division, the rest by Pollard's rho (Brent's variant; in 128-bit
+// arithmetic below 2^128) with Baillie-PSW primality tests (exact below
+// 2^64), stopping when the line does.
 func factorize(t *tool, n *big.Int) []*big.Int {
 	var out []*big.Int
 	n = new(big.Int).Set(n)
@@ -122,7 +123,12 @@ func factorize(t *tool, n *big.Int) []*big.Int {
 		case m.ProbablyPrime(25):
 			out = append(out, m)
 		default:
-			d := factorRho(t, m)
+			var d *big.Int
+			if m.BitLen() <= 128 {
+				d = rho128(t, m)
+			} else {
+				d = factorRho(t, m)
+			}
 			if d == nil {
 				out = append(out, m) // the line stopped
 				continue
