@@ -116,3 +116,76 @@ func TestAgentDayThroughTheDoors(t *testing.T) {
 		t.Errorf("read_file of what exec wrote: %q", got)
 	}
 }
+
+// The file tools a line's asks stop, as bash's do: write_file and
+// edit_file into a directory whose changes need sign-off wait for the
+// human, and the note the human wrote on the allow ends the tool result
+// and sits in its structured content, over a real `gatehouse mcp` on
+// stdio (G-9.5, G-11.6).
+func TestFileToolsCarryTheAllowNote(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts gatehouse processes")
+	}
+	e := newMCPE2E(t)
+	dir := filepath.Dir(e.doc)
+	os.MkdirAll(filepath.Join(dir, "repo/docs"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "repo/docs/guide.md"), []byte("old words\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(agentDayDocument, "ask: [{reason: recursive removal needs sign-off, command: rm -r}]",
+		"ask: [{reason: the docs need sign-off, paths: [/repo/docs/**]}]", 1)
+	if err := os.WriteFile(e.doc, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := e.stdio("dev")
+	for _, tc := range []struct {
+		tool, op, note, want string
+		args                 map[string]any
+	}{
+		{"write_file", "write_file docs/new.md", "fine; link it from the guide", "wrote 6 bytes to /repo/docs/new.md\n",
+			map[string]any{"path": "docs/new.md", "content": "hello\n"}},
+		{"edit_file", "edit_file docs/guide.md", "ok, but keep the old title", "replaced 1 occurrence(s) in /repo/docs/guide.md, the first at line 1\n",
+			map[string]any{"path": "docs/guide.md", "old_string": "old", "new_string": "new"}},
+	} {
+		done := callAsync(context.Background(), cs, tc.tool, tc.args)
+		id := e.pendingStarting(tc.op + " ")
+		if _, stderr, code := e.c.gatehouse("allow", id, "--note", tc.note); code != 0 {
+			t.Fatalf("allow: %q", stderr)
+		}
+		var r callResult
+		select {
+		case r = <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s was not released by the allow", tc.tool)
+		}
+		want := tc.want + "allowed by a reviewer (ask " + id + ")\nnote from reviewer: " + tc.note + "\n"
+		if got := textOf(r); got != want {
+			t.Errorf("%s after an allow with a note: %q, want %q", tc.tool, got, want)
+		}
+		if sc, _ := json.Marshal(r.res.StructuredContent); !strings.Contains(string(sc), `"notes":[{"ask_id":"`+id+`","note":"`+tc.note+`"}]`) {
+			t.Errorf("%s: the structured content lacks the note: %s", tc.tool, sc)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "repo/docs/guide.md")); string(b) != "new words\n" {
+		t.Errorf("guide.md on the host: %q", b)
+	}
+}
+
+// pendingStarting is the id of the pending ask whose line starts with
+// prefix (a file tool's line holds its content after the path).
+func (e *mcpE2E) pendingStarting(prefix string) string {
+	e.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		out, _, _ := e.c.gatehouse("list-asks", "--json")
+		var recs []struct{ ID, Line string }
+		json.Unmarshal([]byte(out), &recs)
+		for _, r := range recs {
+			if strings.HasPrefix(r.Line, prefix) {
+				return r.ID
+			}
+		}
+	}
+	e.t.Fatalf("no pending ask for a line starting %q", prefix)
+	return ""
+}

@@ -48,10 +48,10 @@ const (
 // It is judged as a read of path. An error is a *FileError.
 func (s *Session) ReadFile(ctx context.Context, path string, w FileWindow) (FileText, error) {
 	var text FileText
-	err := s.fileOp(ctx, OpReadFile, path, func() (string, error) {
+	err := s.fileOp(ctx, OpReadFile, path, func() (string, []ReviewerNote, error) {
 		var err error
 		text, err = s.sh.ReadFile(ctx, path, w)
-		return fmt.Sprintf("read lines %d-%d of %d\n", text.First, text.First+len(text.Lines)-1, text.Total), err
+		return fmt.Sprintf("read lines %d-%d of %d\n", text.First, text.First+len(text.Lines)-1, text.Total), text.Notes, err
 	})
 	return text, err
 }
@@ -61,10 +61,10 @@ func (s *Session) ReadFile(ctx context.Context, path string, w FileWindow) (File
 // error is a *FileError.
 func (s *Session) WriteFile(ctx context.Context, path, content string) (FileWrite, error) {
 	var done FileWrite
-	err := s.fileOp(ctx, OpWriteFile, path, func() (string, error) {
+	err := s.fileOp(ctx, OpWriteFile, path, func() (string, []ReviewerNote, error) {
 		var err error
 		done, err = s.sh.WriteFile(ctx, path, content)
-		return fmt.Sprintf("wrote %d bytes\n", done.Bytes), err
+		return fmt.Sprintf("wrote %d bytes\n", done.Bytes), done.Notes, err
 	})
 	return done, err
 }
@@ -76,10 +76,10 @@ func (s *Session) WriteFile(ctx context.Context, path, content string) (FileWrit
 // *FileError.
 func (s *Session) EditFile(ctx context.Context, path string, ed Edit) (FileEdit, error) {
 	var done FileEdit
-	err := s.fileOp(ctx, OpEditFile, path, func() (string, error) {
+	err := s.fileOp(ctx, OpEditFile, path, func() (string, []ReviewerNote, error) {
 		var err error
 		done, err = s.sh.EditFile(ctx, path, ed)
-		return fmt.Sprintf("replaced %d occurrence(s) from line %d\n", done.Replacements, done.Line), err
+		return fmt.Sprintf("replaced %d occurrence(s) from line %d\n", done.Replacements, done.Line), done.Notes, err
 	})
 	return done, err
 }
@@ -92,10 +92,10 @@ func (s *Session) ListDir(ctx context.Context, path string) ([]FileInfo, error) 
 		path = "."
 	}
 	var list []FileInfo
-	err := s.fileOp(ctx, OpListDir, path, func() (string, error) {
+	err := s.fileOp(ctx, OpListDir, path, func() (string, []ReviewerNote, error) {
 		var err error
 		list, err = s.sh.ListDir(ctx, path)
-		return fmt.Sprintf("%d entries\n", len(list)), err
+		return fmt.Sprintf("%d entries\n", len(list)), nil, err
 	})
 	return list, err
 }
@@ -104,10 +104,10 @@ func (s *Session) ListDir(ctx context.Context, path string) ([]FileInfo, error) 
 // It is judged as a read of path. An error is a *FileError.
 func (s *Session) Stat(ctx context.Context, path string) (FileInfo, error) {
 	var fi FileInfo
-	err := s.fileOp(ctx, OpStatFile, path, func() (string, error) {
+	err := s.fileOp(ctx, OpStatFile, path, func() (string, []ReviewerNote, error) {
 		var err error
 		fi, err = s.sh.StatFile(ctx, path)
-		return "", err
+		return "", nil, err
 	})
 	return fi, err
 }
@@ -115,7 +115,7 @@ func (s *Session) Stat(ctx context.Context, path string) (FileInfo, error) {
 // fileOp runs one file operation as a line for the session's watchers:
 // counted as running, announced, and ended with a result (its summary on
 // stdout, or the error's stderr, exit code and refusal).
-func (s *Session) fileOp(ctx context.Context, op, path string, do func() (summary string, err error)) error {
+func (s *Session) fileOp(ctx context.Context, op, path string, do func() (summary string, notes []ReviewerNote, err error)) error {
 	line := op + " " + path
 	s.mu.Lock()
 	s.running++
@@ -127,11 +127,11 @@ func (s *Session) fileOp(ctx context.Context, op, path string, do func() (summar
 	if perr := s.ws.durable.pull(ctx); perr != nil {
 		s.ws.logger().Printf("gatehouse: %s: the files other processes saved could not be read: %v", line, perr)
 	}
-	summary, err := do()
+	summary, notes, err := do()
 	if msg := s.ws.saveAfter(ctx); msg != "" {
 		s.ws.logger().Print(msg)
 	}
-	res := Result{Stdout: summary, Refusals: []gate.Refusal{}}
+	res := Result{Stdout: summary, Refusals: []gate.Refusal{}, Notes: notes}
 	var fe *FileError
 	switch {
 	case errors.As(err, &fe):

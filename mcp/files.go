@@ -144,10 +144,13 @@ func failureText(out Output) string {
 	return out.Stderr + core.RefusalLines(core.Result{Refusals: out.Refusals})
 }
 
-// done is a successful file tool's result: its text as stdout, capped.
-func (s *Server) done(text, hint string) (*sdk.CallToolResult, Output) {
-	out := s.output(core.Result{Stdout: text}, hint)
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: out.Stdout}}}, out
+// done is a successful file tool's result: its text as stdout, capped,
+// then the notes of the humans who allowed it, as a line's result says
+// them ("allowed by a reviewer (ask ID)", "note from reviewer: NOTE").
+func (s *Server) done(text, hint string, notes []core.ReviewerNote) (*sdk.CallToolResult, Output) {
+	out := s.output(core.Result{Stdout: text, Notes: notes}, hint)
+	said := out.Stdout + core.RefusalLines(core.Result{Notes: out.Notes})
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: said}}}, out
 }
 
 func (s *Server) readFile(ctx context.Context, req *sdk.CallToolRequest, in readFileInput) (*sdk.CallToolResult, ReadOutput, error) {
@@ -170,7 +173,7 @@ func (s *Server) readFile(ctx context.Context, req *sdk.CallToolRequest, in read
 	case last < text.Total:
 		body += fmt.Sprintf("[lines %d-%d of %d; read on with offset %d]\n", text.First, last, text.Total, last+1)
 	}
-	res, out = s.done(body, hintRead)
+	res, out = s.done(body, hintRead, text.Notes)
 	return res, ReadOutput{Output: out, Path: text.Path, FirstLine: text.First, LastLine: max(last, 0), TotalLines: text.Total}, nil
 }
 
@@ -183,7 +186,7 @@ func (s *Server) writeFile(ctx context.Context, req *sdk.CallToolRequest, in wri
 	if !ok {
 		return res, WriteOutput{Output: out}, err
 	}
-	res, out = s.done(fmt.Sprintf("wrote %d bytes to %s\n", w.Bytes, w.Path), hintLine)
+	res, out = s.done(fmt.Sprintf("wrote %d bytes to %s\n", w.Bytes, w.Path), hintLine, w.Notes)
 	return res, WriteOutput{Output: out, Path: w.Path, Bytes: w.Bytes, Created: w.Created}, nil
 }
 
@@ -196,7 +199,7 @@ func (s *Server) editFile(ctx context.Context, req *sdk.CallToolRequest, in edit
 	if !ok {
 		return res, EditOutput{Output: out}, err
 	}
-	res, out = s.done(fmt.Sprintf("replaced %d occurrence(s) in %s, the first at line %d\n", e.Replacements, e.Path, e.Line), hintLine)
+	res, out = s.done(fmt.Sprintf("replaced %d occurrence(s) in %s, the first at line %d\n", e.Replacements, e.Path, e.Line), hintLine, e.Notes)
 	return res, EditOutput{Output: out, Path: e.Path, Replacements: e.Replacements, Line: e.Line}, nil
 }
 
@@ -230,7 +233,7 @@ func (s *Server) listDir(ctx context.Context, req *sdk.CallToolRequest, in listD
 	if len(list) == 0 {
 		b.WriteString("(empty directory)\n")
 	}
-	res, out = s.done(b.String(), hintLine)
+	res, out = s.done(b.String(), hintLine, nil)
 	// The entries are capped with the text: no more of them than it shows.
 	if out.Cut != nil {
 		entries = entries[:min(len(entries), strings.Count(out.Stdout, "\n"))]

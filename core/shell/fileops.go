@@ -87,6 +87,8 @@ type FileText struct {
 	First int      // the number of the first line returned, from 1; 0 when none is
 	Lines []string // without their line ends
 	Total int      // how many lines the file has
+	// Notes are what the humans who allowed the read wrote (G-9.5).
+	Notes []ReviewerNote
 }
 
 // Numbered renders the lines as agents' read tools do (and as cat -n
@@ -104,6 +106,8 @@ type FileWrite struct {
 	Path    string // the absolute path written
 	Bytes   int
 	Created bool // the file did not exist before
+	// Notes are what the humans who allowed the write wrote (G-9.5).
+	Notes []ReviewerNote
 }
 
 // FileEdit is what EditFile did.
@@ -111,6 +115,8 @@ type FileEdit struct {
 	Path         string // the absolute path edited
 	Replacements int
 	Line         int // the line of the first replacement, from 1
+	// Notes are what the humans who allowed the edit wrote (G-9.5).
+	Notes []ReviewerNote
 }
 
 // Edit is one exact replacement for EditFile: Old must occur in the file
@@ -146,8 +152,9 @@ func isFileOp(ctx context.Context) bool { return ctx.Value(fileOpKey{}) != nil }
 // fileLine runs one file operation as a line of its own (see the consts
 // above). words follow the path in the command the gate, policies and a
 // host see (the content of a write, the strings of an edit). do receives the door-checked view and the path
-// resolved against the session's cwd.
-func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words []string, do func(fsys vfs.FS, abs string) error) (err error) {
+// resolved against the session's cwd. notes, when not nil, receives the
+// notes of the allows the operation was given, as a line's result does.
+func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words []string, notes *[]ReviewerNote, do func(fsys vfs.FS, abs string) error) (err error) {
 	// A file operation is a line too: a panic in it ends it, never the
 	// process (G-12.3).
 	defer func() {
@@ -185,6 +192,11 @@ func (s *Shell) fileLine(ctx context.Context, op, name string, write bool, words
 	a := s.admit(ctx, ls, placeAt("", 0), argv, cwd, []gate.Operand{{Arg: name, Path: abs, Write: write}})
 	if a.halt != nil || !a.run {
 		return s.refusedFileOp(op, name, ls, a)
+	}
+	if notes != nil {
+		ls.mu.Lock()
+		*notes = append([]ReviewerNote(nil), ls.notes...)
+		ls.mu.Unlock()
 	}
 	// Reads and writes stop with the operation's time, as a line's do
 	// (/dev/zero has no end).
@@ -253,7 +265,7 @@ func (s *Shell) ReadFile(ctx context.Context, name string, w FileWindow) (FileTe
 	}
 	offset := max(w.Offset, 0)
 	var text FileText
-	err := s.fileLine(ctx, OpReadFile, name, false, nil, func(fsys vfs.FS, abs string) error {
+	err := s.fileLine(ctx, OpReadFile, name, false, nil, &text.Notes, func(fsys vfs.FS, abs string) error {
 		text.Path = abs
 		f, err := openRegular(fsys, abs)
 		if err != nil {
@@ -331,7 +343,7 @@ func readWindow(ctx context.Context, r io.Reader, offset, limit int, text *FileT
 // a write of name.
 func (s *Shell) WriteFile(ctx context.Context, name, content string) (FileWrite, error) {
 	var done FileWrite
-	err := s.fileLine(ctx, OpWriteFile, name, true, []string{content}, func(fsys vfs.FS, abs string) error {
+	err := s.fileLine(ctx, OpWriteFile, name, true, []string{content}, &done.Notes, func(fsys vfs.FS, abs string) error {
 		done.Path = abs
 		_, err := fsys.Stat(abs)
 		done.Created = errors.Is(err, fs.ErrNotExist)
@@ -366,7 +378,7 @@ func (s *Shell) EditFile(ctx context.Context, name string, ed Edit) (FileEdit, e
 	if ed.All {
 		words = append(words, "--all")
 	}
-	err := s.fileLine(ctx, OpEditFile, name, true, words, func(fsys vfs.FS, abs string) error {
+	err := s.fileLine(ctx, OpEditFile, name, true, words, &done.Notes, func(fsys vfs.FS, abs string) error {
 		done.Path = abs
 		fail := func(msg string) error {
 			return &FileError{Op: OpEditFile, Path: name, Stderr: OpEditFile + ": " + name + ": " + msg + "\n", ExitCode: 1, Err: fs.ErrInvalid}
@@ -419,7 +431,7 @@ func (s *Shell) EditFile(ctx context.Context, name string, ed Edit) (FileEdit, e
 // by name.
 func (s *Shell) ListDir(ctx context.Context, name string) ([]FileInfo, error) {
 	var list []FileInfo
-	err := s.fileLine(ctx, OpListDir, name, false, nil, func(fsys vfs.FS, abs string) error {
+	err := s.fileLine(ctx, OpListDir, name, false, nil, nil, func(fsys vfs.FS, abs string) error {
 		entries, err := fsys.ReadDir(abs)
 		if err != nil {
 			return err
@@ -447,7 +459,7 @@ func (s *Shell) ListDir(ctx context.Context, name string) ([]FileInfo, error) {
 // a symbolic link is described as the link (Link and Target set).
 func (s *Shell) StatFile(ctx context.Context, name string) (FileInfo, error) {
 	var fi FileInfo
-	err := s.fileLine(ctx, OpStatFile, name, false, nil, func(fsys vfs.FS, abs string) error {
+	err := s.fileLine(ctx, OpStatFile, name, false, nil, nil, func(fsys vfs.FS, abs string) error {
 		info, err := fsys.Lstat(abs)
 		if err != nil {
 			return err
