@@ -134,13 +134,17 @@ func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
 
 // fitting keeps the leading enabled bindings that fit in w cells, then the
 // help key: `? help` when nothing was left out, `? more` when something
-// was, so a narrow bar always says there is more.
+// was, so a narrow bar always says there is more. A disabled help key (an
+// input has the keys, and ? types a ?) is not offered.
 func fitting(bindings []key.Binding, help key.Binding, w, sepWidth int) []key.Binding {
 	itemWidth := func(b key.Binding) int {
 		return lipgloss.Width(b.Help().Key) + 1 + lipgloss.Width(b.Help().Desc)
 	}
 	more := key.NewBinding(key.WithKeys(help.Keys()...), key.WithHelp(help.Help().Key, "more"))
-	budget := w - itemWidth(more) - sepWidth
+	budget := w
+	if help.Enabled() {
+		budget -= itemWidth(more) + sepWidth
+	}
 	var out []key.Binding
 	used, dropped := 0, false
 	for _, b := range bindings {
@@ -158,7 +162,10 @@ func fitting(bindings []key.Binding, help key.Binding, w, sepWidth int) []key.Bi
 		used += item
 		out = append(out, b)
 	}
-	if dropped {
+	switch {
+	case !help.Enabled():
+		return out
+	case dropped:
 		return append(out, more)
 	}
 	return append(out, help)

@@ -320,7 +320,9 @@ func (m *Model) helpBar(w int) string {
 		}
 	}
 	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing())
-	return " " + m.help.ShortHelpView(fitting(keys, m.ctx.Keys.Help, w-1, len(m.help.ShortSeparator)))
+	help := m.ctx.Keys.Help
+	help.SetEnabled(!m.typing()) // while an input has the keys, ? types a ?
+	return " " + m.help.ShortHelpView(fitting(keys, help, w-1, len(m.help.ShortSeparator)))
 }
 
 // block lays drawn rows out as exactly h rows of exactly w cells: a row
