@@ -4,6 +4,10 @@ package main
 
 import (
 	"os"
+
+	// First, for its side effect: the kernel maps only the pages of the
+	// binary that the process reads.
+	_ "gatehouse/internal/faultaround"
 )
 
 func main() {

@@ -1,0 +1,5 @@
+//go:build linux
+
+package faultaround
+
+const sysUserfaultfd = 282
