@@ -1,8 +1,12 @@
 package consoletest
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"gatehouse/core"
+	"gatehouse/core/decisions"
 )
 
 // A new user's walk through the console (session 29): each test is a
@@ -43,4 +47,42 @@ func TestTypingBarOffersNoHelpKey(t *testing.T) {
 	if bar := helpRow(h.steady("» Asks")); !strings.Contains(bar, "? more") && !strings.Contains(bar, "? help") {
 		t.Errorf("outside inputs the bar lost ?: %q", bar)
 	}
+}
+
+// m allows once with a note: the line runs, the agent's result carries
+// the note (core.RefusalLines says it as "note from reviewer: …"), the
+// ledger keeps it, and the transcript and History show it. Before, a
+// human in the console could write a note only on a deny (G-9.5, G-13.2).
+func TestFlowAllowWithNote(t *testing.T) {
+	h := oneAgent(t, true)
+	rec := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	if bar := helpRow(h.steady("1 ask waiting", "break-glass needs a second pair of eyes")); !strings.Contains(bar, "m allow+note") {
+		t.Errorf("the bar at 100 columns does not offer m: %q", bar)
+	}
+	h.press("m")
+	h.waitScreen("Allow once cat /vault/break-glass/failover.md (responder, ask ask000000001), with a note",
+		"enter allow once with this note · esc cancel")
+	const note = "read it, then call the security lead"
+	h.tm.Type(note)
+	h.key("enter")
+	res := h.result()
+	if res.ExitCode != 0 || res.Stdout != "call the security lead first\n" {
+		t.Fatalf("line after m: exit %d stdout %q stderr %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	if len(res.Notes) != 1 || res.Notes[0].Note != note || res.Notes[0].AskID != rec.ID {
+		t.Fatalf("the agent's result carries notes %+v", res.Notes)
+	}
+	if said := core.RefusalLines(res); !strings.Contains(said, "note from reviewer: "+note) {
+		t.Errorf("the agent reads %q", said)
+	}
+	got, err := h.ws.Decisions().Get(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Outcome != decisions.Allow || got.Scope != decisions.Once || got.Note != note {
+		t.Fatalf("ledger: %s %s note %q", got.Outcome, got.Scope, got.Note)
+	}
+	h.waitScreen("no asks waiting", "✓ allow once: cat /vault/break-glass/failover.md (responder) · note stored")
+	h.key("h")
+	h.waitScreen("» History · 1 decision", note)
 }

@@ -68,7 +68,9 @@ func (m *Model) onAnswerKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(k, keys.AllowSession):
 		act = func(r decisions.Record) tea.Cmd { return sessionCovers(m.opts.Context, m.ws, r) }
 	case key.Matches(k, keys.DenyNote):
-		act = m.openNote
+		act = func(r decisions.Record) tea.Cmd { return m.openNote(r, decisions.Deny) }
+	case key.Matches(k, keys.AllowNote):
+		act = func(r decisions.Record) tea.Cmd { return m.openNote(r, decisions.Allow) }
 	case key.Matches(k, keys.Amend):
 		act = func(r decisions.Record) tea.Cmd { return proposeAmendment(m.opts.Context, m.ws, r) }
 	case key.Matches(k, keys.AllowSame):
@@ -102,10 +104,15 @@ func (m *Model) answerSelected(r decisions.Record, a decisions.Answer) tea.Cmd {
 	return answer(m.opts.Context, m.ledger, []string{r.ID}, a)
 }
 
-// openNote opens N's input for the ask.
-func (m *Model) openNote(r decisions.Record) tea.Cmd {
+// openNote opens the note's input for the ask: N's, to deny with a
+// reason, or m's, to allow once with a word for the agent.
+func (m *Model) openNote(r decisions.Record, outcome string) tea.Cmd {
 	m.note.SetValue("")
-	m.push(&noteModal{rec: r})
+	m.note.Placeholder = "why the answer is no (enter to deny, esc to cancel)"
+	if outcome == decisions.Allow {
+		m.note.Placeholder = "what the agent should know (enter to allow once, esc to cancel)"
+	}
+	m.push(&noteModal{rec: r, outcome: outcome})
 	return m.note.Focus()
 }
 

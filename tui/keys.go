@@ -13,6 +13,7 @@ type KeyMap struct {
 	AllowSession key.Binding
 	Deny         key.Binding
 	DenyNote     key.Binding
+	AllowNote    key.Binding // m: allow once, with a note the agent reads
 	Amend        key.Binding // A: allow once and add a rule (amend the document)
 	AllowSame    key.Binding // Y on the Asks page: every identical pending ask, once
 	DenySame     key.Binding // D on the Asks page: every identical pending ask
@@ -37,7 +38,7 @@ type KeyMap struct {
 	EditLine    key.Binding // enter or e in the Explain pane
 	KeepFilter  key.Binding // enter while typing a filter
 	ClearFilter key.Binding // esc while typing a filter
-	SendNote    key.Binding // enter in the deny note
+	SendNote    key.Binding // enter in the note (N's or m's)
 
 	Filter  key.Binding
 	Explain key.Binding
@@ -55,6 +56,7 @@ func DefaultKeyMap() KeyMap {
 		AllowSession: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow session")),
 		Deny:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
 		DenyNote:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "deny+note")),
+		AllowNote:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "allow+note")),
 		Amend:        key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "allow+add rule")),
 		AllowSame:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "allow all same")),
 		DenySame:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "deny all same")),
@@ -78,7 +80,7 @@ func DefaultKeyMap() KeyMap {
 		EditLine:    key.NewBinding(key.WithKeys("enter", "e"), key.WithHelp("enter/e", "edit line")),
 		KeepFilter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		SendNote:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "deny with this note")),
+		SendNote:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer with this note")),
 
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Explain:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
@@ -92,7 +94,7 @@ func DefaultKeyMap() KeyMap {
 // answering lists the keys that answer an ask (G-13.6): while the ask
 // under the cursor has just changed they wait (answer.go).
 func (k *KeyMap) answering() []*key.Binding {
-	return []*key.Binding{&k.AllowOnce, &k.AllowSession, &k.Deny, &k.DenyNote, &k.Amend, &k.AllowSame, &k.DenySame}
+	return []*key.Binding{&k.AllowOnce, &k.AllowSession, &k.Deny, &k.DenyNote, &k.AllowNote, &k.Amend, &k.AllowSame, &k.DenySame}
 }
 
 // setAnswering enables the answering keys exactly when an ask is selected;
@@ -120,7 +122,7 @@ func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
 	}
 	switch f {
 	case focusQueue, focusDetail:
-		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.Quit, k.Amend, k.AllowSame, k.DenySame,
+		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.Quit, k.AllowNote, k.Amend, k.AllowSame, k.DenySame,
 			k.Explain, k.History, k.Filter, k.NextPane}
 	case focusSessions:
 		return []key.Binding{k.Open, k.AllowAllOnce, k.Up, k.Down, k.Quit, k.Explain, k.NextPane}
@@ -177,8 +179,9 @@ func (k KeyMap) fullHelp() [][]key.Binding {
 	k.setAnswering(true, true) // k is a copy
 	k.AllowAllOnce.SetEnabled(true)
 	k.AllowAllOnce.SetHelp("Y", "allow a session's asks")
+	k.NextPane.SetHelp("tab", "next pane") // the bar says "next" for room
 	return [][]key.Binding{
-		{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.Amend, k.AllowSame, k.DenySame, k.AllowAllOnce},
+		{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.AllowNote, k.Amend, k.AllowSame, k.DenySame, k.AllowAllOnce},
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Open, k.Back, k.Filter, k.Explain, k.History},
 		{k.Help, k.Quit, k.ForceQuit},

@@ -122,10 +122,12 @@ func (q *question) bar(m *Model) string {
 	return " y " + q.yesHelp + " · any other key: no"
 }
 
-// noteModal is N's input: the reason a deny gives, typed in a line that
-// scrolls with the cursor, stored whole.
+// noteModal is N's input, the reason a deny gives, or m's, what an allow
+// once tells the agent: typed in a line that scrolls with the cursor,
+// stored whole, read by the agent in its result.
 type noteModal struct {
-	rec decisions.Record
+	rec     decisions.Record
+	outcome string // decisions.Deny or decisions.Allow
 }
 
 func (n *noteModal) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -139,7 +141,7 @@ func (n *noteModal) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 		note := m.note.Value()
 		m.note.Blur()
 		m.moveOffAnswered(n.rec.ID)
-		return answer(m.opts.Context, m.ledger, []string{n.rec.ID}, decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Once, Note: note, By: "console"}), true
+		return answer(m.opts.Context, m.ledger, []string{n.rec.ID}, decisions.Answer{Outcome: n.outcome, Scope: decisions.Once, Note: note, By: "console"}), true
 	case key.Matches(k, keys.Back):
 		m.note.Blur()
 		m.say(false, n.rec.Command, "no answer given to "+n.rec.Command)
@@ -159,7 +161,11 @@ func (n *noteModal) input(m *Model, msg tea.Msg) tea.Cmd {
 func (n *noteModal) lines(m *Model, w int) []string {
 	st := m.ctx.Styles
 	var out []string
-	for _, l := range wrap(fmt.Sprintf("Deny %s (%s, ask %s), with a note the agent reads:", n.rec.Command, n.rec.AgentID, n.rec.ID), w) {
+	verb := "Deny"
+	if n.outcome == decisions.Allow {
+		verb = "Allow once"
+	}
+	for _, l := range wrap(fmt.Sprintf("%s %s (%s, ask %s), with a note the agent reads:", verb, n.rec.Command, n.rec.AgentID, n.rec.ID), w) {
 		out = append(out, st.Prompt.Render(l))
 	}
 	if n.gone(m) {
@@ -194,6 +200,9 @@ const noteInputChrome = len("note › ") + 1
 func (n *noteModal) bar(m *Model) string {
 	if n.gone(m) {
 		return " esc close · the ask has left the queue"
+	}
+	if n.outcome == decisions.Allow {
+		return " enter allow once with this note · esc cancel"
 	}
 	return " enter deny with this note · esc cancel"
 }
@@ -234,7 +243,7 @@ func (h *helpModal) screen(m *Model, w, height int) string {
 	for _, l := range []string{
 		"Answers go to the ledger first, then release the waiting line at once.",
 		"y allows this line once; a allows, for the rest of the session, every command the ask's rules cover (it says which, and asks first);",
-		"n refuses the line once; N does too, with a note the agent reads and the ledger keeps.",
+		"n refuses the line once; N does too, with a note the agent reads and the ledger keeps; m allows it once with a note the agent reads.",
 		"Y and D answer every pending ask identical to the selected one (same line, command, directory and rules), after a question that counts them; Y on a session (Sessions page) allows all its pending asks once.",
 		"A allows the ask once and adds a rule: an exception for exactly that command, shown as a diff of the workspace document, written after a y/N question.",
 		"After the ask under the cursor changes by itself (an answer, a new or closed ask), and after a question opens, the answering keys wait a moment, so a key meant for what was there cannot answer what came.",
