@@ -40,6 +40,7 @@ var builtins = [...]Provider{
 	{Name: "fgrep", Make: grepUtility},
 	{Name: "file", Make: fileUtility},
 	{Name: "find", Make: findUtility},
+	{Name: "fmt", Make: fmtUtility},
 	{Name: "fold", Make: foldUtility},
 	{Name: "grep", Make: grepUtility},
 	{Name: "groups", Make: simpleInfoUtility},

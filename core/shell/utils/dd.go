@@ -265,7 +265,7 @@ func ddSuffix(s string) (int64, bool) {
 func runDD(e *Env) (int, error) {
 	t := newTool(e, "dd", ddHelp, 1)
 	args := e.Args[1:]
-	if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
 		switch a := args[0]; {
 		case a == "--help" || (len(a) > 2 && strings.HasPrefix("--help", a)):
 			t.writeString(ddHelp)
