@@ -1,6 +1,7 @@
 package core
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -381,5 +382,41 @@ func TestArchiveBombsEndTheLine(t *testing.T) {
 	}
 	if res := s.Execute(context.Background(), "ls /w"); res.Stdout != "sparse.tar\nsparse.tar.gz\nzeros.gz\n" {
 		t.Errorf("after the bombs: %+v", res)
+	}
+}
+
+// G-12.3: unzip -p and -t inflate a member to their output as it comes,
+// holding nothing: a member larger than the budget streams, as Info-ZIP's
+// does (before, every inflated byte was charged and the line ended with
+// 125). tar -x of a gzip bomb ends at the budget with the decompressed
+// buffer's capacity charged: charged by the bytes read, its doubling held
+// up to twice the budget first.
+func TestArchiveMembersAreBoundedAsTheyInflate(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	w, _ := zw.Create("big")
+	w.Write(make([]byte, 96<<20))
+	zw.Close()
+	var zeros bytes.Buffer
+	gz := gzip.NewWriter(&zeros)
+	gz.Write(make([]byte, 256<<20))
+	gz.Close()
+	s := memoryWorkspace(t, 32<<20, vfs.MountSpec{Prefix: "/w", Files: map[string]string{
+		"big.zip": zipped.String(), "zeros.gz": zeros.String(),
+	}})
+	if res := s.Execute(context.Background(), "cd /w && unzip -p big.zip | wc -c"); res.ExitCode != 0 || res.Stdout != "100663296\n" {
+		t.Errorf("unzip -p: %+v", res)
+	}
+	if res := s.Execute(context.Background(), "cd /w && unzip -t big.zip"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "No errors detected") {
+		t.Errorf("unzip -t: %+v", res)
+	}
+	var res Result
+	grew := heapPeakDuring(func() { res = s.Execute(context.Background(), "cd /w && tar -xf zeros.gz") })
+	if res.ExitCode != 125 || !strings.Contains(res.Stderr, "line exceeded the memory limit") {
+		t.Errorf("tar -xf zeros.gz: exit %d %s", res.ExitCode, res.Stderr)
+	}
+	t.Logf("tar -xf zeros.gz: the heap grew %d MiB at its peak", grew>>20)
+	if grew > 48<<20 {
+		t.Errorf("tar -xf zeros.gz: the heap held %d MiB more at its peak under a 32 MiB budget", grew>>20)
 	}
 }

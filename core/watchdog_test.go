@@ -232,6 +232,32 @@ func TestSedLongLineMatchesAreNotListedAtOnce(t *testing.T) {
 	}
 }
 
+// heapPeakDuring runs f and returns how much more the heap's objects
+// (garbage included) held at their peak, sampled every millisecond, than
+// before it.
+func heapPeakDuring(f func()) int64 {
+	runtime.GC()
+	base, peak, stop := liveObjects(), atomic.Int64{}, make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if n := liveObjects(); n > peak.Load() {
+				peak.Store(n)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-sampled
+	return peak.Load() - base
+}
+
 // liveObjects is the heap's objects, garbage not yet collected included.
 func liveObjects() int64 {
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}

@@ -269,9 +269,10 @@ func tarInput(t *tool, cfg *tarConfig) []byte {
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err == nil {
-			var buf bytes.Buffer
-			_, err = io.Copy(&buf, &tarBudget{t: t, r: zr})
-			data = buf.Bytes()
+			// The buffer's capacity is charged, the old one too while it
+			// doubles: a bytes.Buffer charged by the bytes read held up to
+			// twice the budget before the line ended.
+			data, err = readAllCtx(t, zr)
 		}
 		if err != nil {
 			t.rawStderr(gzipError("stdin", err))
@@ -284,6 +285,20 @@ func tarInput(t *tool, cfg *tarConfig) []byte {
 		return nil
 	}
 	return data
+}
+
+// streamOut reads a member that is written out as it is inflated (unzip
+// -p, -t): nothing is kept, so nothing is charged; it stops with the line.
+type streamOut struct {
+	t *tool
+	r io.Reader
+}
+
+func (s *streamOut) Read(p []byte) (int, error) {
+	if s.t.stopped() {
+		return 0, io.ErrClosedPipe
+	}
+	return s.r.Read(p)
 }
 
 // tarBudget charges decompressed bytes to the line's memory budget.

@@ -193,7 +193,7 @@ func unzipRun(t *tool, cfg *unzipConfig, name string, zr *zip.Reader, size int64
 	case 'p':
 		for _, f := range files {
 			if rc, err := f.Open(); err == nil {
-				io.Copy(t.out, &tarBudget{t: t, r: rc})
+				io.Copy(t.out, &streamOut{t: t, r: rc})
 				rc.Close()
 			}
 		}
@@ -202,7 +202,7 @@ func unzipRun(t *tool, cfg *unzipConfig, name string, zr *zip.Reader, size int64
 		for _, f := range files {
 			rc, err := f.Open()
 			if err == nil {
-				_, err = io.Copy(io.Discard, &tarBudget{t: t, r: rc})
+				_, err = io.Copy(io.Discard, &streamOut{t: t, r: rc})
 				rc.Close()
 			}
 			word := "OK"
