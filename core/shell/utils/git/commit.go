@@ -581,13 +581,25 @@ type fileChange struct {
 // treeChanges lists what differs between two trees (zero: empty), paths
 // the door hides left out (G-4.5).
 func (r *repo) treeChanges(from, to plumbing.Hash) ([]fileChange, error) {
-	a, err := r.flatten(from)
+	return r.treeChangesIn(from, to, nil)
+}
+
+// treeChangesIn is treeChanges limited to the paths specs match (all
+// when none), limited before renames are paired as git limits them: a
+// file renamed from outside the paths is an addition.
+func (r *repo) treeChangesIn(from, to plumbing.Hash, specs []pathspec) ([]fileChange, error) {
+	a, b, err := r.flattenPair(from, to)
 	if err != nil {
 		return nil, err
 	}
-	b, err := r.flatten(to)
-	if err != nil {
-		return nil, err
+	if len(specs) > 0 {
+		for _, side := range []map[string]flatEntry{a, b} {
+			for p := range side {
+				if !matchAny(specs, p) {
+					delete(side, p)
+				}
+			}
+		}
 	}
 	return r.flatChanges(a, b, nil)
 }

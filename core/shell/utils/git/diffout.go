@@ -61,7 +61,8 @@ func (d *diffOutput) parsePatchOption(a string) (ok bool, err error) {
 func (r *repo) printChanges(changes []fileChange, o logOptions, compact bool) error {
 	d := o.patchOut
 	d.stat, d.patch, d.nameOnly, d.nameStatus = o.stat, o.patch, o.nameOnly, o.nameStat
-	if !d.stat && !d.patch && !d.nameOnly && !d.nameStatus || len(changes) == 0 {
+	d.shortstat = o.shortStat
+	if !d.stat && !d.shortstat && !d.patch && !d.nameOnly && !d.nameStatus || len(changes) == 0 {
 		return nil // a commit that changed nothing shows no separator either
 	}
 	if !compact {
@@ -100,7 +101,13 @@ func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader)
 		return nil
 	}
 	if d.stat || d.shortstat {
-		r.printStat(changes, d.shortstat)
+		// Both: the stat, then its summary line again, as git prints.
+		if d.stat {
+			r.printStat(changes, false)
+		}
+		if d.shortstat {
+			r.printStat(changes, true)
+		}
 		if d.patch && len(changes) > 0 {
 			out.WriteString("\n")
 		}

@@ -792,3 +792,25 @@ func TestHiddenExcludesFileIsNotRead(t *testing.T) {
 		t.Errorf("check-ignore in the open session:\n%s", got)
 	}
 }
+
+// TestPickaxeKeepsHiddenAndDeniedContent: log -S and -G search only what
+// the session may read: a hidden file's history is not there and a denied
+// file's content is never searched, so neither can be probed a string at
+// a time (G-4.5, G-6.1).
+func TestPickaxeKeepsHiddenAndDeniedContent(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.env": "TOKEN=1\n", "creds.env": "PASS=2\n"},
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.env"}}},
+			Deny: []gate.Rule{{Reason: "credentials are never read by hand", Paths: []string{"/w/creds.env"}}}})
+	w["open"].must(prepare + "git add -A && git commit -q -m one && echo TOKEN=3 >> secret.env && echo PASS=4 >> creds.env && git commit -qam two")
+	if got := w["open"].must("git log -S TOKEN --oneline --name-only | grep -c env; git log -G PASS --format=%s | wc -l"); got != "2\n2\n" {
+		t.Errorf("the open session should find both files:\n%s", got)
+	}
+	for _, line := range []string{"git log -S TOKEN --oneline", "git log -G TOKEN --oneline", "git log -S PASS --oneline", "git log -G 'PASS=[24]' --oneline --stat", "git log -S TOKEN --pickaxe-all --oneline --name-only"} {
+		out, errOut, code := w["hide"].run(line)
+		if out != "" || code != 0 || strings.Contains(errOut, "secret") {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q", line, code, out, errOut)
+		}
+	}
+}

@@ -107,6 +107,8 @@ type cmd struct {
 	errw        io.Writer
 	// overrides are -c NAME=VALUE settings, winning over every file.
 	overrides map[string]string
+	// opened are the object stores this run opened, closed as it ends.
+	opened []io.Closer
 }
 
 // exitError ends a subcommand with a message on stderr and a status.
@@ -251,6 +253,9 @@ func run(e *utils.Env) (int, error) {
 	g := &cmd{env: e, fsys: work, gitfs: repo, out: bufio.NewWriterSize(e.Stdout, 32*1024), errw: e.Stderr}
 	err := g.main(e.Args[1:])
 	g.out.Flush()
+	for _, c := range g.opened {
+		c.Close()
+	}
 	if err == nil {
 		return 0, nil
 	}

@@ -658,10 +658,10 @@ func (w *graphWriter) entry(c *commit) error {
 // git log does), every line after a padding row.
 func (w *graphWriter) changes(c *commit) error {
 	o := w.o
-	if !(o.stat || o.patch || o.nameOnly || o.nameStat) || len(c.Parents) > 1 && !o.firstParent {
+	if !(o.stat || o.shortStat || o.patch || o.nameOnly || o.nameStat) || len(c.Parents) > 1 && !o.firstParent {
 		return nil
 	}
-	changes, err := w.r.firstParentChanges(c)
+	changes, err := w.r.firstParentChanges(c, nil)
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,12 @@ type logOptions struct {
 	date        dateMode // --date
 	// patchOut is -U<n>, --unified and --word-diff, which imply -p.
 	patchOut diffOutput
+	// -S, -G, --pickaxe-regex, --pickaxe-all (pickaxe.go); --follow.
+	pickS, pickG             *string
+	pickaxeRegex, pickaxeAll bool
+	follow                   bool
+	// shortStat is --shortstat: the stat's summary line alone.
+	shortStat bool
 }
 
 func parseLogArgs(args []string) (logOptions, error) {
@@ -155,12 +161,25 @@ func parseLogArgs(args []string) (logOptions, error) {
 			o.date = dateMode{kind: "relative"}
 		case a == "--all":
 			o.all = true
+		case a == "--follow":
+			o.follow = true
+		case a == "--shortstat":
+			o.shortStat = true
 		case a == "--graph":
 			o.graph = true
 		case a == "--first-parent":
 			o.firstParent = true
 		case strings.HasPrefix(a, "-"):
-			return o, unknownOption("log", a)
+			ok, consumed, err := o.pickaxeArg(a, args[i+1:])
+			if err != nil {
+				return o, err
+			}
+			if !ok {
+				return o, unknownOption("log", a)
+			}
+			if consumed {
+				i++
+			}
 		default:
 			o.revs = append(o.revs, a)
 		}
@@ -236,6 +255,15 @@ func runLog(g *cmd, args []string) error {
 // runLogWalk finds the log's starting and excluded commits and walks.
 func (r *repo) runLogWalk(o logOptions) error {
 	var starts, excludes []plumbing.Hash
+	for i, rev := range o.revs {
+		// Without "--", the first operand that names no revision but a
+		// file starts the paths, as git takes them.
+		if _, err := r.resolveCommit(rev); err != nil && !strings.Contains(rev, "..") && !strings.HasPrefix(rev, "^") && r.existsInWorktreeOrIndex(rev) {
+			o.paths = append(append([]string{}, o.revs[i:]...), o.paths...)
+			o.revs = o.revs[:i]
+			break
+		}
+	}
 	if o.all {
 		refs, err := r.refs()
 		if err != nil {
@@ -297,6 +325,9 @@ func (r *repo) runLogWalk(o logOptions) error {
 			return err
 		}
 	}
+	if o.follow && len(specs) != 1 {
+		return fatalf("--follow requires exactly one pathspec")
+	}
 	return r.walkLog(o, starts, excludes, specs)
 }
 
@@ -333,11 +364,15 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 	if err != nil {
 		return err
 	}
+	pick, err := o.compilePickaxe()
+	if err != nil {
+		return err
+	}
 	if o.decorate || strings.Contains(o.format, "%d") || strings.Contains(o.format, "%D") {
 		o.decorations = r.decorations()
 		r.decor = o.decorations
 	}
-	if o.graph && len(specs) == 0 && !o.count {
+	if o.graph && len(specs) == 0 && !o.count && pick == nil {
 		return r.graphLog(o, q, seen, hidden, match)
 	}
 	type entry struct {
@@ -366,10 +401,10 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 			continue
 		}
 		var changes []fileChange
-		needChanges := len(specs) > 0 || o.stat || o.patch || o.nameOnly || o.nameStat
+		needChanges := len(specs) > 0 || o.stat || o.shortStat || o.patch || o.nameOnly || o.nameStat || pick != nil
 		if needChanges && (len(c.Parents) <= 1 || o.firstParent) {
 			var err error
-			if changes, err = r.firstParentChanges(c); err != nil {
+			if changes, err = r.firstParentChanges(c, specs); err != nil {
 				return err
 			}
 			if len(specs) > 0 {
@@ -378,8 +413,21 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 					continue
 				}
 			}
-		} else if len(specs) > 0 {
-			continue // merges are left out of a path-limited log
+			if o.follow {
+				if changes, err = r.followRename(c, changes, specs); err != nil {
+					return err
+				}
+			}
+			if pick != nil {
+				if changes, err = pick.filter(r, changes); err != nil {
+					return err
+				}
+				if len(changes) == 0 {
+					continue
+				}
+			}
+		} else if len(specs) > 0 || pick != nil {
+			continue // merges are left out of a path-limited or pickaxe log
 		}
 		shown++
 		if o.count {
@@ -412,9 +460,38 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 	return nil
 }
 
+// followRename is --follow at one commit: when the followed file was
+// added here from a file the commit renamed (found among all its
+// changes), its change is that rename, and the walk follows the old name
+// from here on, as git's follow does (one name at a time). specs holds
+// the one followed path, updated in place.
+func (r *repo) followRename(c *commit, changes []fileChange, specs []pathspec) ([]fileChange, error) {
+	at := -1
+	for i, ch := range changes {
+		if ch.path == specs[0].path && ch.old.Mode == 0 {
+			at = i
+		}
+	}
+	if at < 0 || len(c.Parents) == 0 {
+		return changes, nil
+	}
+	all, err := r.firstParentChanges(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, ch := range all {
+		if ch.path == specs[0].path && ch.from != "" {
+			changes[at] = ch
+			specs[0] = pathspec{arg: ch.from, path: ch.from}
+			break
+		}
+	}
+	return changes, nil
+}
+
 // firstParentChanges are what a commit changed from its first parent
-// (from nothing for a root commit).
-func (r *repo) firstParentChanges(c *commit) ([]fileChange, error) {
+// (from nothing for a root commit), within specs when there are any.
+func (r *repo) firstParentChanges(c *commit, specs []pathspec) ([]fileChange, error) {
 	from := plumbing.ZeroHash
 	if len(c.Parents) > 0 {
 		pc, err := r.readCommit(c.Parents[0])
@@ -423,7 +500,7 @@ func (r *repo) firstParentChanges(c *commit) ([]fileChange, error) {
 		}
 		from = pc.Tree
 	}
-	return r.treeChanges(from, c.Tree)
+	return r.treeChangesIn(from, c.Tree, specs)
 }
 
 // printGraph is log --graph for a history drawn as one line of commits:
