@@ -86,3 +86,53 @@ func TestFlowAllowWithNote(t *testing.T) {
 	h.key("h")
 	h.waitScreen("» History · 1 decision", note)
 }
+
+// A transcript's long exit row (a refusal with its reason, rule and the
+// human's note) wraps under its own words at 60 and 80 columns: no row of
+// the transcript starts at the left edge but a line the agent typed ($).
+func TestTranscriptExitRowsHang(t *testing.T) {
+	for _, w := range []int{60, 80} {
+		h := start(t, harnessOptions{quiet: true, width: w, height: 24, agents: []string{"responder:responder"}})
+		h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+		h.steady("1 ask waiting")
+		h.press("N")
+		h.tm.Type("use the runbook copy instead")
+		h.key("enter")
+		h.result()
+		h.waitScreen("no asks waiting")
+		h.key("tab")
+		h.key("tab")
+		h.waitScreen("» Sessions")
+		h.key("enter")
+		s := h.steady("» Transcript · responder", "note from")
+		rows := strings.Split(s, "\n")
+		for _, r := range rows[4 : len(rows)-3] { // the transcript, under its title, above the bars
+			if r != "" && !strings.HasPrefix(r, "$ ") && !strings.HasPrefix(r, " ") && !strings.HasPrefix(r, "↑") && !strings.HasPrefix(r, "↓") {
+				t.Errorf("at %d columns a transcript row starts at the edge: %q\n%s", w, r, s)
+			}
+		}
+	}
+}
+
+// The note's input at 60 columns shows its whole placeholder: what enter
+// and esc do is the bar's to say, right under it, so the placeholder is
+// not cut mid-word ("(enter to allow once, es").
+func TestNoteInputFitsNarrow(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 60, height: 20, agents: []string{"responder:responder"}})
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.steady("1 ask waiting")
+	for _, tc := range []struct{ key, placeholder, bar string }{
+		{"N", "note › why the answer is no", "enter deny with this note · esc cancel"},
+		{"m", "note › what the agent should know", "enter allow once with this note · esc cancel"},
+	} {
+		h.press(tc.key)
+		s := h.waitScreen(tc.bar)
+		for _, r := range strings.Split(s, "\n") {
+			if strings.HasPrefix(r, "note ›") && r != tc.placeholder {
+				t.Errorf("%s's input reads %q, want %q", tc.key, r, tc.placeholder)
+			}
+		}
+		h.key("esc")
+		h.waitScreen("no answer given")
+	}
+}

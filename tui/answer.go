@@ -108,9 +108,9 @@ func (m *Model) answerSelected(r decisions.Record, a decisions.Answer) tea.Cmd {
 // reason, or m's, to allow once with a word for the agent.
 func (m *Model) openNote(r decisions.Record, outcome string) tea.Cmd {
 	m.note.SetValue("")
-	m.note.Placeholder = "why the answer is no (enter to deny, esc to cancel)"
+	m.note.Placeholder = "why the answer is no"
 	if outcome == decisions.Allow {
-		m.note.Placeholder = "what the agent should know (enter to allow once, esc to cancel)"
+		m.note.Placeholder = "what the agent should know"
 	}
 	m.push(&noteModal{rec: r, outcome: outcome})
 	return m.note.Focus()

@@ -150,8 +150,8 @@ func New(ws *core.Workspace, opts Options) *Model {
 	m.explain = newExplainPane(ctx, m.board, ws)
 	m.help = help.New()
 	m.help.Styles = ctx.Styles.Help
-	m.help.ShortSeparator = "  " // " · " would not fit the asks' bar in 80 columns
-	m.note = newInput("note › ", "why the answer is no (enter to deny, esc to cancel)")
+	m.help.ShortSeparator = "  "                         // " · " would not fit the asks' bar in 80 columns
+	m.note = newInput("note › ", "why the answer is no") // the bar under it says what enter and esc do
 	m.asks.follow()
 	m.firstCmd = m.detail.Show(m.asks.Selected())
 	m.setFocus(focusQueue)

@@ -234,9 +234,9 @@ func (p *sessionsPane) transcriptLines() []string {
 				out = append(out, st.Stderr.Render(l))
 			}
 		}
-		exit := fmt.Sprintf("  ✓ exit %d", r.ExitCode)
+		mark, exit := "  ✓ ", fmt.Sprintf("exit %d", r.ExitCode)
 		if r.ExitCode != 0 {
-			exit = fmt.Sprintf("  ✗ exit %d", r.ExitCode)
+			mark = "  ✗ "
 		}
 		if r.Refusal != nil {
 			ref := r.Refusal
@@ -258,7 +258,9 @@ func (p *sessionsPane) transcriptLines() []string {
 		if r.ExitCode != 0 {
 			style = st.Deny
 		}
-		for _, l := range wrap(exit, w) {
+		// The rest of a long exit row hangs under its first word, so it
+		// never reads as a line the agent typed or a line of output.
+		for _, l := range indentWrap(mark, exit, w) {
 			out = append(out, style.Render(l))
 		}
 	}
