@@ -182,6 +182,14 @@ func TestBypassDeepUtilityExpressions(t *testing.T) {
 		{"jq parentheses", `x=$(seq ` + n + ` | sed "s/.*/(/" | tr -d "\n")1$(seq ` + n + ` | sed "s/.*/)/" | tr -d "\n"); jq -n "$x"; echo $?`, "jq: error: program nested too deeply\njq: 1 compile error\n", "3\n"},
 		{"jq arrays in the program", `x=$(seq ` + n + ` | sed "s/.*/[/" | tr -d "\n")1$(seq ` + n + ` | sed "s/.*/]/" | tr -d "\n"); jq -n "$x" | wc -c; echo $?`, "jq: error: program nested too deeply\njq: 1 compile error\n", "0\n0\n"},
 		{"jq input", `seq ` + n + ` | sed "s/.*/[/" | tr -d "\n" | jq .; echo $?`, "parse error: Exceeds depth limit for parsing", ""},
+		// bc's parser, its trees and its function calls recursed without
+		// a bound: each of these ended the process (stack overflow).
+		{"bc parentheses", `seq ` + n + ` | sed "s/.*/(/" | tr -d "\n" | bc; echo done`, ": nesting too deep (limit 2000)\n", "done\n"},
+		{"bc negations", `seq ` + n + ` | sed "s/.*/!/" | tr -d "\n" | bc; echo done`, ": nesting too deep (limit 2000)\n", "done\n"},
+		{"bc blocks", `(seq ` + n + ` | sed "s/.*/{/" | tr -d "\n"; echo 1) | bc; echo done`, ": nesting too deep (limit 2000)\n", "done\n"},
+		{"bc operator chain", `(seq ` + n + ` | sed "s/.*/1+/" | tr -d "\n"; echo 1) | bc; echo done`, ": nesting too deep (limit 2000)\n", "done\n"},
+		{"bc powers", `(seq ` + n + ` | sed "s/.*/2^/" | tr -d "\n"; echo 1) | bc; echo done`, ": nesting too deep (limit 2000)\n", "done\n"},
+		{"bc recursion", `echo 'define f(n) { return f(n+1); }; f(1)' | bc; echo done`, "function calls nested too deep (limit 10000)\n", "done\n"},
 	}
 	s := limitsWorkspace(t, Limits{WallTime: 30 * time.Second})
 	for _, tc := range cases {

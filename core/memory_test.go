@@ -74,6 +74,7 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`yes | sort | head -1`, small},
 		{`yes | sort -u | head -1`, small},
 		{`seq 1e9 | tac | head -1`, small},
+		{`seq 200000 | sed 's/.*/1+/' | tr -d '\n' | bc`, 4 << 20},
 		{`yes | tr -d '\n' | tail -1`, small},
 		{`cat /dev/zero | sort`, small},
 		{`grep x /dev/zero`, small},

@@ -56,6 +56,10 @@ type bcRuntimeError struct{ msg string }
 
 func (e *bcRuntimeError) Error() string { return e.msg }
 
+// bcSourceCost is what parsing takes per byte of a program's text, at
+// most: a token of 32 bytes a byte, slices grown by doubling, the nodes.
+const bcSourceCost = 160
+
 // bcVM is the state of one bc run.
 type bcVM struct {
 	t                   *tool
@@ -69,6 +73,7 @@ type bcVM struct {
 	lineLen             int
 	col                 int
 	source              string
+	calls               int // functions running within each other
 }
 
 func runBc(e *Env) (int, error) {
@@ -111,6 +116,13 @@ func runBc(e *Env) (int, error) {
 // run parses and runs a program statement by statement; it reports
 // whether the program quit.
 func (vm *bcVM) run(src string) bool {
+	// The program's tokens and trees take up to bcSourceCost bytes for
+	// each byte of its text (3 MB of "1+1+…" held 800 MB).
+	hold := int64(len(src)) * bcSourceCost
+	if vm.t.env.Grow(hold) != nil {
+		return true // the line has ended with the budget's error
+	}
+	defer vm.t.env.Grow(-hold)
 	p := &bcParser{toks: bcLex(src)}
 	for !vm.t.stopped() {
 		p.skipNewlines()
@@ -118,6 +130,9 @@ func (vm *bcVM) run(src string) bool {
 			return false
 		}
 		s, serr := p.statement()
+		if serr == nil && bcTreeDepth(s) > bcMaxNesting {
+			serr = &bcSyntaxError{p.peek().line, bcNestingMsg}
+		}
 		if serr != nil {
 			line := serr.line
 			if p.peek().kind == bcNewline {
@@ -301,7 +316,7 @@ func bcEscapes(s string) string {
 // printNum writes a number, breaking lines at the line length as bc
 // does (a backslash, then a newline).
 func (vm *bcVM) printNum(v bcNum) {
-	text := bcFormat(v, vm.obase)
+	text := bcFormat(v, vm.obase, vm.t.stopped)
 	for _, c := range []byte(text) {
 		vm.writeChar(c)
 	}
@@ -396,7 +411,16 @@ func (vm *bcVM) apply(op string, a, b bcNum) (bcNum, error) {
 	case "+", "-":
 		return bcAdd(a, b, op == "-"), nil
 	case "*":
+		if err := vm.room(bcBits(a) + bcBits(b)); err != nil {
+			return bcNum{}, err
+		}
 		return bcMul(a, b, vm.scale), nil
+	case "/", "%":
+		if err := vm.room(bcBits(a) + bcBits(b) + bcDigitBits(vm.scale+b.scale)); err != nil {
+			return bcNum{}, err
+		}
+	}
+	switch op {
 	case "/":
 		if r, ok := bcDiv(a, b, vm.scale); ok {
 			return r, nil
@@ -414,6 +438,9 @@ func (vm *bcVM) apply(op string, a, b bcNum) (bcNum, error) {
 		e := b.rescale(0)
 		if !e.v.IsInt64() {
 			return bcNum{}, &bcRuntimeError{"exponent too large in raise"}
+		}
+		if err := vm.room(bcPowBits(a, e.v.Int64(), vm.scale)); err != nil {
+			return bcNum{}, err
 		}
 		if r, ok := bcPow(a, e.v.Int64(), vm.scale); ok {
 			return r, nil

@@ -2,6 +2,7 @@ package utils
 
 import (
 	"errors"
+	"math/big"
 	"strings"
 )
 
@@ -29,6 +30,9 @@ func (vm *bcVM) call(n *bcNode) (bcNum, error) {
 	case n.text == "scale" && len(args) == 1:
 		return bcInt(int64(args[0].scale)), nil
 	case n.text == "sqrt" && len(args) == 1:
+		if err := vm.room(bcBits(args[0]) + 2*bcDigitBits(max(vm.scale, args[0].scale))); err != nil {
+			return bcNum{}, err
+		}
 		if r, ok := bcSqrt(args[0], vm.scale); ok {
 			return r, nil
 		}
@@ -47,6 +51,13 @@ func (vm *bcVM) callUser(f *bcNode, n *bcNode) (bcNum, error) {
 	if len(n.kids) != len(params) {
 		return bcNum{}, &bcRuntimeError{"Parameter number mismatch"}
 	}
+	// Each call nests Go calls: an endless recursion must end before the
+	// goroutine's stack does, or the whole process ends (G-12.3).
+	if vm.calls >= bcMaxCalls {
+		return bcNum{}, &bcRuntimeError{"function calls nested too deep (limit 10000)"}
+	}
+	vm.calls++
+	defer func() { vm.calls-- }()
 	type saved struct {
 		name  string
 		v     bcNum
@@ -109,4 +120,52 @@ func (vm *bcVM) callUser(f *bcNode, n *bcNode) (bcNum, error) {
 		return bcNum{}, err
 	}
 	return bcInt(0), nil
+}
+
+// bcMaxCalls bounds how many calls of the program's functions run within
+// each other.
+const bcMaxCalls = 10000
+
+// bcMaxBits bounds a number bc computes, about 1.25 million decimal
+// digits: past that one multiplication, square root or conversion
+// outlasts any line and, being one call into math/big, would not stop
+// with it.
+const bcMaxBits = 1 << 22
+
+// room refuses a result of about bits bits before it is computed: past
+// bcMaxBits, or past what the line's memory budget may still hold.
+func (vm *bcVM) room(bits int64) error {
+	if bits <= 1<<16 {
+		return nil
+	}
+	if bits > bcMaxBits {
+		return &bcRuntimeError{"number too large (the limit is about 1,250,000 digits)"}
+	}
+	if vm.t.env.Grow(bits/8) != nil {
+		return errBcQuit // the line has ended with the budget's error
+	}
+	vm.t.env.Grow(-bits / 8)
+	return nil
+}
+
+// bcBits is the size of a number's digits, in bits.
+func bcBits(a bcNum) int64 { return int64(a.v.BitLen()) + bcDigitBits(a.scale) }
+
+// bcDigitBits is the size of n decimal digits, in bits (rounded up).
+func bcDigitBits(n int) int64 { return (int64(max(n, 0))*10 + 2) / 3 }
+
+// bcPowBits is the size of a raised to e, in bits, at most past
+// bcMaxBits; a base of 0 or ±1 stays small.
+func bcPowBits(a bcNum, e int64, scale int) int64 {
+	if e < 0 {
+		e = -e
+	}
+	b := bcBits(a)
+	if a.scale == 0 && a.v.CmpAbs(big.NewInt(1)) <= 0 || e == 0 {
+		return bcDigitBits(scale)
+	}
+	if e > bcMaxBits/max(b, 1) {
+		return bcMaxBits + 1
+	}
+	return b*e + bcDigitBits(scale)
 }

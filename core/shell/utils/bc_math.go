@@ -12,6 +12,9 @@ import (
 type bcFixed struct {
 	p   int
 	one *big.Int
+	// stopped reports that the line has ended: every product is then 0,
+	// so each series ends at its next term.
+	stopped func() bool
 }
 
 func newBcFixed(p int) *bcFixed { return &bcFixed{p: p, one: pow10(p)} }
@@ -19,6 +22,9 @@ func newBcFixed(p int) *bcFixed { return &bcFixed{p: p, one: pow10(p)} }
 func (f *bcFixed) from(a bcNum) *big.Int { return a.rescale(f.p).v }
 
 func (f *bcFixed) mul(a, b *big.Int) *big.Int {
+	if f.stopped != nil && f.stopped() {
+		return new(big.Int)
+	}
 	r := new(big.Int).Mul(a, b)
 	return r.Quo(r, f.one)
 }
@@ -176,7 +182,11 @@ func (vm *bcVM) mathFunc(name string, args []bcNum) (bcNum, error) {
 	}
 	x := args[len(args)-1]
 	guard := 30 + len(x.rescale(0).v.String())*2
+	if err := vm.room(4*bcDigitBits(vm.scale+guard) + bcBits(x)); err != nil {
+		return bcNum{}, err
+	}
 	f := newBcFixed(vm.scale + guard)
+	f.stopped = vm.t.stopped
 	var r *big.Int
 	switch name {
 	case "e":

@@ -150,8 +150,10 @@ func bcParseNum(text string, ibase int) bcNum {
 	return bcAdd(r, f, false)
 }
 
-// bcFormat renders a number in obase, as bc prints it.
-func bcFormat(a bcNum, obase int) string {
+// bcFormat renders a number in obase, as bc prints it; a conversion to
+// another base than 10 takes a division a digit, and ends early once
+// stopped says the line has.
+func bcFormat(a bcNum, obase int, stopped func() bool) string {
 	neg := a.v.Sign() < 0
 	abs := bcNum{v: new(big.Int).Abs(a.v), scale: a.scale}
 	intPart := new(big.Int).Quo(abs.v, pow10(abs.scale))
@@ -171,11 +173,11 @@ func bcFormat(a bcNum, obase int) string {
 		return b.String()
 	}
 	if intPart.Sign() != 0 || abs.scale == 0 {
-		b.WriteString(bcDigits(intPart, obase))
+		b.WriteString(bcDigits(intPart, obase, stopped))
 	}
 	if abs.scale > 0 {
 		b.WriteString(".")
-		b.WriteString(bcFraction(fracPart, obase))
+		b.WriteString(bcFraction(fracPart, obase, stopped))
 	}
 	return b.String()
 }
@@ -193,7 +195,7 @@ func bcDigit(d int64, obase int) string {
 	return " " + strings.Repeat("0", bcDigitWidth(obase)-len(s)) + s
 }
 
-func bcDigits(n *big.Int, obase int) string {
+func bcDigits(n *big.Int, obase int, stopped func() bool) string {
 	if n.Sign() == 0 {
 		return bcDigit(0, obase)
 	}
@@ -201,7 +203,7 @@ func bcDigits(n *big.Int, obase int) string {
 	var digits []string
 	x := new(big.Int).Set(n)
 	m := new(big.Int)
-	for x.Sign() > 0 {
+	for x.Sign() > 0 && !stopped() {
 		x.QuoRem(x, base, m)
 		digits = append(digits, bcDigit(m.Int64(), obase))
 	}
@@ -214,12 +216,12 @@ func bcDigits(n *big.Int, obase int) string {
 
 // bcFraction renders a fraction in obase with as many digits as it takes
 // to reach 10^-scale, truncated.
-func bcFraction(f bcNum, obase int) string {
+func bcFraction(f bcNum, obase int, stopped func() bool) string {
 	need := pow10(f.scale)
 	base := big.NewInt(int64(obase))
 	var b strings.Builder
 	x := new(big.Int).Set(f.v)
-	for p := big.NewInt(1); p.Cmp(need) < 0; p.Mul(p, base) {
+	for p := big.NewInt(1); p.Cmp(need) < 0 && !stopped(); p.Mul(p, base) {
 		x.Mul(x, base)
 		d := new(big.Int).Quo(x, need)
 		x.Sub(x, new(big.Int).Mul(d, need))

@@ -115,8 +115,47 @@ type bcNode struct {
 
 // bcParser builds nodes from tokens.
 type bcParser struct {
-	toks []bcTok
-	pos  int
+	toks  []bcTok
+	pos   int
+	depth int // how many nested constructs are being parsed
+}
+
+// bcMaxNesting bounds how deeply a program's constructs nest, in the
+// parser's recursion and in the tree it builds, which every evaluation
+// walks recursively: a few million "(" or "1+1+…" would exhaust the
+// goroutine's stack, which ends the whole process (G-12.3).
+const bcMaxNesting = 2000
+
+const bcNestingMsg = "nesting too deep (limit 2000)"
+
+// enter counts one more nested construct; leave undoes it.
+func (p *bcParser) enter() *bcSyntaxError {
+	if p.depth++; p.depth > bcMaxNesting {
+		return &bcSyntaxError{p.peek().line, bcNestingMsg}
+	}
+	return nil
+}
+
+func (p *bcParser) leave() { p.depth-- }
+
+// bcTreeDepth is how deep a parsed statement's tree is, measured without
+// recursion (a chain of left-associative operators is as deep as long).
+func bcTreeDepth(n *bcNode) int {
+	type item struct {
+		n *bcNode
+		d int
+	}
+	deepest := 0
+	stack := []item{{n, 1}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		deepest = max(deepest, it.d)
+		for _, k := range it.n.kids {
+			stack = append(stack, item{k, it.d + 1})
+		}
+	}
+	return deepest
 }
 
 // bcSyntaxError carries the line of a parse failure.
@@ -165,6 +204,10 @@ func (p *bcParser) skipNewlines() {
 
 // statement parses one statement; nil means an empty one.
 func (p *bcParser) statement() (*bcNode, *bcSyntaxError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	t := p.peek()
 	line := t.line
 	switch {
@@ -395,6 +438,10 @@ func (p *bcParser) skipNewlinesOnly() {
 
 // expr parses an expression, loosest operators first.
 func (p *bcParser) expr() (*bcNode, *bcSyntaxError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	return p.binaryLevel([][]string{{"||"}, {"&&"}}, 0)
 }
 
@@ -427,6 +474,10 @@ func (p *bcParser) binaryLevel(levels [][]string, i int) (*bcNode, *bcSyntaxErro
 }
 
 func (p *bcParser) notExpr() (*bcNode, *bcSyntaxError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	if p.is("!") {
 		p.next()
 		e, err := p.notExpr()
@@ -454,6 +505,10 @@ func (p *bcParser) notExpr() (*bcNode, *bcSyntaxError) {
 
 // assignExpr parses LVALUE OP= EXPR (right associative) or a sum.
 func (p *bcParser) assignExpr() (*bcNode, *bcSyntaxError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	left, err := p.sumExpr()
 	if err != nil {
 		return nil, err
@@ -508,6 +563,10 @@ func (p *bcParser) leftOps(ops []string, next func() (*bcNode, *bcSyntaxError)) 
 
 // powExpr: ^ is right associative and binds looser than unary minus.
 func (p *bcParser) powExpr() (*bcNode, *bcSyntaxError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	base, err := p.unaryExpr()
 	if err != nil {
 		return nil, err
@@ -524,6 +583,10 @@ func (p *bcParser) powExpr() (*bcNode, *bcSyntaxError) {
 }
 
 func (p *bcParser) unaryExpr() (*bcNode, *bcSyntaxError) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer p.leave()
 	switch {
 	case p.is("-"):
 		p.next()
