@@ -271,7 +271,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	}
 	if isShellBuiltin(args[0]) && utils.Lookup(args[0]) == nil {
 		// Only exec hands a builtin's name to the exec handler.
-		io.WriteString(hc.Stderr, "bash: exec: "+args[0]+": not found\n")
+		sayf(hc, "bash: exec: %s: not found\n", args[0])
 		return interp.ExitStatus(127)
 	}
 	if args[0] == s.refuseName() {
@@ -324,7 +324,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	if isPathCommand(args[0]) {
 		run, msg, code := s.scriptArgv(ctx, ls, hc.Dir, args)
 		if run == nil {
-			io.WriteString(hc.Stderr, msg)
+			io.WriteString(hc.Stderr, voiced(hc, msg))
 			return interp.ExitStatus(uint8(code))
 		}
 		args = run

@@ -91,7 +91,7 @@ func (s *Shell) source(ctx context.Context, hc interp.HandlerContext, place, fil
 	name := "source"
 	data, err := s.readFile(ctx, utils.Join(hc.Dir, file))
 	if err != nil {
-		fmt.Fprintf(hc.Stderr, "bash: %s: %s\n", file, errnoText(err))
+		sayf(hc, "bash: %s: %s\n", file, errnoText(err))
 		return interp.ExitStatus(1)
 	}
 	_ = name
@@ -361,7 +361,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 			switch {
 			case k == "":
 				if verbose {
-					fmt.Fprintf(hc.Stderr, "bash: command: %s: not found\n", n)
+					sayf(hc, "bash: command: %s: not found\n", n)
 				}
 				status = 1
 			case verbose && k == "file":
@@ -377,7 +377,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 	case "hash":
 		for _, n := range args {
 			if !s.installed(n) || isShellBuiltin(n) {
-				fmt.Fprintf(hc.Stderr, "bash: hash: %s: not found\n", n)
+				sayf(hc, "bash: hash: %s: not found\n", n)
 				status = 1
 			}
 		}
@@ -396,7 +396,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 	case "help":
 		for _, n := range args {
 			if !s.installed(n) || !isShellBuiltin(n) {
-				fmt.Fprintf(hc.Stderr, "bash: help: no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.\n", n, n, n)
+				sayf(hc, "bash: help: no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.\n", n, n, n)
 				status = 1
 				continue
 			}
@@ -411,7 +411,7 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 		status = s.enable(hc, out, flags, args)
 	}
 	if bad != nil && bad.tried {
-		fmt.Fprintf(hc.Stderr, "bash: %s: write error: Bad file descriptor\n", mode)
+		sayf(hc, "bash: %s: write error: Bad file descriptor\n", mode)
 		status = max(status, 1)
 	}
 	if status != 0 {
@@ -445,7 +445,7 @@ func (s *Shell) lookupType(hc interp.HandlerContext, out io.Writer, args []strin
 		case k == "" && isAlias && !has("P"):
 		case k == "":
 			if !has("t") && !has("p") && !has("P") {
-				fmt.Fprintf(hc.Stderr, "bash: type: %s: not found\n", n)
+				sayf(hc, "bash: type: %s: not found\n", n)
 			}
 			status = 1
 		case has("t"):
@@ -482,7 +482,7 @@ func singleQuoted(text string) string {
 func (s *Shell) enable(hc interp.HandlerContext, out io.Writer, flags, names []string) int {
 	for _, f := range flags {
 		if strings.ContainsAny(f, "fd") {
-			fmt.Fprintln(hc.Stderr, "bash: enable: dynamic loading not available")
+			sayf(hc, "bash: enable: dynamic loading not available\n")
 			return 1
 		}
 	}
@@ -495,7 +495,7 @@ func (s *Shell) enable(hc interp.HandlerContext, out io.Writer, flags, names []s
 	status := 0
 	for _, n := range names {
 		if !s.installed(n) || !isShellBuiltin(n) {
-			fmt.Fprintf(hc.Stderr, "bash: enable: %s: not a shell builtin\n", n)
+			sayf(hc, "bash: enable: %s: not a shell builtin\n", n)
 			status = 1
 		}
 	}
@@ -543,7 +543,7 @@ func (s *Shell) pwdPhysical(ctx context.Context, hc interp.HandlerContext) error
 		return interp.ExitStatus(1)
 	}
 	if _, err := fmt.Fprintln(hc.Stdout, p); err != nil && interp.IsBadFd(hc.Stdout) {
-		fmt.Fprintln(hc.Stderr, "bash: pwd: write error: Bad file descriptor")
+		sayf(hc, "bash: pwd: write error: Bad file descriptor\n")
 		return interp.ExitStatus(1)
 	}
 	return nil

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -58,7 +60,18 @@ func voiced(hc interp.HandlerContext, text string) string {
 	if rest, ok := strings.CutPrefix(text, "bash: "); ok {
 		return hc.Voice() + rest
 	}
+	if v := hc.Voice(); v != "bash: " && strings.HasSuffix(text, ": command not found\n") {
+		// A line says "NAME: command not found" (G-7.1); a file's text
+		// says where, as bash does.
+		return v + text
+	}
 	return text
+}
+
+// sayf prints a message the shell speaks ("bash: …") in the voice of the
+// text running (see voiced).
+func sayf(hc interp.HandlerContext, format string, a ...any) {
+	io.WriteString(hc.Stderr, voiced(hc, fmt.Sprintf(format, a...)))
 }
 
 // refusalText is the one rendering of a refused command, shared by the run

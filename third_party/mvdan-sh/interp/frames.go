@@ -11,9 +11,11 @@ import (
 // voice is how the shell starts an error message (gatehouse patch 132):
 // bash -c and a line say "bash: ", while the text of a file (a script run
 // by bash FILE, a sourced file, a function either defined) says
-// "FILE: line N: ".
+// "FILE: line N: ". A function defined in the line itself says
+// "environment: line N: " as bash -c's do, N counted in the line's text
+// (patch 150).
 func (r *Runner) voice() string {
-	if r.curSource == "" || r.curSource == "environment" {
+	if r.curSource == "" {
 		return "bash: "
 	}
 	return r.curSource + ": line " + strconv.FormatUint(uint64(r.curLine), 10) + ": "

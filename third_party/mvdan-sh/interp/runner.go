@@ -451,10 +451,13 @@ func (r *Runner) outf(format string, a ...any) {
 }
 
 func (r *Runner) errf(format string, a ...any) {
-	if rest, ok := strings.CutPrefix(format, "bash: "); ok {
-		format = strings.ReplaceAll(r.voice(), "%", "%%") + rest
+	msg := fmt.Sprintf(format, a...)
+	// Also a message formatted whole ("%v\n" of a redirection's error)
+	// speaks in the file's voice (patch 150).
+	if rest, ok := strings.CutPrefix(msg, "bash: "); ok {
+		msg = r.voice() + rest
 	}
-	fmt.Fprintf(r.stderr, format, a...)
+	io.WriteString(r.stderr, msg)
 }
 
 func (r *Runner) stop(ctx context.Context) bool {
