@@ -9,6 +9,12 @@ var bypassMissingBuiltins = bypassTechnique{name: "not-installed builtins", case
 	builtinCase("let", `let x=5; echo "[$x]"`),
 	builtinCase("let", `let "x = 2 * 3"; echo "[$x]"`),
 	builtinCase("let", `f() { let y=7; echo "[$y]"; }; f`),
+	builtinCase("let", `printf 'echo a\nlet x=5\necho "[$x]"\n' > /tmp/l.sh; bash /tmp/l.sh`),
+	builtinCase("let", `printf 'f() {\n  let x=5\n}\n' > /tmp/l.sh; . /tmp/l.sh; f; echo "[$x]"`),
+	builtinCase("let", `f() {
+  let x=5
+}
+f; echo "[$x]"`),
 	builtinCase("let", `eval 'let x=5'; echo "[$x]"`),
 	builtinCase("let", `bash -c 'let x=5; echo "[$x]"'`),
 	builtinCase("let", `command let x=5; echo "[$x]"`),

@@ -67,7 +67,7 @@ func TestBypassDeepNestingIsRefused(t *testing.T) {
 		// Each eval stays under the parse bound; together they nest
 		// deeper than the interpreter's run-time bound.
 		{"eval recursion through deep texts", "x='" + nested("( ", `eval "$x"`, " )", 990) + `'; eval "$x"`, "bash: nesting too deep (limit 10000)\n", 2},
-		{"function recursion through deep bodies", "x='f() { " + nested("{ ", "f;", " }", 990) + "; }'; eval \"$x\"; f", "bash: nesting too deep (limit 10000)\n", 2},
+		{"function recursion through deep bodies", "x='f() { " + nested("{ ", "f;", " }", 990) + "; }'; eval \"$x\"; f", "environment: line 1: nesting too deep (limit 10000)\n", 2},
 		{"bash -c recursion through deep texts", "export x='" + nested("{ ", `bash -c "$x";`, " }", 990) + `'; bash -c "$x"`, "bash: nesting too deep (limit 10000)\n", 2},
 		{"builtin eval recursion", `x='builtin eval "$x"'; builtin eval "$x"`, "gatehouse: line exceeded the nesting depth limit of 100\n", 125},
 		{"command eval recursion", `x='command eval "$x"'; command eval "$x"`, "gatehouse: line exceeded the nesting depth limit of 100\n", 125},

@@ -36,7 +36,7 @@ func TestScriptByPath(t *testing.T) {
 		wantExit            int
 	}{
 		{name: "runs under the gate", profile: "scripts", line: "./ok.sh a", wantOut: "ok a\n"},
-		{name: "commands inside are judged", profile: "scripts", line: "./calls.sh", wantOut: "start\nend\n", wantErr: "sort: command not found\n"},
+		{name: "commands inside are judged", profile: "scripts", line: "./calls.sh", wantOut: "start\nend\n", wantErr: "./calls.sh: line 3: sort: command not found\n"},
 		{name: "an ask inside refuses", profile: "scripts", line: "./rm.sh; cat victim", wantErr: "rm: Permission denied\n", wantExit: 126},
 		{name: "denied script reads its reason", profile: "scripts", line: "./secret/run.sh", wantErr: "bash: ./secret/run.sh: secrets stay shut\n", wantExit: 126},
 		{name: "hidden script is missing", profile: "scripts", line: "./private/run.sh", wantErr: "bash: ./private/run.sh: No such file or directory\n", wantExit: 127},

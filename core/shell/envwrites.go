@@ -53,6 +53,7 @@ func (s *Shell) rewriteEnvWrites(f *syntax.File) {
 		inner := &syntax.Stmt{Cmd: st.Cmd, Position: st.Position}
 		made[inner] = true
 		guard := callStmt(check...)
+		guard.Position = st.Position // its refusal names the declaration's line
 		made[guard] = true
 		st.Cmd = &syntax.BinaryCmd{Op: syntax.AndStmt, X: guard, Y: inner}
 		return true
@@ -84,7 +85,7 @@ func (s *Shell) envCheck(ctx context.Context, hc interp.HandlerContext, args []s
 		return s.halt(ctx, a.halt)
 	}
 	if !a.run {
-		io.WriteString(hc.Stderr, a.refused.Stderr)
+		io.WriteString(hc.Stderr, voiced(hc, a.refused.Stderr))
 		return a.refused
 	}
 	return nil
