@@ -458,6 +458,9 @@ func (s *Shell) lookupType(hc interp.HandlerContext, out io.Writer, args []strin
 			fmt.Fprintf(out, "%s is a shell keyword\n", n)
 		case k == "function":
 			fmt.Fprintf(out, "%s is a function\n", n)
+			if text, ok := hc.FuncText(n); ok {
+				fmt.Fprintln(out, text)
+			}
 		case k == "builtin":
 			fmt.Fprintf(out, "%s is a shell builtin\n", n)
 		default:

@@ -178,3 +178,109 @@ func (s *Shell) jobText(st *syntax.Stmt) string {
 	}
 	return text + " &"
 }
+
+// writtenFunc is a function's body as the line wrote it, for declare -f and
+// type: a copy (printed and parsed again) with the rewrites above and the
+// declaration guards (envwrites.go) undone, so no internal name shows.
+func (s *Shell) writtenFunc(body *syntax.Stmt) *syntax.Stmt {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, body); err != nil {
+		return body
+	}
+	f, err := parse(b.String())
+	if err != nil || len(f.Stmts) != 1 {
+		return body
+	}
+	st := f.Stmts[0]
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Word:
+			for i, part := range n.Parts {
+				if ps := s.writtenProcSubst(part); ps != nil {
+					n.Parts[i] = ps
+				}
+			}
+		case *syntax.Stmt:
+			s.undoStmtRewrite(n)
+		}
+		return true
+	})
+	return st
+}
+
+// isCall reports whether st is the internal call name.
+func isCall(st *syntax.Stmt, name string) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) > 0 && call.Args[0].Lit() == name
+}
+
+// writtenProcSubst is the <(…) a rewritten part stands for, or nil.
+func (s *Shell) writtenProcSubst(part syntax.WordPart) *syntax.ProcSubst {
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return nil
+	}
+	if isCall(cs.Stmts[0], s.capture+"_out") {
+		return &syntax.ProcSubst{Op: syntax.CmdOut, OpPos: cs.Left, Rparen: cs.Right}
+	}
+	pipe, ok := cs.Stmts[0].Cmd.(*syntax.BinaryCmd)
+	if !ok || pipe.Op != syntax.Pipe || !isCall(pipe.Y, s.capture) {
+		return nil
+	}
+	if block, ok := pipe.X.Cmd.(*syntax.Block); ok {
+		return &syntax.ProcSubst{Op: syntax.CmdIn, OpPos: cs.Left, Rparen: cs.Right, Stmts: block.Stmts}
+	}
+	return nil
+}
+
+// undoStmtRewrite gives n back the command it had before a job, a >(…) or
+// a declaration guard rewrote it.
+func (s *Shell) undoStmtRewrite(n *syntax.Stmt) {
+	switch c := n.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt && isCall(c.X, s.envCheckName()) {
+			n.Cmd = c.Y.Cmd
+		}
+	case *syntax.Block:
+		k := len(c.Stmts)
+		switch {
+		case k == 2 && isCall(c.Stmts[0], s.capture+"_job") && c.Stmts[1].Background:
+			inner, _ := c.Stmts[1].Cmd.(*syntax.Block)
+			if inner == nil || len(inner.Stmts) != 2 {
+				return
+			}
+			sub, _ := inner.Stmts[0].Cmd.(*syntax.Subshell)
+			if sub == nil || len(sub.Stmts) != 1 {
+				return
+			}
+			job := sub.Stmts[0]
+			n.Cmd, n.Negated, n.Redirs, n.Background = job.Cmd, job.Negated, job.Redirs, true
+		case k >= 3 && isCall(c.Stmts[1], s.capture+"_wsave") && isCall(c.Stmts[k-1], s.capture+"_wrestore"):
+			s.undoWriteSubst(n, c.Stmts[0], c.Stmts[2:k-1])
+		}
+	}
+}
+
+// undoWriteSubst puts the bodies of a command's >(…) back in its words.
+func (s *Shell) undoWriteSubst(n, inner *syntax.Stmt, bodies []*syntax.Stmt) {
+	syntax.Walk(inner, func(node syntax.Node) bool {
+		w, ok := node.(*syntax.Word)
+		if !ok {
+			return true
+		}
+		for i, part := range w.Parts {
+			cs, ok := part.(*syntax.CmdSubst)
+			if !ok || len(cs.Stmts) != 1 || !isCall(cs.Stmts[0], s.capture+"_wout") || len(bodies) == 0 {
+				continue
+			}
+			ps := &syntax.ProcSubst{Op: syntax.CmdOut, OpPos: cs.Left, Rparen: cs.Right}
+			if sub, ok := bodies[0].Cmd.(*syntax.Subshell); ok {
+				ps.Stmts, ps.OpPos, ps.Rparen = sub.Stmts, sub.Lparen, sub.Rparen
+			}
+			bodies = bodies[1:]
+			w.Parts[i] = ps
+		}
+		return true
+	})
+	n.Cmd, n.Redirs = inner.Cmd, inner.Redirs
+}

@@ -92,6 +92,9 @@ type Runner struct {
 	curSource string
 	// curLine is the line of the statement running, in its own text.
 	curLine uint
+	// funcView gives a printed function the body its host's program
+	// wrote (patch 151).
+	funcView func(*syntax.Stmt) *syntax.Stmt
 	// traceDepth is how many evals, sourced files and substitutions the
 	// command running is in: set -x repeats its + as often again;
 	// traceSkip leaves out the trace of a stand-in eval's call (patch 133).
@@ -1112,6 +1115,7 @@ func (r *Runner) Reset() {
 		Env:            r.Env,
 		tempDir:        r.tempDir,
 		callHandler:    r.callHandler,
+		funcView:       r.funcView,
 		panicHandler:   r.panicHandler,
 		memHandler:     r.memHandler,
 		procIDs:        r.procIDs,

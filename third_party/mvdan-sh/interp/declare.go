@@ -3,7 +3,6 @@
 package interp
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -191,9 +190,8 @@ func (r *Runner) declFuncs(o declOpts, args []*syntax.Assign) {
 		case o.funcName:
 			r.outf("declare -f %s\n", name)
 		default:
-			var buf bytes.Buffer
-			syntax.NewPrinter().Print(&buf, body)
-			r.outf("%s () \n%s\n", name, buf.String())
+			text, _ := r.FuncText(name)
+			r.outf("%s\n", text)
 		}
 	}
 }
