@@ -119,7 +119,7 @@ func TestCommandAxis(t *testing.T) {
 		{name: "G-3.2 which prints nothing", line: "which sort; echo $?", wantOut: "1\n"},
 		{name: "G-12.2 type of an installed utility", line: "type cat; which cat; command -v cat", wantOut: "cat is /usr/bin/cat\n/usr/bin/cat\n/usr/bin/cat\n"},
 		{name: "G-3.2 declaration keywords are subjects too", line: "export X=1; echo \"[$X]\"", wantOut: "[]\n", wantErr: "export: command not found\n"},
-		{name: "G-3.2 local is a subject", line: "f() { local y=1; echo \"[$y]\"; }; f", wantOut: "[]\n", wantErr: "local: command not found\n"},
+		{name: "G-3.2 local is a subject", line: "f() { local y=1; echo \"[$y]\"; }; f", wantOut: "[]\n", wantErr: "environment: line 1: local: command not found\n"},
 		// G-3.1 step 3 / G-7.4: a whole-command ask refuses the line at 126.
 		{name: "G-7.4 whole-command ask", line: "rm README.md", wantErr: "rm: Permission denied\n", wantExit: 126, wantScope: "command", wantKind: "ask"},
 		{name: "G-9.3 ask refuses before anything runs", line: "echo first; rm README.md", wantErr: "rm: Permission denied\n", wantExit: 126, wantScope: "command", wantKind: "ask"},
