@@ -286,6 +286,10 @@ func (h *harness) key(k string) {
 		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
 	case "esc":
 		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
+	case "pgdown":
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	case "pgup":
+		h.tm.Send(tea.KeyPressMsg{Code: tea.KeyPgUp})
 	default:
 		h.tm.Type(k)
 	}

@@ -104,6 +104,12 @@ func (p *explainPane) Update(msg tea.Msg) tea.Cmd {
 		case isKey && key.Matches(k, keys.NextSession):
 			p.pickSession(1)
 			return nil
+		case isKey && key.Matches(k, keys.TableUp):
+			p.scroll.scroll(-p.tableHeight()+1, p.tableHeight())
+			return nil
+		case isKey && key.Matches(k, keys.TableDown):
+			p.scroll.scroll(p.tableHeight()-1, p.tableHeight())
+			return nil
 		}
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
@@ -148,6 +154,9 @@ func (p *explainPane) run() tea.Cmd {
 
 // tableHeight is the rows under the title, input, session and heading.
 func (p *explainPane) tableHeight() int { return max(p.height-4, 1) }
+
+// overflows reports whether the table is taller than its window.
+func (p *explainPane) overflows() bool { return len(p.scroll.lines) > p.tableHeight() }
 
 func (p *explainPane) rebuild() {
 	st := p.ctx.Styles

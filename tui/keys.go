@@ -39,6 +39,11 @@ type KeyMap struct {
 	KeepFilter  key.Binding // enter while typing a filter
 	ClearFilter key.Binding // esc while typing a filter
 	SendNote    key.Binding // enter in the note (N's or m's)
+	// The table under Explain's line scrolls by page while the line has
+	// the keys (j and k are letters there; ctrl+u and ctrl+d edit).
+	TableScroll key.Binding // for the bar; enabled when the table overflows
+	TableUp     key.Binding
+	TableDown   key.Binding
 
 	Filter  key.Binding
 	Explain key.Binding
@@ -81,6 +86,9 @@ func DefaultKeyMap() KeyMap {
 		KeepFilter:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		SendNote:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "answer with this note")),
+		TableScroll: key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "scroll")),
+		TableUp:     key.NewBinding(key.WithKeys("pgup")),
+		TableDown:   key.NewBinding(key.WithKeys("pgdown")),
 
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Explain:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
@@ -116,7 +124,7 @@ func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Back, k.Quit, k.NextPane}
 	case f == focusExplain && typing:
 		// q types a q here, so the bar does not offer it.
-		return []key.Binding{k.Run, k.Session, k.Back, k.NextPane}
+		return []key.Binding{k.Run, k.Session, k.Back, k.NextPane, k.TableScroll}
 	case (f == focusHistory || f == focusQueue) && typing:
 		return []key.Binding{k.KeepFilter, k.ClearFilter, k.NextPane}
 	}

@@ -412,6 +412,43 @@ scan:
 type scroller struct {
 	lines  []string
 	offset int
+	// how names the keys that scroll it where the human is now: its
+	// owner sets it before drawing, so the hint never names keys that
+	// do something else there (G-13.2). The zero value says j/k.
+	how scrollKeys
+}
+
+// scrollKeys words the keys that scroll a window, for its last row: on
+// scrolls either way ("j/k scroll"), back scrolls back up ("k scrolls
+// back"). none leaves keys out (a question has the keys).
+type scrollKeys struct {
+	on, back string
+	none     bool
+}
+
+// The ways a window scrolls: with j/k when its pane has the keys; with
+// pgup/pgdn under an input, where j and k are letters; after tab, from
+// the queue beside the detail; not at all while a modal has the keys.
+var (
+	scrollByLetters = scrollKeys{}
+	scrollByPages   = scrollKeys{on: "pgup/pgdn scroll", back: "pgup scrolls back"}
+	scrollAfterTab  = scrollKeys{on: "tab to scroll", back: "tab to scroll back"}
+	scrollNoKeys    = scrollKeys{none: true}
+)
+
+// words is the hint's key part, after a " · ", or "" for none.
+func (k scrollKeys) words(back bool) string {
+	on, b := k.on, k.back
+	switch {
+	case k.none:
+		return ""
+	case on == "":
+		on, b = "j/k scroll", "k scrolls back"
+	}
+	if back {
+		return " · " + b
+	}
+	return " · " + on
 }
 
 func (s *scroller) setLines(lines []string) {
@@ -462,11 +499,11 @@ func (s *scroller) view(st Styles, height int) string {
 	var hint string
 	switch below := len(s.lines) - end; {
 	case below > 0 && s.offset > 0:
-		hint = fmt.Sprintf("↕ %d above, %d below · j/k scroll", s.offset, below)
+		hint = fmt.Sprintf("↕ %d above, %d below", s.offset, below) + s.how.words(false)
 	case below > 0:
-		hint = fmt.Sprintf("↓ %d more lines · j/k scroll", below)
+		hint = fmt.Sprintf("↓ %d more lines", below) + s.how.words(false)
 	default:
-		hint = fmt.Sprintf("↑ %d lines above · k scrolls back", s.offset)
+		hint = fmt.Sprintf("↑ %d lines above", s.offset) + s.how.words(true)
 	}
 	shown = append(shown, st.Dim.Render(hint))
 	return strings.Join(shown, "\n")

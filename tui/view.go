@@ -176,6 +176,7 @@ func (m *Model) whereRow(w int) string {
 // never move.
 func (m *Model) body(w int) string {
 	h := m.bodyHeight()
+	m.scrollHints()
 	var s string
 	md, full := m.top().(screenModal)
 	switch {
@@ -191,6 +192,24 @@ func (m *Model) body(w int) string {
 		s = m.explain.View()
 	}
 	return block(s, w, h)
+}
+
+// scrollHints tells each pane's scrolling window which keys scroll it
+// now, for the hint on its last row: the detail scrolls with j/k once tab
+// gave it the keys, Explain's table with pgup/pgdn while the line has
+// them, and nothing scrolls while a question or a note has the keys.
+func (m *Model) scrollHints() {
+	detail, explain, transcript := scrollByLetters, scrollByLetters, scrollByLetters
+	switch {
+	case m.top() != nil:
+		detail, explain, transcript = scrollNoKeys, scrollNoKeys, scrollNoKeys
+	case m.focus != focusDetail:
+		detail = scrollAfterTab
+	}
+	if m.explain.Typing() {
+		explain = scrollByPages
+	}
+	m.detail.scroll.how, m.explain.scroll.how, m.sessions.lines.how = detail, explain, transcript
 }
 
 // asksPage is the queue with the selected ask's detail: side by side on
