@@ -8,12 +8,13 @@ import (
 )
 
 const (
-	userModeOnly   = 1       // UFFD_USER_MODE_ONLY: no kernel-mode faults; allowed unprivileged
-	apiVersion     = 0xAA    // UFFD_API
-	featureWPAsync = 1 << 15 // UFFD_FEATURE_WP_ASYNC
-	registerModeWP = 2       // UFFDIO_REGISTER_MODE_WP
-	ioctlAPI       = 0xc018aa3f
-	ioctlRegister  = 0xc020aa00
+	userModeOnly    = 1       // UFFD_USER_MODE_ONLY: no kernel-mode faults; allowed unprivileged
+	apiVersion      = 0xAA    // UFFD_API
+	featureWPAsync  = 1 << 15 // UFFD_FEATURE_WP_ASYNC
+	registerModeWP  = 2       // UFFDIO_REGISTER_MODE_WP
+	ioctlAPI        = 0xc018aa3f
+	ioctlRegister   = 0xc020aa00
+	ioctlUnregister = 0x8010aa01
 )
 
 // Start-up must not allocate (every start of gatehouse pays for it), so what
@@ -80,6 +81,16 @@ func stop(spans []span) (bool, error) {
 		registered = true
 	}
 	return registered, last
+}
+
+// resume unregisters [start, end) from the descriptor, which gives the
+// kernel's fault-around back to those pages.
+func resume(start, end uintptr) {
+	if descriptor < 0 || start >= end {
+		return
+	}
+	r := struct{ start, length uint64 }{uint64(start), uint64(end - start)}
+	syscall.Syscall(syscall.SYS_IOCTL, uintptr(descriptor), ioctlUnregister, uintptr(unsafe.Pointer(&r)))
 }
 
 // forgetFunctionTable unmaps from the process the pages of the executable's

@@ -151,3 +151,46 @@ func TestFindSectionAgreesWithDebugELF(t *testing.T) {
 		t.Error("read a script as ELF")
 	}
 }
+
+// TestResumeGivesFaultAroundBack stops fault-around for a mapping, gives it
+// back to its first half, and reads one page in each 64 KiB: the first half
+// maps whole windows again, the second one page a read.
+func TestResumeGivesFaultAroundBack(t *testing.T) {
+	const size = 32 << 20
+	path := t.TempDir() + "/data"
+	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	defer syscall.Munmap(m)
+	s := span{uintptrOf(m), uintptrOf(m) + size, 0, false}
+	if ok, err := stop([]span{s}); !ok {
+		t.Skipf("this kernel or sandbox does not allow it (%v); gatehouse runs on without", err)
+	}
+	resume(s.start, s.start+size/2)
+	read := func(from, to int) int {
+		before := residentFileKiB(t)
+		for i := from; i < to; i += 64 << 10 {
+			sink += m[i]
+		}
+		return residentFileKiB(t) - before
+	}
+	const reads = size / 2 / (64 << 10)
+	if grew := read(0, size/2); grew < reads*32 {
+		t.Errorf("resumed half: %d reads mapped %d KiB; fault-around should map about 64 KiB a read", reads, grew)
+	}
+	if grew := read(size/2, size); grew > reads*8 {
+		t.Errorf("stopped half: %d reads mapped %d KiB; fault-around is back there too", reads, grew)
+	}
+}
+
+// sink keeps the compiler from dropping the reads.
+var sink byte
