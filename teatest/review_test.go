@@ -68,3 +68,43 @@ func TestScrollHintsNameTheKeysThatScroll(t *testing.T) {
 	h.key("pgup")
 	h.waitScreen("more lines · pgup/pgdn scroll")
 }
+
+// A question taller than the terminal leaves it room for its own last
+// rows and the bars: A's question at 100×20 (its diff counted in wrapped
+// rows) and Y's over a long line at 80×24 end in their y/N and the bar
+// that says what y does. Before, the bars fell off the bottom: the
+// screen kept its top rows. A diff line too long for a row hangs under
+// its own indentation, so its rest does not read as a line of YAML
+// further left.
+func TestTallQuestionsKeepTheirBars(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, docOnDisk: true, width: 100, height: 20, agents: []string{"sre-bot:sre-bot"}})
+	h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.steady("1 ask waiting", "Detail · ask")
+	h.press("A")
+	s := h.steady("Write it, apply it now and allow the ask once? y/N")
+	if bar := helpRow(s); bar != " y write the rule and allow once · any other key: no" {
+		t.Errorf("A's question at 100×20 ends in %q\n%s", bar, s)
+	}
+	rows := strings.Split(s, "\n")
+	for i, r := range rows[:len(rows)-1] {
+		if strings.HasPrefix(r, "+          ask:") && !strings.HasPrefix(rows[i+1], "+            ") {
+			t.Errorf("the rest of a long diff line does not hang under it: %q\n%s", rows[i+1], s)
+		}
+	}
+	h.key("n")
+	h.waitScreen("left workspace.yaml and the ask as they were")
+
+	h = start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"responder:responder", "oncall:responder"}})
+	long := "cat" + strings.Repeat(" /vault/break-glass/failover.md", 40)
+	h.runAsking("responder-1", long)
+	h.runAsking("oncall-1", long)
+	h.steady("2 asks waiting", "2 identical asks waiting")
+	h.press("Y")
+	s = h.steady("Allow once all 2 pending asks identical to this one:", "Allow once all 2? y/N", "rows hidden here")
+	if bar := helpRow(s); bar != " y allow once all 2 · any other key: no" {
+		t.Errorf("Y's question over a long line ends in %q\n%s", bar, s)
+	}
+	if n := strings.Count(s, "\n"); n != 24 {
+		t.Errorf("the screen has %d rows, not 24:\n%s", n, s)
+	}
+}

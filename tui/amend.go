@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"gatehouse/core"
 	"gatehouse/core/decisions"
@@ -126,40 +127,76 @@ func (m *Model) amendLines(p *amendProposal, w int) []string {
 	foot := render(st.Label.Render, "the rule "+p.a.Rule+" then never asks about exactly: "+exceptionWords(p.a.Exception.Argv, p.a.Exception.Cwd, p.rec.Paths))
 	foot = append(foot, render(st.Label.Render, "then "+p.rec.Command+" would: "+p.a.After)...)
 	foot = append(foot, render(st.Prompt.Render, "Write it, apply it now and allow the ask once? y/N")...)
-	diff := strings.Split(strings.TrimSuffix(p.a.Diff, "\n"), "\n")
+	var diff [][]string // each diff line's rows
+	for _, l := range strings.Split(strings.TrimSuffix(p.a.Diff, "\n"), "\n") {
+		diff = append(diff, m.diffRows(l, w))
+	}
+	rows := func(ls [][]string) int {
+		n := 0
+		for _, l := range ls {
+			n += len(l)
+		}
+		return n
+	}
 	room := m.ctx.Height - chromeRows - 1 - 3 - len(head) - len(foot)
-	if len(diff) > room {
-		var changes []string
-		for _, l := range diff {
-			if strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-") {
-				changes = append(changes, l)
+	if rows(diff) > room {
+		// The changes alone, the last ones first (counted in rows: a
+		// long line wraps); the question's own guard cuts what is left.
+		var changes [][]string
+		for _, d := range diff {
+			if l := plainRow(d[0]); strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-") {
+				changes = append(changes, d)
 			}
 		}
-		diff = changes[max(len(changes)-max(room, 2), 0):]
+		for len(changes) > 2 && rows(changes) > room {
+			changes = changes[1:]
+		}
+		diff = changes
 	}
 	lines := head
-	for _, l := range diff {
-		style := st.Dim.Render
-		switch {
-		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
-		case strings.HasPrefix(l, "+"):
-			style = st.Allow.Render
-		case strings.HasPrefix(l, "-"):
-			style = st.Deny.Render
-		}
-		if sign := l[:min(len(l), 1)]; (sign == "+" || sign == "-" || sign == " ") && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			// A long diff line wraps under its own sign, so its rest
-			// never reads as a line of context (and the sign, not the
-			// colour alone, says what it is).
-			for _, part := range wrap(l[1:], max(w-1, 1)) {
-				lines = append(lines, style(sign+part))
-			}
-			continue
-		}
-		lines = append(lines, render(style, l)...)
+	for _, d := range diff {
+		lines = append(lines, d...)
 	}
 	return append(lines, foot...)
 }
+
+// diffRows draws one line of the diff at width w: a long line wraps under
+// its own sign, so its rest never reads as a line of context (and the
+// sign, not the colour alone, says what it is), hanging under the line's
+// own indentation, so it does not read as a line of YAML further left.
+func (m *Model) diffRows(l string, w int) []string {
+	st := m.ctx.Styles
+	style := st.Dim.Render
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "@@"):
+		var out []string
+		for _, r := range wrap(l, w) {
+			out = append(out, style(r))
+		}
+		return out
+	case strings.HasPrefix(l, "+"):
+		style = st.Allow.Render
+	case strings.HasPrefix(l, "-"):
+		style = st.Deny.Render
+	}
+	sign, text := l[:min(len(l), 1)], l[min(len(l), 1):]
+	indent := len(text) - len(strings.TrimLeft(text, " "))
+	if indent > (w-1)/2 {
+		indent = 0
+	}
+	hang := strings.Repeat(" ", indent+2)
+	var out []string
+	for i, part := range indentWrap(text[:indent], text[indent:], max(w-3, 1)) {
+		if i > 0 {
+			part = hang + strings.TrimLeft(part, " ")
+		}
+		out = append(out, style(sign+part))
+	}
+	return out
+}
+
+// plainRow is a drawn row without its styling.
+func plainRow(s string) string { return ansi.Strip(s) }
 
 // exceptionWords says what an exception covers: these words and no
 // others, in that directory (or any), reaching those paths.

@@ -31,19 +31,39 @@ func (m *Model) bodyHeight() int {
 	if n := m.modalRows(max(m.ctx.Width, 20)); n > 0 {
 		h -= 1 + n
 	}
-	return max(h, 3)
+	return max(h, minBody)
 }
 
 // modalRows is how many rows the open modal takes under the body.
-func (m *Model) modalRows(w int) int {
+func (m *Model) modalRows(w int) int { return len(m.modalLines(w)) }
+
+// minBody is the fewest rows the panes keep under an open modal: the
+// queue's title and the selected ask's row.
+const minBody = 3
+
+// modalLines is the open modal drawn under the body (nil for none or for
+// the key screen), in the rows the terminal has for it: a modal taller
+// than that keeps its head (what it does) and its tail (the question),
+// and says how many rows between them a taller terminal would show, so
+// the question and the bars under it never fall off the screen.
+func (m *Model) modalLines(w int) []string {
 	md := m.top()
 	if md == nil {
-		return 0
+		return nil
 	}
 	if _, full := md.(screenModal); full {
-		return 0
+		return nil
 	}
-	return len(md.lines(m, w))
+	lines := md.lines(m, w)
+	room := max(m.ctx.Height-chromeRows-1-minBody, 3)
+	if len(lines) <= room {
+		return lines
+	}
+	top := max((room-1)/3, 1)
+	hidden := len(lines) - (room - 1)
+	marker := m.ctx.Styles.Dim.Render(fitWords(fmt.Sprintf("⋯ %d rows hidden here: a taller terminal shows them", hidden), w))
+	out := append(append(lines[:top:top], marker), lines[len(lines)-(room-1-top):]...)
+	return out
 }
 
 // layout gives every pane its size.
@@ -85,18 +105,18 @@ func (m *Model) render() string {
 	w := max(m.ctx.Width, 20)
 	st := m.ctx.Styles
 	rows := []string{m.header(w), m.whereRow(w), m.messageRule(w), m.body(w)}
-	if md := m.top(); md != nil {
-		if _, full := md.(screenModal); !full {
-			rows = append(rows, st.Rule.Render(strings.Repeat("─", w)), strings.Join(md.lines(m, w), "\n"))
-		}
+	if lines := m.modalLines(w); len(lines) > 0 {
+		rows = append(rows, st.Rule.Render(strings.Repeat("─", w)), strings.Join(lines, "\n"))
 	}
-	rows = append(rows, m.statusBar(w), m.helpBar(w))
+	bars := m.statusBar(w) + "\n" + m.helpBar(w)
 	screen := strings.Join(rows, "\n")
-	if n := strings.Count(screen, "\n") + 1; n > m.ctx.Height {
-		// Too short a terminal: keep the top rows, as a terminal would.
-		screen = strings.Join(strings.SplitN(screen, "\n", m.ctx.Height+1)[:max(m.ctx.Height, 1)], "\n")
+	if n := strings.Count(screen, "\n") + 3; n > m.ctx.Height {
+		// Too short a terminal: keep the top rows, as a terminal would,
+		// and the bars, which say what the keys do.
+		keep := max(m.ctx.Height-2, 1)
+		screen = strings.Join(strings.SplitN(screen, "\n", keep+1)[:keep], "\n")
 	}
-	return screen
+	return screen + "\n" + bars
 }
 
 // countWords is the one count of waiting asks: the header, the window
