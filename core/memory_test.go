@@ -99,6 +99,8 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`split -b 100 /dev/zero /tmp/x`, small},
 		{`dd if=/dev/zero of=/tmp/f bs=64K`, small},
 		{`dd if=/dev/zero bs=1G count=1 of=/dev/null`, small},
+		{`yes | csplit -s - 1000000`, small},
+		{`printf '%40000s' | tr ' ' '\n' | csplit -s -f /tmp/x - 2`, 1 << 20},
 		{`for i in $(seq 100); do cat <(head -c 16M /dev/zero) > /dev/null; done`, small},
 		{`f() { local x=$(head -c 64K /dev/zero | tr '\0' x); g; }; g() { local y=$x$x; f; }; f`, small},
 		{`( a=x; while :; do a=$a$a; done )`, small},

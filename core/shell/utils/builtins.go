@@ -22,6 +22,7 @@ var builtins = [...]Provider{
 	{Name: "column", Make: columnUtility},
 	{Name: "comm", Make: commUtility},
 	{Name: "cp", Make: cpUtility},
+	{Name: "csplit", Make: csplitUtility},
 	{Name: "cut", Make: cutUtility},
 	{Name: "date", Make: dateUtility},
 	{Name: "dd", Make: ddUtility},
