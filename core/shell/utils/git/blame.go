@@ -278,7 +278,7 @@ func (r *repo) printBlame(lines [][]byte, blamed []blameLine, final string, from
 		b := blamed[i]
 		name := "Not Committed Yet"
 		if b.c != nil {
-			name = b.c.Author.Name
+			name = r.loadMailmap().mapIdent(b.c.Author).Name
 			showPath = showPath || b.path != final
 		}
 		nameWidth = max(nameWidth, len(name))
@@ -292,7 +292,7 @@ func (r *repo) printBlame(lines [][]byte, blamed []blameLine, final string, from
 		b := blamed[i]
 		id, name, when := strings.Repeat("0", n+1), "Not Committed Yet", now
 		if b.c != nil {
-			id, name, when = b.c.Hash.String()[:n+1], b.c.Author.Name, b.c.Author.When
+			id, name, when = b.c.Hash.String()[:n+1], r.loadMailmap().mapIdent(b.c.Author).Name, b.c.Author.When
 			if b.boundary {
 				id = "^" + b.c.Hash.String()[:n]
 			}

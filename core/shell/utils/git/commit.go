@@ -33,6 +33,7 @@ type commitOptions struct {
 	messages               []string
 	all, amend, allowEmpty bool
 	quiet, noEdit          bool
+	allowEmptyMessage      bool
 	// paths are the files to commit as they are in the worktree (with
 	// include: to add to the index before committing it all).
 	paths   []string
@@ -51,6 +52,8 @@ func parseCommitArgs(args []string) (commitOptions, error) {
 			o.amend = true
 		case a == "--allow-empty":
 			o.allowEmpty = true
+		case a == "--allow-empty-message":
+			o.allowEmptyMessage = true
 		case a == "--quiet":
 			o.quiet = true
 		case a == "--no-edit":
@@ -391,7 +394,7 @@ func commitMessage(o commitOptions, old *commit) (string, error) {
 		return "", &exitError{msg: "Aborting commit due to empty commit message.\n", code: 1}
 	}
 	msg := cleanMessage(strings.Join(o.messages, "\n\n"))
-	if msg == "" {
+	if msg == "" && !o.allowEmptyMessage {
 		return "", &exitError{msg: "Aborting commit due to empty commit message.\n", code: 1}
 	}
 	return msg, nil

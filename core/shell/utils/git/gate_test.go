@@ -814,3 +814,34 @@ func TestPickaxeKeepsHiddenAndDeniedContent(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeShortlogMailmapKeepHiddenPaths: describe --dirty does not
+// count a change to a hidden file (status shows none), shortlog limited
+// to a hidden path answers as for a missing one, and a hidden .mailmap
+// is never read, so no name it holds reaches log, shortlog or blame
+// (G-4.5).
+func TestDescribeShortlogMailmapKeepHiddenPaths(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "a\n", "secret.env": "TOKEN=1\n", ".mailmap": "Hidden Alias <alias@corp> <author@example.com>\n"}
+	w := multiWorld(t, files,
+		gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.env", "/w/.mailmap"}}}})
+	w["open"].must(prepare + "git add -A && git commit -q -m one && git tag -a v1 -m v1 && echo TOKEN=2 >> secret.env")
+	if got := w["open"].must("git describe --dirty; git shortlog -s HEAD -- secret.env; git log -1 | grep Author"); got != "v1-dirty\n     1\tHidden Alias\nAuthor: Hidden Alias <alias@corp>\n" {
+		t.Errorf("the open session should see the change and the mailmap:\n%s", got)
+	}
+	cases := []struct{ line, want string }{
+		{"git describe --dirty; git describe --dirty=-x --long", "v1\nv1-0-g" + strings.TrimSpace(w["hide"].must("git rev-parse --short HEAD")) + "\n"},
+		{"git shortlog -s HEAD -- secret.env; git shortlog -s HEAD -- nothere.env", ""},
+		{"git shortlog -se HEAD", "     1\tA U Thor <author@example.com>\n"},
+		{"git log -1 --format='%aN <%aE>|%cN'; git log -1 | grep Author", "A U Thor <author@example.com>|A U Thor\nAuthor: A U Thor <author@example.com>\n"},
+		{"git blame a.txt | grep -c 'A U Thor'; git log --author=Alias --oneline", "1\n"},
+		{"git log | git shortlog -s", "     1\tA U Thor\n"},
+	}
+	for _, c := range cases {
+		out, errOut, code := w["hide"].run(c.line)
+		if out != c.want || code != 0 || strings.Contains(out+errOut, "Alias") || strings.Contains(out+errOut, "secret") {
+			t.Errorf("%s: exit %d\nstdout %q\nwant   %q\nstderr %q", c.line, code, out, c.want, errOut)
+		}
+	}
+}

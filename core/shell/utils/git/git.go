@@ -210,6 +210,10 @@ func subcommandFor(name string) subcommand {
 		return runPull
 	case "ls-remote":
 		return runLsRemote
+	case "describe":
+		return runDescribe
+	case "shortlog":
+		return runShortlog
 	case "version":
 		return func(g *cmd, _ []string) error {
 			fmt.Fprintf(g.out, "git version %s\n", version)
@@ -228,10 +232,9 @@ func subcommandFor(name string) subcommand {
 // are named as unsupported rather than unknown.
 var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
-		"rebase": true, "bisect": true,
-		"submodule": true,
-		"worktree":  true, "gc": true, "fsck": true, "reflog": true, "am": true, "apply": true,
-		"format-patch": true, "archive": true, "describe": true, "shortlog": true,
+		"rebase": true, "bisect": true, "submodule": true, "worktree": true, "gc": true,
+		"fsck": true, "reflog": true, "am": true, "apply": true,
+		"format-patch": true, "archive": true,
 		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
 		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true,
 		"hash-object": true, "update-index": true, "write-tree": true,

@@ -52,6 +52,11 @@ type logOptions struct {
 	follow                   bool
 	// shortStat is --shortstat: the stat's summary line alone.
 	shortStat bool
+	// pretty is --pretty=short, full, fuller or raw ("": medium).
+	pretty string
+	// visit, when set, is given each commit the log would show, in its
+	// order, instead of printing it (shortlog).
+	visit func(*commit) error
 }
 
 func parseLogArgs(args []string) (logOptions, error) {
@@ -130,7 +135,9 @@ func parseLogArgs(args []string) (logOptions, error) {
 			case f == "oneline":
 				o.oneline = true
 			case f == "medium" || f == "":
-			case f == "short" || f == "full" || f == "fuller" || f == "raw" || f == "email" || f == "reference":
+			case f == "short" || f == "full" || f == "fuller" || f == "raw":
+				o.pretty = f
+			case f == "email" || f == "reference" || f == "mboxrd":
 				return o, &exitError{msg: "git: 'log --pretty=" + f + "' is not supported here\n", code: 1}
 			default:
 				if !strings.Contains(f, "%") {
@@ -255,15 +262,7 @@ func runLog(g *cmd, args []string) error {
 // runLogWalk finds the log's starting and excluded commits and walks.
 func (r *repo) runLogWalk(o logOptions) error {
 	var starts, excludes []plumbing.Hash
-	for i, rev := range o.revs {
-		// Without "--", the first operand that names no revision but a
-		// file starts the paths, as git takes them.
-		if _, err := r.resolveCommit(rev); err != nil && !strings.Contains(rev, "..") && !strings.HasPrefix(rev, "^") && r.existsInWorktreeOrIndex(rev) {
-			o.paths = append(append([]string{}, o.revs[i:]...), o.paths...)
-			o.revs = o.revs[:i]
-			break
-		}
-	}
+	r.splitRevsPaths(&o)
 	if o.all {
 		refs, err := r.refs()
 		if err != nil {
@@ -331,6 +330,19 @@ func (r *repo) runLogWalk(o logOptions) error {
 	return r.walkLog(o, starts, excludes, specs)
 }
 
+// splitRevsPaths moves the operands from the first that names no
+// revision but a file on to the paths: without "--", that file starts
+// them, as git takes them.
+func (r *repo) splitRevsPaths(o *logOptions) {
+	for i, rev := range o.revs {
+		if _, err := r.resolveCommit(rev); err != nil && !strings.Contains(rev, "..") && !strings.HasPrefix(rev, "^") && r.existsInWorktreeOrIndex(rev) {
+			o.paths = append(append([]string{}, o.revs[i:]...), o.paths...)
+			o.revs = o.revs[:i]
+			return
+		}
+	}
+}
+
 func orHead(s string) string {
 	if s == "" {
 		return "HEAD"
@@ -360,7 +372,11 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		seen[h] = true
 		heap.Push(q, c)
 	}
-	match, err := o.commitMatcher()
+	var mm mailmap
+	if (len(o.author) > 0 || len(o.committer) > 0) && r.logMailmap() {
+		mm = r.loadMailmap()
+	}
+	match, err := o.commitMatcher(mm)
 	if err != nil {
 		return err
 	}
@@ -372,7 +388,7 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		o.decorations = r.decorations()
 		r.decor = o.decorations
 	}
-	if o.graph && len(specs) == 0 && !o.count && pick == nil {
+	if o.graph && len(specs) == 0 && !o.count && pick == nil && o.visit == nil {
 		return r.graphLog(o, q, seen, hidden, match)
 	}
 	type entry struct {
@@ -431,6 +447,12 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		}
 		shown++
 		if o.count {
+			continue
+		}
+		if o.visit != nil {
+			if err := o.visit(c); err != nil {
+				return err
+			}
 			continue
 		}
 		if o.reverse || o.graph {
@@ -566,8 +588,9 @@ func (r *repo) printLogEntry(c *commit, changes []fileChange, o logOptions, more
 
 // commitMatcher is the log's filters as one test: every --author,
 // --committer and --grep pattern is tried (any may match), the dates
-// bound the committer date, --merges/--no-merges the parents.
-func (o *logOptions) commitMatcher() (func(*commit) bool, error) {
+// bound the committer date, --merges/--no-merges the parents. Authors and
+// committers are matched as the mailmap names them (mm nil: as written).
+func (o *logOptions) commitMatcher(mm mailmap) (func(*commit) bool, error) {
 	compile := func(pats []string) ([]*regexp.Regexp, error) {
 		var out []*regexp.Regexp
 		for _, p := range pats {
@@ -618,8 +641,9 @@ func (o *logOptions) commitMatcher() (func(*commit) bool, error) {
 		case o.until != nil && c.Committer.When.After(*o.until):
 			return false
 		}
-		return anyOf(authors, c.Author.Name+" <"+c.Author.Email+">") &&
-			anyOf(committers, c.Committer.Name+" <"+c.Committer.Email+">") &&
+		a, cm := mm.mapIdent(c.Author), mm.mapIdent(c.Committer)
+		return anyOf(authors, a.Name+" <"+a.Email+">") &&
+			anyOf(committers, cm.Name+" <"+cm.Email+">") &&
 			anyOf(greps, c.Message)
 	}, nil
 }
@@ -711,17 +735,52 @@ func (r *repo) printCommit(c *commit, o logOptions) {
 	case o.oneline:
 		fmt.Fprintf(out, "%s%s %s\n", r.abbrev(c.Hash), o.decoration(c.Hash), c.subject())
 	default:
-		fmt.Fprintf(out, "commit %s%s\n", c.Hash, o.decoration(c.Hash))
-		if len(c.Parents) > 1 {
-			var ps []string
-			for _, p := range c.Parents {
-				ps = append(ps, r.abbrev(p))
-			}
-			fmt.Fprintf(out, "Merge: %s\n", strings.Join(ps, " "))
-		}
-		fmt.Fprintf(out, "Author: %s <%s>\nDate:   %s\n\n", c.Author.Name, c.Author.Email, r.fmtDate(c.Author.When))
-		out.WriteString(indentMessage(c.Message))
+		r.printCommitHeader(c, o)
 	}
+}
+
+// printCommitHeader is the medium format and its kin (--pretty=short,
+// full, fuller, raw): the id, the idents (as the mailmap names them,
+// raw's as written), the dates, the message indented (short: the
+// subject's paragraph alone).
+func (r *repo) printCommitHeader(c *commit, o logOptions) {
+	out := r.g.out
+	fmt.Fprintf(out, "commit %s%s\n", c.Hash, o.decoration(c.Hash))
+	if o.pretty == "raw" {
+		fmt.Fprintf(out, "tree %s\n", c.Tree)
+		for _, p := range c.Parents {
+			fmt.Fprintf(out, "parent %s\n", p)
+		}
+		fmt.Fprintf(out, "author %s\ncommitter %s\n\n", c.Author.encode(), c.Committer.encode())
+		out.WriteString(indentMessage(c.Message))
+		return
+	}
+	if len(c.Parents) > 1 {
+		var ps []string
+		for _, p := range c.Parents {
+			ps = append(ps, r.abbrev(p))
+		}
+		fmt.Fprintf(out, "Merge: %s\n", strings.Join(ps, " "))
+	}
+	a, cm := c.Author, c.Committer
+	if r.logMailmap() {
+		a, cm = r.loadMailmap().mapIdent(a), r.loadMailmap().mapIdent(cm)
+	}
+	switch o.pretty {
+	case "short":
+		fmt.Fprintf(out, "Author: %s <%s>\n\n", a.Name, a.Email)
+		para, _, _ := strings.Cut(strings.TrimLeft(c.Message, "\n"), "\n\n")
+		out.WriteString(indentMessage(para))
+		return
+	case "full":
+		fmt.Fprintf(out, "Author: %s <%s>\nCommit: %s <%s>\n\n", a.Name, a.Email, cm.Name, cm.Email)
+	case "fuller":
+		fmt.Fprintf(out, "Author:     %s <%s>\nAuthorDate: %s\nCommit:     %s <%s>\nCommitDate: %s\n\n",
+			a.Name, a.Email, r.fmtDate(c.Author.When), cm.Name, cm.Email, r.fmtDate(c.Committer.When))
+	default:
+		fmt.Fprintf(out, "Author: %s <%s>\nDate:   %s\n\n", a.Name, a.Email, r.fmtDate(c.Author.When))
+	}
+	out.WriteString(indentMessage(c.Message))
 }
 
 // decoration is " (names)" for a commit refs point at, when decorating.
@@ -785,6 +844,10 @@ func (r *repo) placeholder(s string, c *commit) (string, int) {
 			return sig.Name, true
 		case 'e':
 			return sig.Email, true
+		case 'N':
+			return r.loadMailmap().mapIdent(sig).Name, true
+		case 'E':
+			return r.loadMailmap().mapIdent(sig).Email, true
 		case 'd':
 			return r.fmtDate(sig.When), true
 		case 'r':

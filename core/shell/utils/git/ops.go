@@ -814,6 +814,11 @@ func runTag(g *cmd, args []string) error {
 		if h, err = r.writeObject(plumbing.TagObject, tg.encode()); err != nil {
 			return fatalf("%s", errText(err))
 		}
+		if v, _ := r.cfg.get("advice.nestedtag"); t == plumbing.TagObject && !isFalse(v) {
+			fmt.Fprintf(g.errw, "hint: You have created a nested tag. The object referred to by your new tag is\n"+
+				"hint: already a tag. If you meant to tag the object that it points to, use:\nhint: \n"+
+				"hint: \tgit tag -f %s %s^{}\nhint: Disable this message with \"git config advice.nestedTag false\"\n", name, start)
+		}
 	}
 	if err := r.setRef(ref, h); err != nil {
 		return err

@@ -38,6 +38,8 @@ type repo struct {
 	favor string
 	// abbrevN is the abbreviation length once abbrevLen has computed it.
 	abbrevN int
+	// mm is the mailmap once loadMailmap has read it.
+	mm mailmap
 }
 
 // errNotRepo is git's answer outside any repository.
