@@ -3,6 +3,8 @@ package consoletest
 import (
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // A day with the console (session 30): each test is something a reviewer
@@ -106,5 +108,31 @@ func TestTallQuestionsKeepTheirBars(t *testing.T) {
 	}
 	if n := strings.Count(s, "\n"); n != 24 {
 		t.Errorf("the screen has %d rows, not 24:\n%s", n, s)
+	}
+}
+
+// tab onto an empty Explain page gives its line the keys: its
+// placeholder says "type a line", and before, what was typed there was
+// lost (the line waited for enter or e). shift+tab gets there too, and
+// tab moves on.
+func TestTabToExplainTypes(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"responder:responder"}})
+	h.steady("no asks waiting")
+	for range 4 {
+		h.key("tab")
+	}
+	h.waitScreen("» Explain")
+	h.tm.Type("ls /vault")
+	h.key("enter")
+	s := h.steady("$ ls /vault", "explanation of: ls /vault", "✓ run")
+	if bar := helpRow(s); !strings.HasPrefix(bar, " enter explain") {
+		t.Errorf("the bar on Explain after typing: %q", bar)
+	}
+	h.key("tab")
+	h.waitScreen("» Asks")
+	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	s = h.waitScreen("» Explain")
+	if !strings.Contains(s, "$ ls /vault") || !strings.HasPrefix(helpRow(s), " enter/e edit line") {
+		t.Errorf("back on Explain with a line, the line does not wait for e:\n%s", s)
 	}
 }

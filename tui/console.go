@@ -428,9 +428,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Help):
 		m.push(&helpModal{})
 	case key.Matches(k, keys.NextPane):
-		m.setFocus((m.focus + 1) % focusCount)
+		return m.toPane((m.focus + 1) % focusCount)
 	case key.Matches(k, keys.PrevPane):
-		m.setFocus((m.focus + focusCount - 1) % focusCount)
+		return m.toPane((m.focus + focusCount - 1) % focusCount)
 	case key.Matches(k, keys.AllowAllOnce):
 		return m.askAllowAllOfSession()
 	case key.Matches(k, keys.Explain) && m.focus != focusExplain:
@@ -451,6 +451,18 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.back()
 	default:
 		return m.routeToFocused(k)
+	}
+	return nil
+}
+
+// toPane is tab's and shift+tab's move. An empty Explain page gives its
+// line the keys at once: typing is all there is to do there, and its
+// placeholder says to type (letters typed after tab were lost).
+func (m *Model) toPane(f focus) tea.Cmd {
+	m.setFocus(f)
+	if f == focusExplain && m.explain.input.Value() == "" {
+		m.explainFrom = focusQueue
+		return m.explain.Start("", "")
 	}
 	return nil
 }
