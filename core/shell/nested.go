@@ -45,15 +45,15 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 		}
 		text = expanded
 	}
-	f, err := parse(text)
+	f, err := s.parseNested(text)
 	if err != nil {
 		// bash's voice for a body that does not parse: "bash: eval: line
 		// 1: …", status 2, and the line goes on.
 		fmt.Fprintf(hc.Stderr, "bash: eval: %s\n", parseErrorText(err))
 		return interp.ExitStatus(2)
 	}
-	text = s.prepared(f, text)
-	ctx = withFrame(ctx, nf)
+	// The eval runs f as rewritten, so its lines stay the text's.
+	ctx = interp.Parsed(withFrame(ctx, nf), f)
 	if direct != "" {
 		ctx = interp.StandIn(ctx) // the call itself, for the ERR trap
 		// BASH_LINENO gives the line of the call, not of the eval's text.
@@ -62,27 +62,19 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 	return hc.Builtin(ctx, []string{"eval", text})
 }
 
-// prepareNested applies the rewrites a top-level line gets (process
-// substitution, job tracking) to a nested text, and prints it back. Preflight
-// calls the same function, so places agree.
-func (s *Shell) prepareNested(text string) string {
+// parseNested parses a nested text (an eval string, a sourced file, a bash
+// -c script) and applies the rewrites a top-level line gets (process
+// substitution, job tracking, declaration guards) in place, keeping the
+// text's positions: the run and the preflight both read it so, so places
+// agree, and errors name the text's own lines.
+func (s *Shell) parseNested(text string) (*syntax.File, error) {
 	f, err := parse(text)
 	if err != nil {
-		return text
-	}
-	return s.prepared(f, text)
-}
-
-// prepared is prepareNested for text already parsed into f.
-func (s *Shell) prepared(f *syntax.File, text string) string {
-	if !s.needsRewrite(f) {
-		return text
+		return nil, err
 	}
 	s.rewriteProcSubst(f)
 	s.rewriteEnvWrites(f)
-	var b strings.Builder
-	syntax.NewPrinter().Print(&b, f)
-	return b.String()
+	return f, nil
 }
 
 // source reads a file through the door and evaluates it (G-3.5). The
@@ -164,16 +156,7 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 2, nil
 	}
-	// A -c script is printed back after its rewrites, as the preflight
-	// reads it, so places agree; a script file, which no preflight reads,
-	// keeps its own text, so its line numbers stay the file's.
-	var file *syntax.File
-	if inv.fromString {
-		file, err = parse(s.prepareNested(script))
-	} else if file, err = parse(script); err == nil {
-		s.rewriteProcSubst(file)
-		s.rewriteEnvWrites(file)
-	}
+	file, err := s.parseNested(script)
 	if err != nil {
 		where := scriptName
 		if inv.fromString {

@@ -251,7 +251,7 @@ func (w *walker) text(text, prefix string) {
 	if err != nil {
 		return
 	}
-	f, err := parse(w.s.prepareNested(text))
+	f, err := w.s.parseNested(text)
 	if err != nil {
 		return
 	}

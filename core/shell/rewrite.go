@@ -25,24 +25,6 @@ import (
 //     the line knows when each job it launched ends, and spends its grants
 //     only then (G-9.9). C keeps its own nodes, hence its places.
 
-func (s *Shell) needsRewrite(f *syntax.File) bool {
-	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ProcSubst:
-			found = true
-		case *syntax.Stmt:
-			if n.Background {
-				found = true
-			}
-		case *syntax.DeclClause, *syntax.LetClause:
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 func lit(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }

@@ -106,6 +106,7 @@ func runHost(ctx context.Context, suite *Suite, c Case) (Outcome, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
+	keepHostFdsOut()
 	cmd := exec.CommandContext(ctx, "bash", "-c", c.Line)
 	cmd.Dir = dir
 	cmd.Env = hostEnv(dir)

@@ -512,22 +512,36 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "hash":
 		// TODO: implement. for now, having this as a no-op is better than nothing.
 	case "eval":
-		src := strings.Join(args, " ")
-		p := syntax.NewParser()
-		file, err := p.Parse(strings.NewReader(src), "")
-		if err != nil {
-			return failf(1, "eval: %v\n", err)
+		// A host that parsed (and rewrote) the text itself hands the
+		// file over, so its positions stay the text's (patch 152).
+		file, _ := ctx.Value(parsedKey{}).(*syntax.File)
+		if file != nil {
+			ctx = context.WithValue(ctx, parsedKey{}, (*syntax.File)(nil))
+		} else {
+			src := strings.Join(args, " ")
+			p := syntax.NewParser()
+			var err error
+			if file, err = p.Parse(strings.NewReader(src), ""); err != nil {
+				return failf(1, "eval: %v\n", err)
+			}
 		}
 		if src, ok := ctx.Value(sourcedKey{}).(*sourcedFile); ok && src != nil {
 			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, src.name, src.params)
 		}
 		oldStandIn, oldDepth := r.standIn, r.traceDepth
-		if on, _ := ctx.Value(standInKey{}).(bool); on {
+		standIn, _ := ctx.Value(standInKey{}).(bool)
+		if standIn {
 			r.traceSkip = r.opts[optXTrace]
 		} else {
 			r.traceDepth++
 		}
-		r.stmts(r.standInStmts(ctx, file.Stmts), file.Stmts)
+		if ctx := r.standInStmts(ctx, file.Stmts); standIn {
+			r.stmts(ctx, file.Stmts)
+		} else {
+			// An eval string is read as lines: an expansion error
+			// skips the rest of its line only (patch 153).
+			r.topLevel(ctx, file.Stmts)
+		}
 		r.standIn, r.traceDepth, r.traceSkip = oldStandIn, oldDepth, false
 		exit = r.exit
 	case "source", ".":

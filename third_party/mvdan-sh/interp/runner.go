@@ -1263,10 +1263,16 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) error {
 	closing := (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) && rd.Word != nil && rd.Word.Lit() == "-"
 	if varName != "" {
 		if closing {
-			// {name}>&- closes the descriptor the variable holds.
-			n, err := strconv.Atoi(r.envGet(varName))
-			if err != nil || n < 0 || n >= maxFds {
+			// {name}>&- closes the descriptor the variable holds; an
+			// empty or unset name is ambiguous, while a value that is no
+			// descriptor closes nothing, as bash 5.2 (patch 154).
+			val := r.envGet(varName)
+			if val == "" {
 				return fmt.Errorf("bash: %s: ambiguous redirect", varName)
+			}
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 || n >= maxFds {
+				return nil
 			}
 			return r.setFd(ctx, n, nil)
 		}
@@ -1286,6 +1292,11 @@ func (r *Runner) redir(ctx context.Context, rd *syntax.Redirect) error {
 		saved := r.fdUndo
 		r.fdUndo = nil
 		defer func() { r.fdUndo = saved }()
+		if r.writeEnv.Get(varName).ReadOnly {
+			f.acquire().release()
+			r.errf("bash: %s: readonly variable\n", varName)
+			return fmt.Errorf("bash: %s: cannot assign fd to variable", varName)
+		}
 		if err := r.setVarErr(varName, expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(fd)}); err != nil {
 			f.acquire().release()
 			return err

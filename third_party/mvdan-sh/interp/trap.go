@@ -294,6 +294,17 @@ func (r *Runner) standInStmts(ctx context.Context, stmts []*syntax.Stmt) context
 
 type sourcedKey struct{}
 
+type parsedKey struct{}
+
+// Parsed hands the eval builtin run with ctx the file its text parses to,
+// as the host parsed and perhaps rewrote it: the eval runs file rather than
+// parsing its arguments again, so positions (the lines errors name, LINENO)
+// are those of the host's text (patch 152). Evals nested in it parse their
+// own text.
+func Parsed(ctx context.Context, file *syntax.File) context.Context {
+	return context.WithValue(ctx, parsedKey{}, file)
+}
+
 type sourcedFile struct {
 	name   string
 	params []string
@@ -322,7 +333,7 @@ func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, name stri
 		r.Params = params
 	}
 	r.sourceSetParams, r.inSource = false, true
-	r.stmts(ctx, stmts)
+	r.topLevel(ctx, stmts) // read as lines, as bash reads a file (patch 153)
 	if len(params) > 0 && !r.sourceSetParams {
 		r.Params = oldParams
 	}
