@@ -118,17 +118,29 @@ func (re *Backtrack) FindAllIndex(b []byte, n int) [][]int {
 // regexp does: an empty match right after a match is skipped.
 func (re *Backtrack) FindAllSubmatchIndex(b []byte, n int) [][]int {
 	var out [][]int
-	pos, prevEnd := 0, -1
-	for pos <= len(b) && (n < 0 || len(out) < n) {
+	re.eachMatch(b, n, func(m []int) bool {
+		out = append(out, m)
+		return true
+	})
+	return out
+}
+
+// eachMatch calls each with the matches FindAllSubmatchIndex lists, one
+// at a time, until each returns false.
+func (re *Backtrack) eachMatch(b []byte, n int, each func(m []int) bool) {
+	pos, prevEnd, k := 0, -1, 0
+	for pos <= len(b) && (n < 0 || k < n) {
 		m := re.find(b, pos)
 		if m == nil {
-			break
+			return
 		}
 		if m[1] == m[0] && m[0] == prevEnd {
 			pos = m[0] + 1
 			continue
 		}
-		out = append(out, m)
+		if k++; !each(m) {
+			return
+		}
 		prevEnd = m[1]
 		if m[1] > m[0] {
 			pos = m[1]
@@ -136,7 +148,6 @@ func (re *Backtrack) FindAllSubmatchIndex(b []byte, n int) [][]int {
 			pos = m[1] + 1
 		}
 	}
-	return out
 }
 
 // btState is one search.

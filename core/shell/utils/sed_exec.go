@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -454,13 +455,17 @@ const sedMatchChunk = 4096
 
 // sedMatches calls each with the successive matches of re in b (at most
 // limit, all when limit < 0), as FindAllSubmatchIndex lists them, until
-// each returns false. Over a long line a pattern that does not look
-// behind its start (no ^, \b, \B, \A) is searched a few thousand
-// matches at a time, so the list never holds one match per byte of the
-// line (G-12.3).
+// each returns false. Over a long line the matches are searched a few
+// thousand at a time (a backreference's pattern one at a time), so the
+// list never holds one match per byte of the line (G-12.3). A pattern that looks behind must be leftmost-longest, as
+// sed compiles every pattern.
 func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
+	if bt, ok := re.(*Backtrack); ok {
+		bt.eachMatch(b, limit, each)
+		return
+	}
 	gre, ok := re.(*regexp.Regexp)
-	if !ok || limit >= 0 || len(b) < 1<<16 || sedLooksBehind(gre.String()) {
+	if !ok || limit >= 0 || len(b) < 1<<16 {
 		for _, m := range re.FindAllSubmatchIndex(b, limit) {
 			if !each(m) {
 				return
@@ -468,26 +473,54 @@ func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
 		}
 		return
 	}
+	// A search of b[pos:] takes pos for the start of the text, which only
+	// a match starting at pos can tell (^, \b, \B, \A look behind): for a
+	// pattern that does, the first match of each chunk is checked against
+	// one found knowing what precedes pos.
+	var resume *sedResume
+	if sedLooksBehind(gre.String()) {
+		resume = newSedResume(gre)
+	}
 	// As regexp's own loop: after an empty match the search moves one
 	// character on, and an empty match where the previous match ended
 	// is not one.
-	pos, prevEnd := 0, -1
+	pos, prevEnd, chunk := 0, -1, sedMatchChunk
 	for pos <= len(b) {
-		ms := gre.FindAllSubmatchIndex(b[pos:], sedMatchChunk)
-		for i, m := range ms {
+		ms := gre.FindAllSubmatchIndex(b[pos:], chunk)
+		more := len(ms) == chunk // the chunk was full: there may be more
+		for _, m := range ms {
 			for j := range m {
 				if m[j] >= 0 {
 					m[j] += pos
 				}
 			}
-			if i == 0 && m[0] == m[1] && m[0] == prevEnd {
-				continue
+		}
+		if len(ms) > 0 && ms[0][0] == ms[0][1] && ms[0][0] == prevEnd {
+			ms = ms[1:]
+		}
+		if resume != nil && pos > 0 {
+			first := resume.first(b, pos, prevEnd)
+			if first == nil {
+				return
 			}
+			if len(ms) == 0 || !slices.Equal(ms[0], first) {
+				if rest, ok := sedAfterFirst(b, first, ms); ok {
+					ms = append([][]int{first}, rest...)
+				} else {
+					// Only the first is known: take it and search on from
+					// its end, a few matches at a time until chunks agree.
+					ms, chunk, more = [][]int{first}, 1, true
+				}
+			} else {
+				chunk = min(2*chunk, sedMatchChunk)
+			}
+		}
+		for _, m := range ms {
 			if !each(m) {
 				return
 			}
 		}
-		if len(ms) < sedMatchChunk {
+		if len(ms) == 0 || !more {
 			return
 		}
 		lastM := ms[len(ms)-1]
@@ -500,6 +533,75 @@ func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
 			pos += w
 		}
 	}
+}
+
+// sedAfterFirst returns the matches of a chunk that follow first, the
+// true first match, when the chunk's first was a match after pos that
+// the search from first's end also reaches: none starts between, as the
+// chunk's search from pos saw the same text there. \B over "aaa…" misses
+// the match at pos every chunk, and would otherwise go one at a time.
+func sedAfterFirst(b []byte, first []int, ms [][]int) ([][]int, bool) {
+	if len(ms) == 0 {
+		return nil, false
+	}
+	next := first[1]
+	if first[0] == first[1] {
+		if next == len(b) {
+			return nil, false
+		}
+		_, w := utf8.DecodeRune(b[next:])
+		next += w
+	}
+	if ms[0][0] < next {
+		return nil, false
+	}
+	if ms[0][0] == ms[0][1] && ms[0][0] == first[1] {
+		ms = ms[1:] // empty where first ended: regexp's loop skips it
+	}
+	return ms, true
+}
+
+// sedResume finds the first match of a pattern at or after pos knowing
+// the character before pos: leftmost by a search anchored one character
+// back that skips as little as it can, then longest from there.
+type sedResume struct {
+	start, at *regexp.Regexp
+}
+
+func newSedResume(re *regexp.Regexp) *sedResume {
+	start := regexp.MustCompile(`\A(?s:.)(?s:.*?)(` + re.String() + `)`)
+	at := regexp.MustCompile(`\A(?s:.)(` + re.String() + `)`)
+	at.Longest()
+	return &sedResume{start, at}
+}
+
+// first is the first match at or after pos > 0 that regexp's loop would
+// take after a match ending at prevEnd; nil when there is none.
+func (r *sedResume) first(b []byte, pos, prevEnd int) []int {
+	for pos <= len(b) {
+		_, w := utf8.DecodeLastRune(b[:pos])
+		s := r.start.FindSubmatchIndex(b[pos-w:])
+		if s == nil {
+			return nil
+		}
+		from := pos - w + s[2]
+		_, w = utf8.DecodeLastRune(b[:from])
+		m := r.at.FindSubmatchIndex(b[from-w:])[2:]
+		for j := range m {
+			if m[j] >= 0 {
+				m[j] += from - w
+			}
+		}
+		if m[0] != m[1] || m[0] != prevEnd {
+			return m
+		}
+		if pos == len(b) {
+			return nil
+		}
+		_, w = utf8.DecodeRune(b[pos:])
+		pos += w
+	}
+	return nil
 }
 
 // sedLooksBehind reports whether a compiled pattern reads what comes
