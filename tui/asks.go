@@ -246,7 +246,7 @@ func (p *asksPane) View() string {
 		}
 		reason := p.reasonCell(r)
 		row := marker + fit(age(now.Sub(r.CreatedAt)), cols.age) + fit(r.AgentID, cols.agent) + colGap +
-			fitLeft(shortSession(r.SessionID, r.AgentID), cols.session) + colGap + fitMiddle(r.Command, cols.command) + colGap + fit(reason, cols.reason)
+			fitLeft(shortSession(r.SessionID, r.AgentID), cols.session) + colGap + fitMiddle(r.Command, cols.command) + colGap + fitNearWord(reason, cols.reason)
 		row = fit(row, p.width)
 		if i == p.selected && p.focused {
 			row = st.Selected.Render(row)

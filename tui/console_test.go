@@ -90,6 +90,23 @@ func TestFit(t *testing.T) {
 	if got := fitLeft("responder-3f2a", 8); got != "…er-3f2a" {
 		t.Errorf("fitLeft = %q", got)
 	}
+	// A reason in the queue's column is cut after a word when that keeps
+	// most of the column ("needs a se…" read as a word of its own), and
+	// where the column ends when a word cut would keep little of it.
+	for _, tc := range []struct {
+		in   string
+		w    int
+		want string
+	}{
+		{"break-glass needs a second pair of eyes", 23, "break-glass needs a…   "},
+		{"break-glass needs a second pair of eyes", 32, "break-glass needs a second pair…"},
+		{"changing the deployment needs sign-off", 23, "changing the deploymen…"},
+		{"short", 8, "short   "},
+	} {
+		if got := fitNearWord(tc.in, tc.w); got != tc.want {
+			t.Errorf("fitNearWord(%q, %d) = %q, want %q", tc.in, tc.w, got, tc.want)
+		}
+	}
 }
 
 // Detail wraps; it never cuts (G-13.5).

@@ -48,6 +48,9 @@ func fitWords(s string, w int) string {
 	for i := 0; i < len(s); {
 		size, cw := clusterAt(s, i)
 		if cells+cw > w-1 {
+			if s[i] == ' ' {
+				cut = i // the last word fits to the ellipsis's cell
+			}
 			break
 		}
 		if s[i] == ' ' {
@@ -60,6 +63,19 @@ func fitWords(s string, w int) string {
 		return strings.TrimRight(fit(s, w), " ")
 	}
 	return strings.TrimRight(s[:cut], " ·:;,") + "…"
+}
+
+// fitNearWord is fit for prose in a column (a reason): cut after a word
+// when that keeps at least two thirds of the column, else where the
+// column ends, as fit cuts, so a narrow column still shows most of it.
+func fitNearWord(s string, w int) string {
+	if w <= 0 || textWidth(inert(s)) <= w {
+		return fit(s, w)
+	}
+	if cut := fitWords(s, w); textWidth(cut) >= w*2/3 {
+		return cut + spaces(w-textWidth(cut))
+	}
+	return fit(s, w)
 }
 
 // fitLeft is fit that keeps the end of s, for ids and paths whose tail is
