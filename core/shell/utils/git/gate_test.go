@@ -845,3 +845,36 @@ func TestDescribeShortlogMailmapKeepHiddenPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestStagesAndMovedRenamesKeepHiddenPaths: ":N:PATH" of a hidden file
+// answers as for a name the index lacks (never "not at stage N"), and a
+// rename into a directory the other side renamed whole is not moved onto
+// a place the session cannot see: the merge neither writes nor names it
+// (G-4.5).
+func TestStagesAndMovedRenamesKeepHiddenPaths(t *testing.T) {
+	t.Parallel()
+	seq := "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.txt": "s\n", "f.txt": seq, "d/x": "x\n", "d/y": "y\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt", "/w/e/f.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one && git checkout -q -b topic && echo t >> a.txt && git commit -q -am t && git checkout -q main && echo m >> a.txt && git commit -q -am m")
+	hide.run("git merge topic")
+	for _, stage := range []string{"0", "1", "2", "3"} {
+		_, errOut, code := hide.run("git cat-file -p :" + stage + ":secret.txt")
+		_, wantErr, wantCode := hide.run("git cat-file -p :" + stage + ":nothere.txt")
+		if code != wantCode || errOut != strings.ReplaceAll(wantErr, "nothere.txt", "secret.txt") {
+			t.Errorf(":%s:secret.txt: exit %d %q, a missing name: exit %d %q", stage, code, errOut, wantCode, wantErr)
+		}
+	}
+	if got := hide.must("git cat-file -p :2:a.txt"); got != "a\nm\n" {
+		t.Errorf(":2:a.txt: %q", got)
+	}
+	open.must("git merge --abort && git checkout -q -b mv && git mv f.txt d/f.txt && sed -i 's/^1$/one/' d/f.txt && git commit -q -am mvin && git checkout -q main && git mv d e && sed -i 's/^9$/nine/' f.txt && git commit -q -am mvdir")
+	out, errOut, _ := hide.run("git merge mv; git status -s; git ls-files")
+	if strings.Contains(out+errOut, "e/f.txt") || strings.Contains(out+errOut, "secret") {
+		t.Errorf("the merge named the hidden place:\n%s%s", out, errOut)
+	}
+	if got := open.must("git ls-files -s e/f.txt; test -e e/f.txt; echo $?"); got != "1\n" {
+		t.Errorf("the hidden place was written:\n%s", got)
+	}
+}

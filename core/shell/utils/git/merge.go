@@ -600,6 +600,10 @@ type mergeUnit struct {
 	path    string
 	b, o, t flatEntry
 	paths   [3]string
+	// pathConflict: the path itself is in conflict (a rename moved into
+	// a directory the other side renamed), whether or not its content
+	// merges cleanly.
+	pathConflict bool
 }
 
 // labels name our and their sides in conflict markers: "HEAD" and the
@@ -615,6 +619,9 @@ func (m *treeMerge) labels(u mergeUnit) (string, string) {
 func (m *treeMerge) settle(u mergeUnit) error {
 	r, res, p := m.r, m.res, u.path
 	b, o, t := u.b, u.o, u.t
+	if u.pathConflict {
+		return m.settleMoved(u)
+	}
 	switch {
 	case o == t:
 		if o.Mode != 0 {
@@ -668,6 +675,32 @@ func (m *treeMerge) settle(u mergeUnit) error {
 	return nil
 }
 
+// settleMoved settles a path in conflict whatever its content: its
+// versions merged (trivially when two agree, line by line otherwise) and
+// all of them left at their stages.
+func (m *treeMerge) settleMoved(u mergeUnit) error {
+	if m.r.hiddenPath(u.path) {
+		return errMergeHidden
+	}
+	switch {
+	case u.b == u.o:
+		m.res.merged[u.path] = u.t
+	case u.b == u.t || u.o == u.t:
+		m.res.merged[u.path] = u.o
+	default:
+		merged, clean, err := m.content(u.path, u)
+		if err != nil {
+			return err
+		}
+		m.res.merged[u.path] = merged
+		if !clean {
+			m.say(u.path, "CONFLICT (content): Merge conflict in %s", u.path)
+		}
+	}
+	m.conflict(u.path, u.b, u.o, u.t)
+	return nil
+}
+
 // content merges two edited files line by line (binary ones keep ours),
 // saying so about path p.
 func (m *treeMerge) content(p string, u mergeUnit) (flatEntry, bool, error) {
@@ -677,7 +710,7 @@ func (m *treeMerge) content(p string, u mergeUnit) (flatEntry, bool, error) {
 		mode = t.Mode
 	}
 	ol, tl := m.labels(u)
-	h, clean, binary, err := m.r.mergeContent(b.Hash, o.Hash, t.Hash, ol, tl)
+	h, clean, binary, err := m.r.mergeContent(b.Hash, o.Hash, t.Hash, ol, tl, 7)
 	if err != nil {
 		return flatEntry{}, false, err
 	}
@@ -694,8 +727,9 @@ var errMergeHidden = &exitError{msg: "error: this merge would change files hidde
 
 // mergeContent merges two edits of a base blob (zero: none, as when both
 // sides added the file) line by line and stores the result, conflict
-// markers included; clean says it has none. Binary content is not merged.
-func (r *repo) mergeContent(b, o, t plumbing.Hash, oursName, theirName string) (h plumbing.Hash, clean, binary bool, err error) {
+// markers (size characters long) included; clean says it has none.
+// Binary content is not merged.
+func (r *repo) mergeContent(b, o, t plumbing.Hash, oursName, theirName string, size int) (h plumbing.Hash, clean, binary bool, err error) {
 	var texts [3][]byte
 	for i, id := range []plumbing.Hash{b, o, t} {
 		data, err := r.blob(id)
@@ -720,7 +754,7 @@ func (r *repo) mergeContent(b, o, t plumbing.Hash, oursName, theirName string) (
 	if err := r.fits(int64(len(texts[1])+len(texts[2])) + int64(lines)*mergeLineCost); err != nil {
 		return h, false, false, err
 	}
-	merged, conflicts := mergeText(texts[0], texts[1], texts[2], oursName, theirName, r.favor)
+	merged, conflicts := mergeText(texts[0], texts[1], texts[2], oursName, theirName, r.favor, size)
 	h, err = r.writeObject(plumbing.BlobObject, merged)
 	return h, conflicts == 0, false, err
 }

@@ -1,6 +1,9 @@
 package git
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // sideChange is one change of a side against a base text: base lines
 // [b, b+nb) became the side's lines [s, s+ns).
@@ -168,8 +171,10 @@ func joinNearConflicts(cs []mergeChunk) []mergeChunk {
 // does, writing conflicts between "<<<<<<< oursName", "=======" and
 // ">>>>>>> theirsName" lines; with favor "ours" or "theirs" a conflict
 // takes that side's lines instead (git's -X). It returns the text and how
-// many conflicts it holds.
-func mergeText(base, ours, theirs []byte, oursName, theirsName, favor string) ([]byte, int) {
+// many conflicts it holds. Markers are size characters long (git's 7,
+// more for a merge whose result is merged again).
+func mergeText(base, ours, theirs []byte, oursName, theirsName, favor string, size int) ([]byte, int) {
+	open, mid, closing := strings.Repeat("<", size)+" ", strings.Repeat("=", size)+"\n", strings.Repeat(">", size)+" "
 	b, o, t := splitLines(base), splitLines(ours), splitLines(theirs)
 	var out bytes.Buffer
 	out.Grow(len(ours) + len(theirs)/2)
@@ -197,11 +202,11 @@ func mergeText(base, ours, theirs []byte, oursName, theirsName, favor string) ([
 			}
 			conflicts++
 			copyLines(o[pos:m.i1], false)
-			out.WriteString("<<<<<<< " + oursName + "\n")
+			out.WriteString(open + oursName + "\n")
 			copyLines(o[m.i1:m.i1+m.c1], true)
-			out.WriteString("=======\n")
+			out.WriteString(mid)
 			copyLines(t[m.i2:m.i2+m.c2], true)
-			out.WriteString(">>>>>>> " + theirsName + "\n")
+			out.WriteString(closing + theirsName + "\n")
 		case chunkOurs:
 			copyLines(o[pos:m.i1+m.c1], false)
 		case chunkTheirs:

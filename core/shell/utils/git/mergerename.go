@@ -78,6 +78,15 @@ func (m *treeMerge) followRenames(base, ours, theirs map[string]flatEntry) ([]me
 	if err != nil {
 		return nil, err
 	}
+	// Directories one side renamed whole take the files the other side
+	// adds or renames into them (file location conflicts).
+	dirsO, dirsT := dirRenames(base, ours, ro), dirRenames(base, theirs, rt)
+	for d := range dirsO {
+		if _, ok := dirsT[d]; ok {
+			delete(dirsO, d) // renamed on both sides: neither is followed
+			delete(dirsT, d)
+		}
+	}
 	done := map[string]bool{}
 	var units []mergeUnit
 	for _, old := range sortedKeys(ro) {
@@ -96,15 +105,24 @@ func (m *treeMerge) followRenames(base, ours, theirs map[string]flatEntry) ([]me
 				return nil, err
 			}
 		case theirs[on].Mode != 0:
-			// rename/add: the renamed file, merged when that is
-			// trivial, against the file theirs added there.
-			first, ok := trivialMerge(base[old], ours[on], theirs[old])
+			// rename/add: the renamed file, merged, against the file
+			// theirs added there.
+			first, ok, err := m.collision(old, on, base[old], ours[on], theirs[old], [3]string{old, on, old})
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				continue
 			}
 			units = append(units, mergeUnit{path: on, o: first, t: theirs[on], paths: [3]string{on, on, on}})
 		default:
-			units = append(units, mergeUnit{path: on, b: base[old], o: ours[on], t: theirs[old], paths: [3]string{old, on, old}})
+			u := mergeUnit{path: on, b: base[old], o: ours[on], t: theirs[old], paths: [3]string{old, on, old}}
+			moved, follow := m.renamedIntoRenamedDir(&u, dirsT, [3]map[string]flatEntry{base, ours, theirs}, true)
+			if !follow {
+				continue
+			}
+			units = append(units, u)
+			done[moved] = true
 		}
 		done[old], done[on] = true, true
 	}
@@ -119,25 +137,27 @@ func (m *treeMerge) followRenames(base, ours, theirs map[string]flatEntry) ([]me
 				return nil, err
 			}
 		case ours[tn].Mode != 0:
-			first, ok := trivialMerge(base[old], ours[old], theirs[tn])
+			first, ok, err := m.collision(old, tn, base[old], ours[old], theirs[tn], [3]string{old, old, tn})
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				continue
 			}
 			units = append(units, mergeUnit{path: tn, o: ours[tn], t: first, paths: [3]string{tn, tn, tn}})
 		default:
-			units = append(units, mergeUnit{path: tn, b: base[old], o: ours[old], t: theirs[tn], paths: [3]string{old, old, tn}})
+			u := mergeUnit{path: tn, b: base[old], o: ours[old], t: theirs[tn], paths: [3]string{old, old, tn}}
+			moved, follow := m.renamedIntoRenamedDir(&u, dirsO, [3]map[string]flatEntry{base, ours, theirs}, false)
+			if !follow {
+				continue
+			}
+			units = append(units, u)
+			done[moved] = true
 		}
 		done[old], done[tn] = true, true
 	}
 	// A file one side added inside a directory the other side renamed
 	// whole is a file location conflict at the renamed place.
-	dirsO, dirsT := dirRenames(base, ours, ro), dirRenames(base, theirs, rt)
-	for d := range dirsO {
-		if _, ok := dirsT[d]; ok {
-			delete(dirsO, d) // renamed on both sides: neither is followed
-			delete(dirsT, d)
-		}
-	}
 	m.moveIntoRenamedDirs(base, ours, theirs, dirsT, true, done)
 	m.moveIntoRenamedDirs(base, theirs, ours, dirsO, false, done)
 	paths := map[string]bool{}
@@ -264,6 +284,47 @@ func dirRenames(base, side map[string]flatEntry, renames map[string]string) map[
 	return out
 }
 
+// renamedDirTarget is where a path goes when a directory above it was
+// renamed whole ("" when none was).
+func renamedDirTarget(p string, dirs map[string]string) string {
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if nd, ok := dirs[d]; ok {
+			return nd + p[len(d):]
+		}
+	}
+	return ""
+}
+
+// renamedIntoRenamedDir settles a file one side renamed (ours when
+// byUs) into a directory the other side renamed whole: when the other
+// side left the file as it was, git's ort does not pair the rename
+// (follow false: the file is an addition, which moveIntoRenamedDirs
+// moves); else the rename is followed to the renamed directory as a
+// file location conflict, its versions merged there and left at stages
+// 1-3. moved is the path u now settles ("" when none changed).
+func (m *treeMerge) renamedIntoRenamedDir(u *mergeUnit, dirs map[string]string, sides [3]map[string]flatEntry, byUs bool) (string, bool) {
+	old, nw := u.paths[0], u.paths[2]
+	renamer, other, otherSide := m.theirName, "HEAD", sides[1]
+	if byUs {
+		nw, renamer, other, otherSide = u.paths[1], "HEAD", m.theirName, sides[2]
+	}
+	np := renamedDirTarget(nw, dirs)
+	if np == "" || m.r.hiddenPath(nw) || m.r.hiddenPath(np) {
+		return "", true
+	}
+	for _, side := range sides {
+		if side[np].Mode != 0 {
+			return "", true
+		}
+	}
+	if otherSide[old] == sides[0][old] {
+		return "", false
+	}
+	m.say(np, "CONFLICT (file location): %s renamed to %s in %s, inside a directory that was renamed in %s, suggesting it should perhaps be moved to %s.", old, nw, renamer, other, np)
+	u.path, u.pathConflict = np, true
+	return np, true
+}
+
 // moveIntoRenamedDirs settles the files side added (ours when byUs)
 // inside a directory other renamed whole: each goes to the renamed
 // directory, conflicted with its side's stage only, as git's ort leaves
@@ -281,13 +342,7 @@ func (m *treeMerge) moveIntoRenamedDirs(base, side, other map[string]flatEntry, 
 		if done[p] || base[p].Mode != 0 || other[p].Mode != 0 {
 			continue
 		}
-		np := ""
-		for d := path.Dir(p); d != "."; d = path.Dir(d) {
-			if nd, ok := dirs[d]; ok {
-				np = nd + p[len(d):]
-				break
-			}
-		}
+		np := renamedDirTarget(p, dirs)
 		if np == "" || done[np] || base[np].Mode != 0 || side[np].Mode != 0 || other[np].Mode != 0 || m.r.hiddenPath(p) || m.r.hiddenPath(np) {
 			continue
 		}
@@ -300,6 +355,34 @@ func (m *treeMerge) moveIntoRenamedDirs(base, side, other map[string]flatEntry, 
 		}
 		done[p], done[np] = true, true
 	}
+}
+
+// collision merges a file one side renamed onto a path the other side
+// added, before it meets the added file: trivially when one side alone
+// changed it, else line by line with markers one longer than git's
+// usual (they may end up nested), saying so as git's ort does. ok is
+// false when the rename is not followed (a side has no file, binary
+// content, a hidden path).
+func (m *treeMerge) collision(old, nw string, b, o, t flatEntry, paths [3]string) (flatEntry, bool, error) {
+	if first, ok := trivialMerge(b, o, t); ok {
+		return first, true, nil
+	}
+	if o.Mode == 0 || t.Mode == 0 || m.r.hiddenPath(old) || m.r.hiddenPath(nw) {
+		return flatEntry{}, false, nil
+	}
+	h, clean, binary, err := m.r.mergeContent(b.Hash, o.Hash, t.Hash, "HEAD:"+paths[1], m.theirName+":"+paths[2], 8)
+	if err != nil || binary {
+		return flatEntry{}, false, err
+	}
+	m.say(old, "Auto-merging %s", old)
+	if !clean {
+		m.say(nw, "CONFLICT (rename involved in collision): rename of %s -> %s has content conflicts AND collides with another path; this may result in nested conflict markers.", old, nw)
+	}
+	mode := o.Mode
+	if o.Mode == b.Mode {
+		mode = t.Mode
+	}
+	return flatEntry{Hash: h, Mode: mode}, true, nil
 }
 
 // trivialMerge settles three versions of a file when one side alone

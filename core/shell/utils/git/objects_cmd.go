@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // object is an object named on the command line, with the worktree path
@@ -65,8 +66,13 @@ func (r *repo) lookupObject(a string) (*object, error) {
 	return o, nil
 }
 
-// pathObject resolves REV:PATH (the index for an empty REV).
+// pathObject resolves REV:PATH (the index for an empty REV, :N:PATH its
+// stage N).
 func (r *repo) pathObject(o *object, rev, p string) error {
+	stage := stageMerged
+	if rev == "" && len(p) > 2 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
+		stage, p = index.Stage(p[0]-'0'), p[2:]
+	}
 	name := p
 	if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || p == "." {
 		wp, ok := r.workPath(p)
@@ -90,11 +96,18 @@ func (r *repo) pathObject(o *object, rev, p string) error {
 		if err != nil {
 			return err
 		}
+		var other *index.Entry
 		for _, e := range idx.Entries {
-			if e.Name == name && e.Stage == stageMerged {
+			if e.Name == name && e.Stage == stage {
 				o.hash = e.Hash
 				return nil
 			}
+			if e.Name == name && other == nil {
+				other = e
+			}
+		}
+		if other != nil {
+			return fatalf("path '%s' is in the index, but not at stage %d\nhint: Did you mean ':%d:%s'?", p, stage, other.Stage, p)
 		}
 		return fatalf("path '%s' does not exist (neither on disk nor in the index)", p)
 	}

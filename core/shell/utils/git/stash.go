@@ -740,7 +740,7 @@ func (r *repo) mergeStashed(base, head, work flatEntry) (*stashMerge, error) {
 	if base.Mode != head.Mode || base.Mode != work.Mode {
 		return nil, nil
 	}
-	h, clean, binary, err := r.mergeContent(base.Hash, head.Hash, work.Hash, "Updated upstream", "Stashed changes")
+	h, clean, binary, err := r.mergeContent(base.Hash, head.Hash, work.Hash, "Updated upstream", "Stashed changes", 7)
 	if err != nil || binary {
 		return nil, err
 	}
