@@ -74,6 +74,7 @@ var builtins = [...]Provider{
 	{Name: "od", Make: odUtility},
 	{Name: "paste", Make: pasteUtility},
 	{Name: "patch", Make: patchUtility},
+	{Name: "pr", Make: prUtility},
 	{Name: "printenv", Make: printenvUtility},
 	{Name: "printf", Make: printfUtility},
 	{Name: "ps", Make: psUtility},
