@@ -199,3 +199,45 @@ func TestBypassDeepUtilityExpressions(t *testing.T) {
 		}
 	}
 }
+
+// G-12.3: a jq program builds values of any depth ([.] in a reduce) and
+// shares arrays without copying them (each [., ., …] below holds the one
+// before eight times: 40 arrays, 8^40 numbers walked deep-first). gojq's
+// builtins written in Go (comparisons, tojson, flatten, setpath, …) and
+// the printer walked them by recursion: a value millions deep overflowed
+// the goroutine's stack and ended the process, a shared one ran on after
+// the line's end, holding gigabytes nothing charged.
+func TestBypassJqValuesTheProgramBuilt(t *testing.T) {
+	t.Parallel()
+	deep := "4500000" // past what the encoder's and Compare's frames fit in 1 GB of stack
+	if testing.Short() {
+		deep = "20000"
+	}
+	const shared = `reduce range(40) as $i (0; [., ., ., ., ., ., ., .])`
+	cases := []struct{ name, line, stdout, stderr string }{
+		{"deep compare", `jq -n 'reduce range(` + deep + `) as $i (null; [.]) | . == [.[0]]'; echo $?`,
+			"5\n", "==: value nested deeper than 10000 levels"},
+		{"deep tojson", `jq -n 'reduce range(` + deep + `) as $i (null; [.]) | tojson | length'`, "543\n", ""},
+		// jq prints a value inside more than 256 arrays or objects as
+		// <stripped: exceeds max depth>: 257 brackets each side.
+		{"deep print", `jq -c -n 'reduce range(` + deep + `) as $i (1; [.])' | wc -c`, "544\n", ""},
+		{"deep pretty print", `jq -n 'reduce range(300000) as $i (null; [.])' | wc -c`, "133156\n", ""},
+		{"long setpath", `jq -n 'setpath([range(20000) | 0]; 1) | length'; echo $?`, "5\n", "setpath: value nested deeper than 10000 levels"},
+		{"shared compare", `jq -n '` + shared + ` | [.] == [.]'; echo $?`, "5\n", "==: value of more than 33554432 parts"},
+		{"shared tojson", `jq -n '` + shared + ` | tojson | length'; echo $?`, "5\n", "tojson: value of more than 33554432 parts"},
+		{"shared flatten", `jq -n '` + shared + ` | flatten | length'; echo $?`, "5\n", "flatten: value of more than 33554432 parts"},
+		{"shared sort", `jq -n '[` + shared + `, 1] | sort | length'; echo $?`, "5\n", "sort: value of more than 33554432 parts"},
+		{"shared print", `jq -c -n '` + shared + `' | head -c 40; echo`, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n", ""},
+	}
+	s := limitsWorkspace(t, Limits{WallTime: 30 * time.Second})
+	for _, tc := range cases {
+		start := time.Now()
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.stdout || !strings.Contains(res.Stderr, tc.stderr) || tc.stderr == "" && res.Stderr != "" {
+			t.Errorf("%s: stdout %q stderr %q, want %q and %q", tc.name, res.Stdout, tail(res.Stderr), tc.stdout, tc.stderr)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s took %v", tc.name, d)
+		}
+	}
+}

@@ -44,10 +44,15 @@ type encoder struct {
 		io.ByteWriter
 		io.StringWriter
 	}
-	buf [64]byte
+	buf   [64]byte
+	depth int // patch 5
 }
 
 func (e *encoder) encode(v any) {
+	if e.depth > maxPrintDepth { // patch 5: as jq prints it
+		e.w.WriteString(strippedText)
+		return
+	}
 	switch v := v.(type) {
 	case nil:
 		e.w.WriteString("null")
@@ -155,6 +160,7 @@ func (e *encoder) encodeString(s string) {
 }
 
 func (e *encoder) encodeArray(vs []any) {
+	e.depth++ // patch 5
 	e.w.WriteByte('[')
 	for i, v := range vs {
 		if i > 0 {
@@ -163,9 +169,11 @@ func (e *encoder) encodeArray(vs []any) {
 		e.encode(v)
 	}
 	e.w.WriteByte(']')
+	e.depth--
 }
 
 func (e *encoder) encodeObject(vs map[string]any) {
+	e.depth++ // patch 5
 	e.w.WriteByte('{')
 	type keyVal struct {
 		key string
@@ -189,4 +197,5 @@ func (e *encoder) encodeObject(vs map[string]any) {
 		e.encode(kv.val)
 	}
 	e.w.WriteByte('}')
+	e.depth--
 }

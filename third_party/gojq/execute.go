@@ -188,6 +188,9 @@ loop:
 				for i := range argcnt {
 					args[i] = env.pop()
 				}
+				if err = env.walkGuard(v[2].(string), x, args); err != nil { // patch 5
+					break loop
+				}
 				if env.measurer != nil { // patch 2
 					if err = env.reserve(v[2].(string), x, args); err != nil {
 						break loop

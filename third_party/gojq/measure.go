@@ -92,6 +92,13 @@ func (env *env) size(limit int64) int64 {
 type sizeWalk struct {
 	n, limit int64
 	seen     map[uintptr]struct{}
+	stack    []sizeFrame // patch 5
+}
+
+// sizeFrame is an array or object being walked: what is left of it.
+type sizeFrame struct {
+	vs []any
+	it *reflect.MapIter
 }
 
 func (w *sizeWalk) once(p unsafe.Pointer) bool {
@@ -105,7 +112,32 @@ func (w *sizeWalk) once(p unsafe.Pointer) bool {
 	return true
 }
 
+// add adds v and everything in it, without recursion (patch 5: a value
+// nested millions deep overflowed the goroutine's stack here): the stack
+// holds a frame per array or object being walked.
 func (w *sizeWalk) add(v any) {
+	base := len(w.stack)
+	w.one(v)
+	for len(w.stack) > base && w.n <= w.limit {
+		f := &w.stack[len(w.stack)-1]
+		switch {
+		case f.it != nil && f.it.Next():
+			k, x := f.it.Key().String(), f.it.Value().Interface()
+			w.one(k)
+			w.one(x)
+		case f.it == nil && len(f.vs) > 0:
+			x := f.vs[0]
+			f.vs = f.vs[1:]
+			w.one(x)
+		default:
+			w.stack = w.stack[:len(w.stack)-1]
+		}
+	}
+	w.stack = w.stack[:base]
+}
+
+// one adds v itself, and pushes the frame of its parts.
+func (w *sizeWalk) one(v any) {
 	if w.n > w.limit {
 		return
 	}
@@ -125,19 +157,14 @@ func (w *sizeWalk) add(v any) {
 		if cap(v) == 0 || cap(v) >= 8 && !w.once(unsafe.Pointer(unsafe.SliceData(v[:cap(v)]))) {
 			return
 		}
-		w.n += int64(cap(v))*16 + 24
-		for _, x := range v {
-			w.add(x)
-		}
+		w.n += int64(cap(v))*16 + 24 + 32 // and its frame
+		w.stack = append(w.stack, sizeFrame{vs: v})
 	case map[string]any:
 		if len(v) >= 8 && !w.once(reflect.ValueOf(v).UnsafePointer()) {
 			return
 		}
-		w.n += int64(len(v))*48 + 48
-		for k, x := range v {
-			w.add(k)
-			w.add(x)
-		}
+		w.n += int64(len(v))*48 + 48 + 32 // and its frame
+		w.stack = append(w.stack, sizeFrame{it: reflect.ValueOf(v).MapRange()})
 	case []pathValue:
 		w.n += int64(cap(v)) * 32
 		for _, x := range v {

@@ -651,7 +651,11 @@ func jqWrite(t *tool, cfg *jqConfig, v any) bool {
 	if s, ok := v.(string); ok && cfg.raw {
 		text = s
 	} else {
-		text = jqEncode(v, cfg)
+		rest, ok := jqEncodeTo(v, cfg, func(s string) bool { return !t.stopped() && t.writeString(s) })
+		if !ok {
+			return false
+		}
+		text = rest
 	}
 	if !cfg.join {
 		text += "\n"

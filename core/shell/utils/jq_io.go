@@ -310,8 +310,41 @@ func jqNumber(x json.Number) any {
 }
 
 // jqEncode renders a value as jq prints it: pretty with the configured
-// indent, or compact.
+// indent, or compact. The text stops growing past jqTextLimit (an error
+// message's value; what is printed to stdout goes through jqEncodeTo).
 func jqEncode(v any, cfg *jqConfig) string {
+	var b strings.Builder
+	newJqEncoder(&b, cfg, func(string) bool { return b.Len() < jqTextLimit }).value(v, 0)
+	return b.String()
+}
+
+// jqTextLimit bounds the text of one value jqEncode builds: a program's
+// value may share its arrays many times over (reduce range(40) as $i (0;
+// [., ., ., ., ., ., ., .]) holds 40 arrays but prints 8^40 numbers).
+const jqTextLimit = 16 << 20
+
+// jqEncodeTo renders v as jqEncode does, handing the text to write in
+// pieces of about 64 KiB as it grows, and the last piece as its result;
+// it stops when write returns false (a dead stdout, the line's end), so
+// a value that prints more than the line may write holds no more than a
+// piece (G-12.3).
+func jqEncodeTo(v any, cfg *jqConfig, write func(string) bool) (rest string, ok bool) {
+	var b strings.Builder
+	e := newJqEncoder(&b, cfg, func(text string) bool {
+		if b.Len() < 64<<10 {
+			return true
+		}
+		if !write(text) {
+			return false
+		}
+		b.Reset()
+		return true
+	})
+	e.value(v, 0)
+	return b.String(), !e.stopped
+}
+
+func newJqEncoder(b *strings.Builder, cfg *jqConfig, piece func(string) bool) *jqEncoder {
 	unit := ""
 	if !cfg.compact && cfg.indent != 0 {
 		if cfg.tab {
@@ -323,10 +356,7 @@ func jqEncode(v any, cfg *jqConfig) string {
 	if cfg.indent < 0 && !cfg.tab {
 		unit = ""
 	}
-	var b strings.Builder
-	enc := &jqEncoder{b: &b, unit: unit, ascii: cfg.ascii, sortKeys: cfg.sortKeys, orders: cfg.orders}
-	enc.value(v, 0)
-	return b.String()
+	return &jqEncoder{b: b, unit: unit, ascii: cfg.ascii, sortKeys: cfg.sortKeys, orders: cfg.orders, piece: piece}
 }
 
 type jqEncoder struct {
@@ -335,6 +365,25 @@ type jqEncoder struct {
 	ascii    bool
 	sortKeys bool
 	orders   *jqKeyOrders
+	// piece is asked after each element of an array or object whether
+	// to go on (it may take the text so far); stopped once it says no.
+	piece   func(string) bool
+	stopped bool
+}
+
+// jqMaxPrintDepth is jq's MAX_PRINT_DEPTH: a value inside more arrays and
+// objects than that prints as jqStripped (and the encoder's recursion
+// stays bounded whatever the program built).
+const jqMaxPrintDepth = 256
+
+const jqStripped = "<stripped: exceeds max depth>"
+
+// next reports whether to go on after an element.
+func (e *jqEncoder) next() bool {
+	if !e.stopped && !e.piece(e.b.String()) {
+		e.stopped = true
+	}
+	return !e.stopped
 }
 
 func (e *jqEncoder) value(v any, depth int) {
@@ -346,6 +395,10 @@ func (e *jqEncoder) value(v any, depth int) {
 				b.WriteString(unit)
 			}
 		}
+	}
+	if depth > jqMaxPrintDepth {
+		b.WriteString(jqStripped)
+		return
 	}
 	switch x := v.(type) {
 	case []any:
@@ -360,6 +413,9 @@ func (e *jqEncoder) value(v any, depth int) {
 			}
 			newline(depth + 1)
 			e.value(item, depth+1)
+			if !e.next() {
+				return
+			}
 		}
 		newline(depth)
 		b.WriteByte(']')
@@ -375,12 +431,15 @@ func (e *jqEncoder) value(v any, depth int) {
 				b.WriteByte(',')
 			}
 			newline(depth + 1)
-			e.value(k, depth+1)
+			e.value(k, 0) // a key is never stripped
 			b.WriteByte(':')
 			if unit != "" {
 				b.WriteByte(' ')
 			}
 			e.value(x[k], depth+1)
+			if !e.next() {
+				return
+			}
 		}
 		newline(depth)
 		b.WriteByte('}')
