@@ -92,6 +92,11 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`awk 'BEGIN { while (1) a[i++] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" }'`, small},
 		{`awk 'BEGIN { s = "x"; while (1) s = s s }'`, small},
 		{`awk 'BEGIN { s = "x"; while (1) s = s s s }'`, small},
+		// Strings each within the room, held together by variables,
+		// locals and split()'s pieces.
+		{`awk 'BEGIN { s = sprintf("%1000000s", ""); a = s "a"; b = s "b"; c = s "c"; d = s "d"; e = s "e"; print "held" }'`, 4 << 20},
+		{`awk 'function f(n,  s) { s = sprintf("%300000s", n); if (n < 100) f(n + 1) } BEGIN { f(0); print "held" }'`, 4 << 20},
+		{`head -c 1000000 /dev/zero | tr '\0' a | sed 'p;p;p;p;p' | awk '{ getline a; getline b; getline c; getline d; getline e; print "held" }'`, 4 << 20},
 		{`printf '%*s' 2000000000 x | wc -c`, small},
 		{`printf -v x '%*s' 2000000000 y; echo ${#x}`, small},
 		{`cat /dev/zero > /tmp/f`, small},
@@ -207,6 +212,11 @@ func TestMemoryBudgetLeavesRoomForWhatFits(t *testing.T) {
 		{`cat /dev/zero | head -c ` + stream + ` | wc -c`, map[string]string{"64M": "67108864\n", "40M": "41943040\n"}[stream]},
 		{fmt.Sprintf(`yes | head -%d | uniq -c`, lines), fmt.Sprintf("%d y\n", lines)},
 		{`a=(); for i in $(seq 1000); do a+=($i); done; echo ${#a[@]}`, "1000\n"},
+		// awk gives back what split() replaces and what a function's
+		// locals held when it returns.
+		{`awk 'BEGIN { for (i = 0; i < 100; i++) s = s " " i; for (i = 0; i < 20000; i++) n = split(s, p); print n }'`, "100\n"},
+		{`awk 'function f(  a, s) { a[1]; a[2]; s = sprintf("%1000s", "") } BEGIN { for (i = 0; i < 40000; i++) f(); print "ok" }'`, "ok\n"},
+		{`seq 40000 | awk 'function f(  s) { s = sprintf("%1000s", ""); next } { f() } END { print NR }'`, "40000\n"},
 		// sed's hold space holding its whole input, a long line rewritten.
 		{`seq 100000 | sed -n 'H;${x;s/\n/,/g;p}' | wc -c`, "588896\n"},
 		{`head -c 8M /dev/zero | tr '\0' a | sed 's/^a/b/;h;G' | wc -c`, "16777217\n"},

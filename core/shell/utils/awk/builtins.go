@@ -200,12 +200,10 @@ func (in *interp) split(a []expr) value {
 		}
 	}
 	arr := in.array(target)
-	arr.clear()
+	in.clearArray(arr)
 	parts := sp.split(s, nil)
 	for i, p := range parts {
-		v := maybe(p)
-		arr.set(strconv.Itoa(i+1), &v)
-		in.grow(len(p) + 48)
+		in.put(arr, strconv.Itoa(i+1), maybe(p))
 	}
 	if len(a) == 4 {
 		in.fillSeps(a[3], s, parts)
@@ -220,7 +218,7 @@ func (in *interp) fillSeps(e expr, s string, parts []string) {
 		in.fatal("split: fourth argument is not an array")
 	}
 	seps := in.array(v)
-	seps.clear()
+	in.clearArray(seps)
 	pos := 0
 	for i, p := range parts {
 		at := strings.Index(s[pos:], p)
@@ -228,12 +226,12 @@ func (in *interp) fillSeps(e expr, s string, parts []string) {
 			break
 		}
 		if at > 0 || i > 0 {
-			seps.put(strconv.Itoa(i), maybe(s[pos:pos+at]))
+			in.put(seps, strconv.Itoa(i), maybe(s[pos:pos+at]))
 		}
 		pos += at + len(p)
 	}
 	if pos < len(s) {
-		seps.put(strconv.Itoa(len(parts)), maybe(s[pos:]))
+		in.put(seps, strconv.Itoa(len(parts)), maybe(s[pos:]))
 	}
 }
 
@@ -371,7 +369,7 @@ func (in *interp) match(a []expr) value {
 			in.fatal("match: third argument is not an array")
 		}
 		arr = in.array(v)
-		arr.clear()
+		in.clearArray(arr)
 	}
 	m := re.submatches(s)
 	if m == nil {
@@ -387,9 +385,9 @@ func (in *interp) match(a []expr) value {
 				continue
 			}
 			k := strconv.Itoa(g)
-			arr.put(k, maybe(s[m[2*g]:m[2*g+1]]))
-			arr.put(k+in.subsep+"start", num(float64(m[2*g]+1)))
-			arr.put(k+in.subsep+"length", num(float64(m[2*g+1]-m[2*g])))
+			in.put(arr, k, maybe(s[m[2*g]:m[2*g+1]]))
+			in.put(arr, k+in.subsep+"start", num(float64(m[2*g]+1)))
+			in.put(arr, k+in.subsep+"length", num(float64(m[2*g+1]-m[2*g])))
 		}
 	}
 	return num(float64(m[0] + 1))
@@ -530,9 +528,9 @@ func (in *interp) asort(a []expr, indices bool) value {
 		}
 		dst = in.array(d)
 	}
-	dst.clear()
+	in.clearArray(dst)
 	for i, v := range vals {
-		dst.put(strconv.Itoa(i+1), v)
+		in.put(dst, strconv.Itoa(i+1), v)
 	}
 	return num(float64(len(vals)))
 }

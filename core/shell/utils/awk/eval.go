@@ -24,12 +24,7 @@ func (in *interp) eval(e expr) value {
 	case *indexExpr:
 		arr := in.array(e.arr)
 		k := in.subscript(e.subs)
-		if v, ok := arr.get(k); ok {
-			return *v
-		}
-		in.grow(len(k) + 48)
-		arr.set(k, &value{})
-		return value{}
+		return *in.element(arr, k)
 	case *assignExpr:
 		return in.evalAssign(e)
 	case *binaryExpr:
@@ -336,20 +331,13 @@ func (in *interp) assign(lhs expr, v value) {
 		if c.arr != nil {
 			in.fatal("attempt to use array `" + in.arrayName(l, c) + "' in a scalar context")
 		}
+		in.holdScalar(c, v.s)
 		c.v = v
 	case *fieldExpr:
 		in.rec.setField(in, in.fieldIndex(l), in.toStr(v))
 	case *indexExpr:
 		arr := in.array(l.arr)
-		k := in.subscript(l.subs)
-		if old, ok := arr.get(k); ok {
-			in.grow(len(v.s) - len(old.s))
-			*old = v
-			return
-		}
-		in.grow(len(k) + len(v.s) + 48)
-		nv := v
-		arr.set(k, &nv)
+		in.put(arr, in.subscript(l.subs), v)
 	case *parenExpr:
 		in.assign(l.e, v)
 	}
@@ -360,12 +348,8 @@ func (in *interp) incDec(e *incDecExpr) value {
 	if ix, ok := e.lhs.(*indexExpr); ok {
 		arr := in.array(ix.arr)
 		k := in.subscript(ix.subs)
-		p, found := arr.get(k)
-		if !found {
-			in.grow(len(k) + 48)
-			p = &value{}
-			arr.set(k, p)
-		}
+		p := in.element(arr, k)
+		in.release(len(p.s))
 		old := p.toNum()
 		n := old + 1
 		if e.op == tDecr {
@@ -471,6 +455,7 @@ func (in *interp) call(c *callExpr) value {
 	}
 	saved := in.frame
 	in.frame = frame
+	defer in.releaseFrame(frame)
 	in.depth++
 	in.ret = value{}
 	r := in.execBlock(fn.body)
@@ -487,6 +472,43 @@ func (in *interp) call(c *callExpr) value {
 	v := in.ret
 	in.ret = value{}
 	return v
+}
+
+// scalarFree is the length below which a scalar's string is not charged:
+// a program has a bounded number of variables, and charging every short
+// assignment would cost more than it tells.
+const scalarFree = 256
+
+// holdScalar charges the line's budget (G-12.3) for the string a scalar
+// variable is about to keep, giving back what its previous one was
+// charged: strings built in a loop (x = x x, s = s sprintf(…), getline
+// var) are held by variables, not only arrays.
+func (in *interp) holdScalar(c *cell, s string) {
+	n := len(s)
+	if n < scalarFree {
+		n = 0
+	}
+	if n != c.held {
+		d := n - c.held
+		c.held = n
+		in.grow(d)
+	}
+}
+
+// releaseFrame gives back what a function's locals were charged, its
+// scalars and the arrays it made (not a caller's it was passed), as it
+// returns or a next, exit or error leaves it.
+func (in *interp) releaseFrame(frame []cell) {
+	for i := range frame {
+		c := &frame[i]
+		if c.held != 0 {
+			in.release(c.held)
+			c.held = 0
+		}
+		if c.arr != nil && c.from == "" {
+			in.clearArray(c.arr)
+		}
+	}
 }
 
 // nextSignal carries next/nextfile out of a function to the record loop.

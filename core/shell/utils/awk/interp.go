@@ -23,6 +23,9 @@ type cell struct {
 	// from names the caller's array a parameter refers to, for messages
 	// ("a (from b)").
 	from string
+	// held is what the line's budget was charged for v's string (see
+	// holdScalar).
+	held int
 }
 
 // ctl is how a statement ended.
@@ -279,17 +282,10 @@ func (in *interp) execForIn(s *forInStmt) ctl {
 func (in *interp) execDelete(s *deleteStmt) {
 	arr := in.array(s.arr)
 	if s.subs == nil {
-		for k, v := range arr.m {
-			in.release(len(k) + len(v.s) + 48)
-		}
-		arr.clear()
+		in.clearArray(arr)
 		return
 	}
-	k := in.subscript(s.subs)
-	if v, ok := arr.get(k); ok {
-		in.release(len(k) + len(v.s) + 48)
-		arr.remove(k)
-	}
+	in.removeElem(arr, in.subscript(s.subs))
 }
 
 // execSwitch runs gawk's switch: the first case that matches (or else

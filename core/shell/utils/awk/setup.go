@@ -61,20 +61,20 @@ func (in *interp) setup(c *config) {
 	env := newArray()
 	for _, kv := range in.env.Environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
-			env.put(k, maybe(v))
+			in.put(env, k, maybe(v))
 		}
 	}
 	g[idxENVIRON].arr = env
 	argv := newArray()
-	argv.put("0", str(in.name))
+	in.put(argv, "0", str(in.name))
 	for i, op := range c.operands {
-		argv.put(strconv.Itoa(i+1), maybe(op))
+		in.put(argv, strconv.Itoa(i+1), maybe(op))
 	}
 	g[idxARGV].arr = argv
 	g[idxARGC].v = num(float64(len(c.operands) + 1))
 	proc := newArray()
 	for _, kv := range [][2]string{{"version", "5.2.1"}, {"api_major", "3"}, {"api_minor", "2"}, {"FS", "FS"}, {"strftime", "%a %b %e %H:%M:%S %Z %Y"}} {
-		proc.put(kv[0], str(kv[1]))
+		in.put(proc, kv[0], str(kv[1]))
 	}
 	g[idxPROCINFO].arr = proc
 	in.argIndex = 1
