@@ -878,3 +878,33 @@ func TestStagesAndMovedRenamesKeepHiddenPaths(t *testing.T) {
 		t.Errorf("the hidden place was written:\n%s", got)
 	}
 }
+
+// TestStashMergeKeepsHiddenFiles: a stash applied onto a HEAD that moved
+// is a whole-tree merge; in a session that hides a file it merges the
+// visible files and never names, reads or writes the hidden one, and a
+// stash that changed the hidden file is refused whole (G-4.5).
+func TestStashMergeKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	seq := "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
+	w := multiWorld(t, map[string]string{"a.txt": seq, "secret.txt": "s\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.txt"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one")
+	hide.must("sed -i 's/^1$/ONE/' a.txt && git rm -q --cached a.txt && git stash -q")
+	open.must("sed -i 's/^9$/nine/' a.txt && echo moved >> secret.txt && git commit -q -am two")
+	out, errOut, code := hide.run("git stash pop; git status -s; head -1 a.txt; tail -1 a.txt")
+	if code != 0 || strings.Contains(out+errOut, "secret") || !strings.HasSuffix(out, " M a.txt\nONE\nnine\n") {
+		t.Errorf("pop onto a moved HEAD in the hiding session: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("cat secret.txt; git status -s"); got != "s\nmoved\n M a.txt\n" {
+		t.Errorf("the hidden file or the index changed:\n%s", got)
+	}
+	open.must("git checkout -q a.txt && echo stashed >> secret.txt && git stash -q && echo again >> a.txt && git commit -q -am three")
+	out, errOut, code = hide.run("git stash pop; git stash list | wc -l")
+	if code != 0 || !strings.Contains(errOut, "hidden from this session") || strings.Contains(out+errOut, "secret") || !strings.HasSuffix(out, "1\n") {
+		t.Errorf("pop of a stash that changed the hidden file: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("cat secret.txt"); got != "s\nmoved\n" {
+		t.Errorf("the refused pop wrote the hidden file:\n%s", got)
+	}
+}

@@ -554,7 +554,11 @@ type mergeConflict struct {
 // treeMerge is a merge of three trees under way: what it says is kept by
 // path, as git's ort prints its messages in path order at the end.
 type treeMerge struct {
-	r         *repo
+	r *repo
+	// ourName and theirName name the sides in markers and messages
+	// ("HEAD" and the branch; a stash's "Updated upstream" and "Stashed
+	// changes").
+	ourName   string
 	theirName string
 	res       *mergeResult
 	said      map[string][]string
@@ -576,7 +580,12 @@ func (m *treeMerge) conflict(p string, b, o, t flatEntry) {
 // the whole merge: its markers could be written nowhere the session may
 // see.
 func (r *repo) mergeTrees(base, ours, theirs map[string]flatEntry, theirName string) (*mergeResult, error) {
-	m := &treeMerge{r: r, theirName: theirName, res: &mergeResult{merged: map[string]flatEntry{}}, said: map[string][]string{}}
+	return r.mergeTreesNamed(base, ours, theirs, "HEAD", theirName)
+}
+
+// mergeTreesNamed is mergeTrees with our side named too.
+func (r *repo) mergeTreesNamed(base, ours, theirs map[string]flatEntry, ourName, theirName string) (*mergeResult, error) {
+	m := &treeMerge{r: r, ourName: ourName, theirName: theirName, res: &mergeResult{merged: map[string]flatEntry{}}, said: map[string][]string{}}
 	units, err := m.followRenames(base, ours, theirs)
 	if err != nil {
 		return nil, err
@@ -610,9 +619,9 @@ type mergeUnit struct {
 // merged name, each with its path when the versions had different ones.
 func (m *treeMerge) labels(u mergeUnit) (string, string) {
 	if u.paths[0] == u.paths[1] && u.paths[1] == u.paths[2] {
-		return "HEAD", m.theirName
+		return m.ourName, m.theirName
 	}
-	return "HEAD:" + u.paths[1], m.theirName + ":" + u.paths[2]
+	return m.ourName + ":" + u.paths[1], m.theirName + ":" + u.paths[2]
 }
 
 // settle merges one path's three versions.
@@ -644,9 +653,9 @@ func (m *treeMerge) settle(u mergeUnit) error {
 	}
 	switch {
 	case o.Mode == 0 || t.Mode == 0:
-		gone, kept, left := "HEAD", m.theirName, t
+		gone, kept, left := m.ourName, m.theirName, t
 		if t.Mode == 0 {
-			gone, kept, left = m.theirName, "HEAD", o
+			gone, kept, left = m.theirName, m.ourName, o
 		}
 		m.say(p, "CONFLICT (modify/delete): %s deleted in %s and modified in %s.  Version %s of %s left in tree.", p, gone, kept, kept, p)
 		res.merged[p] = left

@@ -196,7 +196,7 @@ func (m *treeMerge) renameRename(old, on, tn string, b, o, t flatEntry) error {
 			return err
 		}
 	}
-	m.say(old, "CONFLICT (rename/rename): %s renamed to %s in HEAD and to %s in %s.", old, on, tn, m.theirName)
+	m.say(old, "CONFLICT (rename/rename): %s renamed to %s in %s and to %s in %s.", old, on, m.ourName, tn, m.theirName)
 	m.res.merged[on], m.res.merged[tn] = merged, merged
 	m.conflict(old, b, flatEntry{}, flatEntry{})
 	m.conflict(on, flatEntry{}, merged, flatEntry{})
@@ -211,9 +211,9 @@ func (m *treeMerge) renameDelete(old, nw string, b, kept flatEntry, byUs bool) e
 	if m.r.hiddenPath(nw) {
 		return errMergeHidden
 	}
-	renamer, deleter := "HEAD", m.theirName
+	renamer, deleter := m.ourName, m.theirName
 	if !byUs {
-		renamer, deleter = m.theirName, "HEAD"
+		renamer, deleter = m.theirName, m.ourName
 	}
 	m.say(nw, "CONFLICT (rename/delete): %s renamed to %s in %s, but deleted in %s.", old, nw, renamer, deleter)
 	if kept != b {
@@ -304,9 +304,9 @@ func renamedDirTarget(p string, dirs map[string]string) string {
 // 1-3. moved is the path u now settles ("" when none changed).
 func (m *treeMerge) renamedIntoRenamedDir(u *mergeUnit, dirs map[string]string, sides [3]map[string]flatEntry, byUs bool) (string, bool) {
 	old, nw := u.paths[0], u.paths[2]
-	renamer, other, otherSide := m.theirName, "HEAD", sides[1]
+	renamer, other, otherSide := m.theirName, m.ourName, sides[1]
 	if byUs {
-		nw, renamer, other, otherSide = u.paths[1], "HEAD", m.theirName, sides[2]
+		nw, renamer, other, otherSide = u.paths[1], m.ourName, m.theirName, sides[2]
 	}
 	np := renamedDirTarget(nw, dirs)
 	if np == "" || m.r.hiddenPath(nw) || m.r.hiddenPath(np) {
@@ -334,9 +334,9 @@ func (m *treeMerge) moveIntoRenamedDirs(base, side, other map[string]flatEntry, 
 	if len(dirs) == 0 {
 		return
 	}
-	adder, renamer := "HEAD", m.theirName
+	adder, renamer := m.ourName, m.theirName
 	if !byUs {
-		adder, renamer = m.theirName, "HEAD"
+		adder, renamer = m.theirName, m.ourName
 	}
 	for _, p := range sortedKeys(side) {
 		if done[p] || base[p].Mode != 0 || other[p].Mode != 0 {
@@ -370,7 +370,7 @@ func (m *treeMerge) collision(old, nw string, b, o, t flatEntry, paths [3]string
 	if o.Mode == 0 || t.Mode == 0 || m.r.hiddenPath(old) || m.r.hiddenPath(nw) {
 		return flatEntry{}, false, nil
 	}
-	h, clean, binary, err := m.r.mergeContent(b.Hash, o.Hash, t.Hash, "HEAD:"+paths[1], m.theirName+":"+paths[2], 8)
+	h, clean, binary, err := m.r.mergeContent(b.Hash, o.Hash, t.Hash, m.ourName+":"+paths[1], m.theirName+":"+paths[2], 8)
 	if err != nil || binary {
 		return flatEntry{}, false, err
 	}

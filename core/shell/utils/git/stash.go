@@ -344,7 +344,9 @@ func (r *repo) checkStashSpecs(specs []pathspec, idx *index.Index, headFlat map[
 
 // stashWorkTree stores the stash's worktree tree: the index with the
 // worktree's version of every tracked path (of the named ones, given
-// pathspecs).
+// pathspecs), and of every path HEAD has that the index lost (git rm
+// --cached) while the file is still there, as git's update-index --add
+// takes it.
 func (r *repo) stashWorkTree(idx *index.Index, specs []pathspec) (plumbing.Hash, error) {
 	work, err := r.worktreeFlat(idx)
 	if err != nil {
@@ -371,7 +373,42 @@ func (r *repo) stashWorkTree(idx *index.Index, specs []pathspec) (plumbing.Hash,
 		}
 		flat[p] = e
 	}
+	if err := r.stashUnindexed(idx, specs, flat); err != nil {
+		return plumbing.ZeroHash, err
+	}
 	return r.writeFlatTree(flat)
+}
+
+// stashUnindexed adds to a stash's worktree tree the files HEAD has, the
+// index lacks and the worktree still holds (hidden ones are never read).
+func (r *repo) stashUnindexed(idx *index.Index, specs []pathspec, flat map[string]flatEntry) error {
+	head, err := r.headTree()
+	if err != nil {
+		return err
+	}
+	inIndex := map[string]bool{}
+	for _, e := range idx.Entries {
+		inIndex[e.Name] = true
+	}
+	for p := range head {
+		if inIndex[p] || specs != nil && !matchAny(specs, p) || r.hiddenPath(p) {
+			continue
+		}
+		info, err := r.g.fsys.Lstat(r.abs(p))
+		if err != nil || info.IsDir() {
+			continue
+		}
+		data, err := r.workContent(p, info)
+		if err != nil {
+			return &exitError{msg: fmt.Sprintf("error: %s: %s\nCannot save the current worktree state\n", p, errText(err)), code: 1}
+		}
+		h, err := r.writeObject(plumbing.BlobObject, data)
+		if err != nil {
+			return fatalf("%s", errText(err))
+		}
+		flat[p] = flatEntry{Hash: h, Mode: modeOf(info)}
+	}
+	return nil
 }
 
 // stashUntracked stores the untracked files as the stash's third parent:
@@ -502,19 +539,22 @@ func (r *repo) stashTake(how string, n int, name string, keepIndex bool) error {
 	e := entries[n]
 	if how != "drop" {
 		err := r.stashApply(e.hash, keepIndex)
-		if _, refused := err.(*stashRefusal); err != nil && !refused {
+		refusal, refused := err.(*stashRefusal)
+		if err != nil && !refused {
 			return err
 		}
-		st, _, serr := r.collectStatus(false)
-		if serr != nil {
-			return serr
+		if !refused || !refusal.noStatus {
+			st, _, serr := r.collectStatus(false)
+			if serr != nil {
+				return serr
+			}
+			r.printLong(st, false)
 		}
-		r.printLong(st, false)
 		if err != nil {
 			if how == "pop" {
 				r.g.out.WriteString("The stash entry is kept in case you need it again.\n")
 			}
-			if msg := err.(*stashRefusal).msg; msg != "" {
+			if msg := refusal.msg; msg != "" {
 				return exitErrorOf(msg)
 			}
 			return exitStatus(1)
@@ -570,6 +610,12 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 	indexFlatT, err := r.flatten(ic.Tree)
 	if err != nil {
 		return err
+	}
+	if moved, err := r.indexMoved(baseFlat); err != nil || moved {
+		if err != nil {
+			return err
+		}
+		return r.stashMergeApply(stashFlats{baseFlat, indexFlatT, workFlat}, wc, keepIndex)
 	}
 	ed, err := r.editIndex()
 	if err != nil {
@@ -627,7 +673,7 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 		}
 	}
 	if len(local) > 0 {
-		return &stashRefusal{"error: Your local changes to the following files would be overwritten by merge:\n\t" + strings.Join(local, "\n\t") + "\nPlease commit your changes or stash them before you merge.\nAborting\n"}
+		return &stashRefusal{msg: "error: Your local changes to the following files would be overwritten by merge:\n\t" + strings.Join(local, "\n\t") + "\nPlease commit your changes or stash them before you merge.\nAborting\n"}
 	}
 	if err := r.checkStashWrites(wc, todo, workFlat); err != nil {
 		return err
@@ -649,7 +695,7 @@ func (r *repo) stashApply(w plumbing.Hash, keepIndex bool) error {
 		}
 	}
 	if len(conflicts) > 0 {
-		return &stashRefusal{""}
+		return &stashRefusal{}
 	}
 	return nil
 }
@@ -748,8 +794,12 @@ func (r *repo) mergeStashed(base, head, work flatEntry) (*stashMerge, error) {
 }
 
 // stashRefusal is an apply that could not be done: git then prints the
-// status, and pop keeps the entry.
-type stashRefusal struct{ msg string }
+// status (unless noStatus: it stopped before the merge), and pop keeps
+// the entry.
+type stashRefusal struct {
+	msg      string
+	noStatus bool
+}
 
 func (e *stashRefusal) Error() string { return e.msg }
 
@@ -823,7 +873,7 @@ func (r *repo) restoreUntracked(u plumbing.Hash) error {
 			fmt.Fprintf(&msg, "%s already exists, no checkout\n", p)
 		}
 		msg.WriteString("error: could not restore untracked files from stash\n")
-		return &stashRefusal{msg.String()}
+		return &stashRefusal{msg: msg.String()}
 	}
 	for _, p := range names {
 		if _, err := r.writeWorkFile(p, flat[p]); err != nil {
