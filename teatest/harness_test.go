@@ -102,6 +102,16 @@ type flakyStore struct {
 	store.Ledger
 	mu                sync.Mutex
 	readErr, writeErr error
+	// hold, while not nil, keeps every answer waiting until it closes:
+	// a ledger that takes its time.
+	hold chan struct{}
+}
+
+func (f *flakyStore) holdAnswers() chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold = make(chan struct{})
+	return f.hold
 }
 
 func (f *flakyStore) fail(read, write error) {
@@ -126,6 +136,12 @@ func (f *flakyStore) ListAsks(ctx context.Context, sessionID string, pendingOnly
 func (f *flakyStore) AnswerAsk(ctx context.Context, id string, s store.Settlement) (store.Record, error) {
 	if _, err := f.errs(); err != nil {
 		return store.Record{}, err
+	}
+	f.mu.Lock()
+	hold := f.hold
+	f.mu.Unlock()
+	if hold != nil {
+		<-hold
 	}
 	return f.Ledger.AnswerAsk(ctx, id, s)
 }

@@ -1,10 +1,14 @@
 package consoletest
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"gatehouse/core/decisions"
 )
 
 // A day with the console (session 30): each test is something a reviewer
@@ -134,5 +138,66 @@ func TestTabToExplainTypes(t *testing.T) {
 	s = h.waitScreen("» Explain")
 	if !strings.Contains(s, "$ ls /vault") || !strings.HasPrefix(helpRow(s), " enter/e edit line") {
 		t.Errorf("back on Explain with a line, the line does not wait for e:\n%s", s)
+	}
+}
+
+// An ask that arrives while a note is typed takes nothing from it: the
+// keys typed before and after stay in the note, the note stays with the
+// ask it was opened for (enter answers that one, not the new one, nor
+// the one under the cursor), and the new ask waits in the queue.
+func TestAskArrivingWhileTypingANote(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"responder:responder", "sre-bot:sre-bot"}})
+	first := h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.steady("1 ask waiting")
+	h.press("N")
+	h.tm.Type("use the ")
+	h.waitScreen("note › use the")
+	second := h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.waitScreen("2 asks waiting", "Deny cat /vault/break-glass/failover.md (responder, ask ask000000001)")
+	h.tm.Type("runbook copy")
+	h.waitScreen("note › use the runbook copy")
+	h.key("enter")
+	res := h.result()
+	if res.ExitCode == 0 {
+		t.Fatalf("the first ask's line ran: %+v", res)
+	}
+	got, err := h.ws.Decisions().Get(context.Background(), first.ID)
+	if err != nil || got.Outcome != decisions.Deny || got.Note != "use the runbook copy" {
+		t.Fatalf("the first ask: %+v %v", got, err)
+	}
+	if got, err := h.ws.Decisions().Get(context.Background(), second.ID); err != nil || !got.Pending() {
+		t.Fatalf("the second ask: %+v %v", got, err)
+	}
+	h.waitScreen("1 ask waiting", "✗ deny: cat /vault/break-glass/failover.md (responder) · note stored")
+}
+
+// An answer the ledger takes its time over (a file another process holds
+// locked) shows as a wait: once it has run a quarter of a second, the
+// rule under the header says what the console is doing, with a spinner,
+// until the answer lands. Before, nothing showed: the key looked as if it
+// did nothing. An answer that lands at once shows no such word.
+func TestSlowAnswerShowsAWait(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, flaky: true, agents: []string{"responder:responder"}})
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.steady("1 ask waiting", "PLACE")
+	release := h.flaky.holdAnswers()
+	h.press("y")
+	// The key reaches the console a moment after it is sent: the clock
+	// moves on while the screen is read, as a human's would.
+	s := h.waitScreenWhere("the wait", func(s string) bool {
+		h.clock.advance(100 * time.Millisecond)
+		return strings.Contains(s, "answering cat /vault/break-glass/failover.md…")
+	})
+	rule := strings.Split(s, "\n")[2]
+	if !strings.ContainsAny(rule, "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") {
+		t.Errorf("the wait has no spinner: %q", rule)
+	}
+	close(release)
+	if res := h.result(); res.ExitCode != 0 {
+		t.Fatalf("after y: exit %d %s", res.ExitCode, res.Stderr)
+	}
+	s = h.waitScreen("✓ allow once: cat /vault/break-glass/failover.md")
+	if strings.Contains(s, "answering") {
+		t.Errorf("the wait stayed after the answer:\n%s", s)
 	}
 }

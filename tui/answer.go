@@ -66,13 +66,17 @@ func (m *Model) onAnswerKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 			return m.answerSelected(r, decisions.Answer{Outcome: decisions.Deny, Scope: decisions.Once})
 		}
 	case key.Matches(k, keys.AllowSession):
-		act = func(r decisions.Record) tea.Cmd { return sessionCovers(m.opts.Context, m.ws, r) }
+		act = func(r decisions.Record) tea.Cmd {
+			return m.track("working out what a session grant covers for "+r.Command, sessionCovers(m.opts.Context, m.ws, r))
+		}
 	case key.Matches(k, keys.DenyNote):
 		act = func(r decisions.Record) tea.Cmd { return m.openNote(r, decisions.Deny) }
 	case key.Matches(k, keys.AllowNote):
 		act = func(r decisions.Record) tea.Cmd { return m.openNote(r, decisions.Allow) }
 	case key.Matches(k, keys.Amend):
-		act = func(r decisions.Record) tea.Cmd { return proposeAmendment(m.opts.Context, m.ws, r) }
+		act = func(r decisions.Record) tea.Cmd {
+			return m.track("working out a rule for "+r.Command, proposeAmendment(m.opts.Context, m.ws, r))
+		}
 	case key.Matches(k, keys.AllowSame):
 		act = func(r decisions.Record) tea.Cmd { return m.askSame(r, decisions.Allow) }
 	case key.Matches(k, keys.DenySame):
@@ -101,7 +105,7 @@ func (m *Model) onAnswerKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 func (m *Model) answerSelected(r decisions.Record, a decisions.Answer) tea.Cmd {
 	a.By = "console"
 	m.moveOffAnswered(r.ID)
-	return answer(m.opts.Context, m.ledger, []string{r.ID}, a)
+	return m.track("answering "+r.Command, answer(m.opts.Context, m.ledger, []string{r.ID}, a))
 }
 
 // openNote opens the note's input for the ask: N's, to deny with a
@@ -232,7 +236,8 @@ func (m *Model) askSame(r decisions.Record, outcome string) tea.Cmd {
 		},
 		yes: func() tea.Cmd {
 			m.moveOffAnswered(r.ID)
-			return answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: outcome, Scope: decisions.Once, By: "console"})
+			return m.track(fmt.Sprintf("answering %d asks", len(ids)),
+				answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: outcome, Scope: decisions.Once, By: "console"}))
 		},
 		no:      fmt.Sprintf("left the %d asks as they were", len(ids)),
 		asks:    ids,
@@ -275,7 +280,8 @@ func (m *Model) askAllowAllOfSession() tea.Cmd {
 			return append(out, m.promptLines("y/N", w)...)
 		},
 		yes: func() tea.Cmd {
-			return answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "console"})
+			return m.track("answering "+plural(len(ids), "ask", "asks"),
+				answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "console"}))
 		},
 		no:      "left " + s.Agent + "'s asks as they were",
 		asks:    ids,

@@ -15,6 +15,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -89,6 +90,13 @@ type Model struct {
 	navigated bool
 	armedAt   time.Time
 
+	// work is what the human started that is still in flight (see
+	// work.go); the spinner turns while anything is.
+	work     []workItem
+	workSeq  int
+	spinner  spinner.Model
+	spinning bool
+
 	ticks    int // for the ledger's periodic re-read
 	lastBell time.Time
 
@@ -149,6 +157,8 @@ func New(ws *core.Workspace, opts Options) *Model {
 	m.history = newHistoryPane(ctx, m.board)
 	m.explain = newExplainPane(ctx, m.board, ws)
 	m.help = help.New()
+	m.spinner = newSpinner()
+	ctx.Spin = m.spinner.View()
 	m.help.Styles = ctx.Styles.Help
 	m.help.ShortSeparator = "  "                         // " · " would not fit the asks' bar in 80 columns
 	m.note = newInput("note › ", "why the answer is no") // the bar under it says what enter and esc do
@@ -203,6 +213,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.queueChanged())
 	case armMsg:
 		// The answering keys woke: redraw.
+	case workDoneMsg:
+		return m.onWorkDone(msg)
+	case spinner.TickMsg:
+		cmds = append(cmds, m.onSpinnerTick(msg))
 	case answeredMsg:
 		m.onAnswered(msg)
 	case coversMsg:
@@ -224,7 +238,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		cmds = append(cmds, m.routeToInput(msg))
 	}
-	cmds = append(cmds, m.watchSelection())
+	cmds = append(cmds, m.watchSelection(), m.spin())
 	m.syncKeys()
 	return m, tea.Batch(cmds...)
 }

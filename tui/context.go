@@ -12,6 +12,8 @@ type Context struct {
 	// Now is the console's clock, for ask ages; tests pin it so golden
 	// screens do not change from one run to the next.
 	Now func() time.Time
+	// Spin is the spinner's frame, for whatever is being waited for.
+	Spin string
 }
 
 // focus is the pane that receives keys.

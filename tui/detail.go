@@ -29,10 +29,13 @@ type detailPane struct {
 	exps   []core.Explanation
 	expErr error
 	scroll scroller
+	// waitRow is the row that says the line is being explained (it
+	// carries the spinner's frame), or -1.
+	waitRow int
 }
 
 func newDetailPane(ctx *Context, ws *core.Workspace, b *board) detailPane {
-	return detailPane{ctx: ctx, ws: ws, board: b}
+	return detailPane{ctx: ctx, ws: ws, board: b, waitRow: -1}
 }
 
 func (p *detailPane) SetSize(w, h int) {
@@ -64,6 +67,9 @@ func (p *detailPane) Explained(msg explainedMsg) {
 		return
 	}
 	p.exps, p.expErr = msg.exps, msg.err
+	if p.exps == nil && p.expErr == nil {
+		p.exps = []core.Explanation{} // a line of no commands: explained
+	}
 	p.rebuild()
 }
 
@@ -106,9 +112,18 @@ func (p *detailPane) View() string {
 		if len(p.scroll.lines) > 0 {
 			p.scroll.lines[0] = p.statusRow()
 		}
+		if p.waitRow >= 0 && p.waitRow < len(p.scroll.lines) {
+			p.scroll.lines[p.waitRow] = explainingRow(p.ctx)
+		}
 	}
 	return paneTitle(st, title, p.focused, p.width) + "\n" + p.scroll.view(st, p.height-1)
 }
+
+// explaining reports whether the pane waits for its line's explanation.
+func (p *detailPane) explaining() bool { return p.has && p.exps == nil && p.expErr == nil }
+
+// explainingRow says a line is being explained, with the spinner.
+func explainingRow(ctx *Context) string { return ctx.Styles.Dim.Render(ctx.Spin + " explaining…") }
 
 // labelWidth is the column the values start at.
 const labelWidth = 9
@@ -117,6 +132,7 @@ const labelWidth = 9
 func (p *detailPane) rebuild() {
 	st := p.ctx.Styles
 	w := max(p.width, 20)
+	p.waitRow = -1
 	if !p.has {
 		p.scroll.setLines(p.activityRows(w))
 		return
@@ -167,7 +183,8 @@ func (p *detailPane) rebuild() {
 	case p.expErr != nil:
 		lines = append(lines, wrap("explain unavailable: "+p.expErr.Error(), w)...)
 	case p.exps == nil:
-		lines = append(lines, st.Dim.Render("explaining…"))
+		p.waitRow = len(lines)
+		lines = append(lines, explainingRow(p.ctx))
 	default:
 		lines = append(lines, explainTable(st, p.exps, w)...)
 	}

@@ -88,6 +88,9 @@ func (p *explainPane) Update(msg tea.Msg) tea.Cmd {
 	if m, ok := msg.(explainedMsg); ok {
 		if m.key == p.asked {
 			p.exps, p.expErr = m.exps, m.err
+			if p.exps == nil && p.expErr == nil {
+				p.exps = []core.Explanation{} // a line of no commands: explained
+			}
 			p.rebuild()
 		}
 		return nil
@@ -155,6 +158,9 @@ func (p *explainPane) run() tea.Cmd {
 // tableHeight is the rows under the title, input, session and heading.
 func (p *explainPane) tableHeight() int { return max(p.height-4, 1) }
 
+// explaining reports whether an explanation is being computed.
+func (p *explainPane) explaining() bool { return p.asked != "" && p.exps == nil && p.expErr == nil }
+
 // overflows reports whether the table is taller than its window.
 func (p *explainPane) overflows() bool { return len(p.scroll.lines) > p.tableHeight() }
 
@@ -170,7 +176,7 @@ func (p *explainPane) rebuild() {
 	case p.expErr != nil:
 		p.scroll.setLines(wrap("explain failed: "+p.expErr.Error(), max(p.width, 20)))
 	case p.exps == nil:
-		p.scroll.setLines([]string{st.Dim.Render("explaining…")})
+		p.scroll.setLines([]string{explainingRow(p.ctx)})
 	default:
 		p.scroll.setLines(explainTable(st, p.exps, max(p.width, 20)))
 	}
@@ -214,6 +220,9 @@ func (p *explainPane) View() string {
 		heading += " of: " + p.shown
 	}
 	lines = append(lines, st.Label.Render(fit(heading, p.width)))
+	if p.explaining() && len(p.scroll.lines) == 1 {
+		p.scroll.lines[0] = explainingRow(p.ctx) // the spinner turns
+	}
 	lines = append(lines, p.scroll.view(st, p.tableHeight()))
 	return strings.Join(lines, "\n")
 }
