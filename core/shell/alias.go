@@ -56,8 +56,19 @@ type aliasSpan struct {
 // own. A src that does not parse is returned as it is, for the reader to
 // report.
 func expandAliasText(src string, tbl aliasTable) (string, error) {
+	text, _, err := expandAliases(src, tbl, false)
+	return text, err
+}
+
+// expandAliases is expandAliasText; with mapped, it also returns the pieces
+// of the result copied from src (see textReader).
+func expandAliases(src string, tbl aliasTable, mapped bool) (string, []aliasSeg, error) {
+	var segs []aliasSeg
+	if mapped {
+		segs = []aliasSeg{{start: 0, end: len(src), orig: 0}}
+	}
 	if len(tbl.m) == 0 && !strings.Contains(src, "alias") {
-		return src, nil
+		return src, segs, nil
 	}
 	var spans aliasSpans
 	// checks are offsets where bash checks the next unquoted word for an
@@ -78,13 +89,16 @@ func expandAliasText(src string, tbl aliasTable) (string, error) {
 			hits = []aliasHit{{ws: ws, we: we, text: text}}
 		}
 		if len(hits) == 0 {
-			return src, nil
+			return src, segs, nil
 		}
 		work += len(src)
 		if n += len(hits); n > maxAliasExpansions || work > workLimit || len(src) > textLimit {
-			return "", errAliasBound
+			return "", nil, errAliasBound
 		}
 		slices.SortFunc(hits, func(a, b aliasHit) int { return a.ws - b.ws })
+		if mapped {
+			segs = moveSegs(segs, hits)
+		}
 		src, spans, checks = replaceAliases(src, hits, spans, checks)
 		pos = hits[0].ws
 		kept := checks[:0]
@@ -175,13 +189,17 @@ func nextAliasWords(f *syntax.File, src string, tbl aliasTable, pos int, checks 
 			found = unitAliasWords(unit, src, t, pos, checks, spans)
 		}
 		hits = append(hits, found...)
-		before := aliasTable{on: t.on, m: maps.Clone(t.m)}
+		// A complete command with aliases to expand that defines others
+		// is read again once expanded, before the ones after it.
+		var before aliasTable
+		watch := len(found) > 0 && slices.ContainsFunc(unit, touchesAliases)
+		if watch {
+			before = aliasTable{on: t.on, m: maps.Clone(t.m)}
+		}
 		for _, st := range unit {
 			t.apply(st)
 		}
-		// A complete command with aliases to expand that defines others
-		// is read again once expanded, before the ones after it.
-		if len(found) > 0 && (t.on != before.on || !maps.Equal(t.m, before.m)) {
+		if watch && (t.on != before.on || !maps.Equal(t.m, before.m)) {
 			break
 		}
 	}
@@ -438,6 +456,23 @@ func (t *aliasTable) apply(st *syntax.Stmt) {
 			t.run(argv)
 		}
 	}
+}
+
+// touchesAliases: apply may change the table for st.
+func touchesAliases(st *syntax.Stmt) bool {
+	switch cm := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		return touchesAliases(cm.X) || touchesAliases(cm.Y)
+	case *syntax.CallExpr:
+		if len(cm.Args) > 0 {
+			name, _ := literalWord(cm.Args[0])
+			switch name {
+			case "alias", "unalias", "eval", "shopt":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // run is the effect of one literal alias, unalias or shopt call.

@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,5 +28,52 @@ func TestAliasExpansionIsBounded(t *testing.T) {
 	}
 	if _, err := expandAliasText("a", grow); !errors.Is(err, errAliasBound) {
 		t.Fatalf("an exponential table: %v, want the bound", err)
+	}
+}
+
+// TestAliasRereadIsBounded: an alias a function defines applies from the
+// next line the run reads, which reads the rest of the line again; a line
+// whose run changes the aliases before each of its 5,000 lines is read
+// again a bounded number of times and bytes, not 5,000 times its length
+// (G-2.3, G-12.3).
+func TestAliasRereadIsBounded(t *testing.T) {
+	sh := fdShell(t)
+	text := strings.Repeat("f; b1\n", 5000)
+	f, rd, err := sh.readText(text, aliasTable{on: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	live := func() aliasTable {
+		n++
+		return aliasTable{on: true, m: map[string]string{"b1": "true", "a" + strconv.Itoa(n): "x"}}
+	}
+	stmts, ran := f.Stmts, 1
+	for i := 1; i < len(stmts); i++ {
+		if rest, ok := rd.readAgain(stmts[i], live); ok {
+			stmts, i = rest, 0
+		}
+		ran++
+	}
+	if ran != 10000 || rd.rereads > maxRereads || rd.rereadBytes > maxRereadBytes+len(text) {
+		t.Fatalf("%d statements, read again %d times, %d bytes", ran, rd.rereads, rd.rereadBytes)
+	}
+	if rd.rereads < 10 {
+		t.Fatalf("read again %d times", rd.rereads)
+	}
+}
+
+// TestAliasDefinedByAFunction: an alias a function defines applies from
+// the line after the one that called it, in a session's line and in a
+// sourced file, as bash reads them (G-2.3).
+func TestAliasDefinedByAFunction(t *testing.T) {
+	sh := fdShell(t)
+	res := sh.Run(context.Background(), "g() { alias c='echo cee'; }; g; c same 2>/dev/null; echo st=$?\nc next")
+	if res.Stdout != "st=127\ncee next\n" {
+		t.Fatalf("stdout %q, stderr %q", res.Stdout, res.Stderr)
+	}
+	res = sh.Run(context.Background(), "printf 'h() { unalias c; }\\nh\\nc gone\\n' > lib.sh; . ./lib.sh 2>/dev/null; echo st=$?")
+	if res.Stdout != "st=127\n" {
+		t.Fatalf("stdout %q, stderr %q", res.Stdout, res.Stderr)
 	}
 }

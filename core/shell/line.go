@@ -54,6 +54,9 @@ type lineState struct {
 	// waiting: the line stopped on an unanswered question, so it hands
 	// back the claims nothing used (G-9.7).
 	waiting bool
+	// reader reads the rest of the line again as the run's aliases
+	// change (reread.go).
+	reader *textReader
 	// started: preflight passed and the interpreter began running the
 	// line, so commands may have run on the claims it holds.
 	started bool
@@ -310,17 +313,15 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 			res = Result{Stderr: internalErrorText("") + "\n", ExitCode: 125, Refusals: []gate.Refusal{}}
 		}
 	}()
-	file, err := s.readLine(line)
+	file, reader, err := s.readText(line, s.sessionAliases())
 	if err != nil {
 		return syntaxError(err)
 	}
-	s.rewriteProcSubst(file)
-	s.rewriteEnvWrites(file)
 	s.noteFuncs(file)
 
 	ctx, cancelTime := context.WithTimeoutCause(ctx, s.limits.WallTime, &errHalt{124, fmt.Sprintf("gatehouse: line exceeded the wall-time limit (%s)", s.limits.WallTime)})
 	ctx, cancel := context.WithCancelCause(ctx)
-	ls := &lineState{sh: s, text: line, cancel: cancel, claims: map[string][]*placeClaim{}, done: make(chan struct{})}
+	ls := &lineState{sh: s, text: line, cancel: cancel, claims: map[string][]*placeClaim{}, done: make(chan struct{}), reader: reader}
 	ls.jobs.Store(1) // the foreground
 	// The session's variables are held before the line holds anything.
 	ls.mem.Store(s.runner.MemoryHeld())
@@ -433,8 +434,23 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 	}()
 	// Statement by statement: running a whole *syntax.File would count as
 	// the shell exiting and fire an EXIT trap after every line.
+	var reader *textReader
+	if ls := lineOf(ctx); ls != nil {
+		reader = ls.reader
+	}
 	skipLine := uint(0)
-	for _, st := range file.Stmts {
+	stmts := file.Stmts
+	for i := 0; i < len(stmts); i++ {
+		if reader != nil && i > 0 {
+			// An alias the line's run defined applies from the next
+			// line read (G-2.3).
+			if rest, ok := reader.reread(stmts[i], r); ok {
+				if stmts, i = rest, 0; len(stmts) == 0 {
+					break
+				}
+			}
+		}
+		st := stmts[i]
 		if skipLine != 0 && st.Pos().Line() == skipLine {
 			continue // the rest of a line an expansion error aborted
 		}

@@ -35,17 +35,23 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 		nf.direct = direct
 		nf.directUsed = new(atomic.Bool)
 	}
+	var f *syntax.File
+	var reread interp.Reread
+	var err error
 	if direct == "" {
 		// An eval string or a sourced file is read as bash reads it, with
-		// the aliases defined so far (G-2.3).
-		expanded, err := expandAliasText(text, tableOf(hc.Aliases()))
-		if err != nil {
+		// the aliases defined so far, and read again from a line on as
+		// its run defines others (G-2.3).
+		var rd *textReader
+		if f, rd, err = s.readText(text, tableOf(hc.Aliases())); errors.Is(err, errAliasBound) {
 			fmt.Fprintf(hc.Stderr, "bash: eval: %v\n", err)
 			return interp.ExitStatus(2)
+		} else if err == nil {
+			reread = rd.reread
 		}
-		text = expanded
+	} else {
+		f, err = s.parseNested(text)
 	}
-	f, err := s.parseNested(text)
 	if err != nil {
 		// bash's voice for a body that does not parse: "bash: eval: line
 		// 1: …", status 2, and the line goes on.
@@ -53,7 +59,7 @@ func (s *Shell) evalNested(ctx context.Context, hc interp.HandlerContext, place,
 		return interp.ExitStatus(2)
 	}
 	// The eval runs f as rewritten, so its lines stay the text's.
-	ctx = interp.Parsed(withFrame(ctx, nf), f)
+	ctx = interp.Parsed(withFrame(ctx, nf), f, reread)
 	if direct != "" {
 		ctx = interp.StandIn(ctx) // the call itself, for the ERR trap
 		// BASH_LINENO gives the line of the call, not of the eval's text.

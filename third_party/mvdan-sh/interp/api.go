@@ -1260,7 +1260,7 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 	switch node := node.(type) {
 	case *syntax.File:
 		r.filename = node.Name
-		r.topLevel(ctx, node.Stmts)
+		r.topLevel(ctx, node.Stmts, nil)
 	case *syntax.Stmt:
 		r.stmt(ctx, node)
 	case syntax.Command:
@@ -1299,9 +1299,17 @@ func (r *Runner) Run(ctx context.Context, node syntax.Node) error {
 // topLevel runs a program's statements as bash runs the lines it reads: an
 // expansion error that aborts a line skips the rest of that line's
 // statements, and the program goes on with the next line.
-func (r *Runner) topLevel(ctx context.Context, stmts []*syntax.Stmt) {
+func (r *Runner) topLevel(ctx context.Context, stmts []*syntax.Stmt, reread Reread) {
 	skipLine := uint(0)
-	for _, st := range stmts {
+	for i := 0; i < len(stmts); i++ {
+		if reread != nil && i > 0 {
+			if rest, ok := reread(stmts[i], r); ok {
+				if stmts, i = rest, 0; len(stmts) == 0 {
+					break
+				}
+			}
+		}
+		st := stmts[i]
 		if skipLine != 0 && st.Pos().Line() == skipLine {
 			continue
 		}

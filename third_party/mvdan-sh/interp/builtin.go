@@ -514,9 +514,11 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 	case "eval":
 		// A host that parsed (and rewrote) the text itself hands the
 		// file over, so its positions stay the text's (patch 152).
-		file, _ := ctx.Value(parsedKey{}).(*syntax.File)
-		if file != nil {
-			ctx = context.WithValue(ctx, parsedKey{}, (*syntax.File)(nil))
+		var file *syntax.File
+		var reread Reread
+		if pf, _ := ctx.Value(parsedKey{}).(*parsedFile); pf != nil {
+			file, reread = pf.file, pf.reread
+			ctx = context.WithValue(ctx, parsedKey{}, (*parsedFile)(nil))
 		} else {
 			src := strings.Join(args, " ")
 			p := syntax.NewParser()
@@ -526,7 +528,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			}
 		}
 		if src, ok := ctx.Value(sourcedKey{}).(*sourcedFile); ok && src != nil {
-			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, src.name, src.params)
+			return r.runSourced(context.WithValue(ctx, sourcedKey{}, (*sourcedFile)(nil)), file.Stmts, reread, src.name, src.params)
 		}
 		oldStandIn, oldDepth := r.standIn, r.traceDepth
 		standIn, _ := ctx.Value(standInKey{}).(bool)
@@ -540,7 +542,7 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 		} else {
 			// An eval string is read as lines: an expansion error
 			// skips the rest of its line only (patch 153).
-			r.topLevel(ctx, file.Stmts)
+			r.topLevel(ctx, file.Stmts, reread)
 		}
 		r.standIn, r.traceDepth, r.traceSkip = oldStandIn, oldDepth, false
 		exit = r.exit

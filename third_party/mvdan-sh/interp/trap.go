@@ -296,13 +296,28 @@ type sourcedKey struct{}
 
 type parsedKey struct{}
 
+type parsedFile struct {
+	file   *syntax.File
+	reread Reread
+}
+
+// A Reread is asked, before each statement of a text that starts one of its
+// lines (past the first), whether the rest of the text must be read again,
+// with the aliases defined by then: bash expands an alias where it reads a
+// line, so one a function or a sourced file defined applies from the next
+// line read, which a host that expanded the whole text before running it
+// did not foresee (patch 155); r gives the aliases it has. It returns the
+// statements to run in place of next and those after it, or false to go
+// on.
+type Reread func(next *syntax.Stmt, r *Runner) ([]*syntax.Stmt, bool)
+
 // Parsed hands the eval builtin run with ctx the file its text parses to,
 // as the host parsed and perhaps rewrote it: the eval runs file rather than
 // parsing its arguments again, so positions (the lines errors name, LINENO)
 // are those of the host's text (patch 152). Evals nested in it parse their
-// own text.
-func Parsed(ctx context.Context, file *syntax.File) context.Context {
-	return context.WithValue(ctx, parsedKey{}, file)
+// own text. reread, when not nil, is asked as the file's lines start.
+func Parsed(ctx context.Context, file *syntax.File, reread Reread) context.Context {
+	return context.WithValue(ctx, parsedKey{}, &parsedFile{file: file, reread: reread})
 }
 
 type sourcedFile struct {
@@ -321,7 +336,7 @@ func Sourced(ctx context.Context, name string, params []string) context.Context 
 }
 
 // runSourced runs the statements of a sourced file.
-func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, name string, params []string) exitStatus {
+func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, reread Reread, name string, params []string) exitStatus {
 	ctx = r.pushFrame(ctx, "source", name, 0, false)
 	r.traceDepth++
 	defer func() {
@@ -333,7 +348,7 @@ func (r *Runner) runSourced(ctx context.Context, stmts []*syntax.Stmt, name stri
 		r.Params = params
 	}
 	r.sourceSetParams, r.inSource = false, true
-	r.topLevel(ctx, stmts) // read as lines, as bash reads a file (patch 153)
+	r.topLevel(ctx, stmts, reread) // read as lines, as bash reads a file (patch 153)
 	if len(params) > 0 && !r.sourceSetParams {
 		r.Params = oldParams
 	}
