@@ -231,6 +231,13 @@ func (r *Runner) builtin(ctx context.Context, pos syntax.Pos, name string, args 
 			if n, _, ok := cutElemSubscript(arg); vars && ok {
 				name = n
 			}
+			if vars && !funcs && !syntax.ValidName(name) {
+				// unset -v names only variables; plain unset goes on to
+				// look for a function of that name (patch 156).
+				r.errf("bash: unset: `%s': not a valid identifier\n", arg)
+				exit.code = 1
+				continue
+			}
 			if vr := r.lookupVar(name); vars && vr.ReadOnly {
 				r.errf("bash: unset: %s: cannot unset: readonly variable\n", name)
 				exit.code = 1
