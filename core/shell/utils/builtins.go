@@ -122,6 +122,7 @@ var builtins = [...]Provider{
 	{Name: "xxd", Make: xxdUtility},
 	{Name: "yes", Make: yesUtility},
 	{Name: "zcat", Make: gzipUtility},
+	{Name: "zip", Make: zipUtility},
 }
 
 // builtinTable is builtins as findProvider reads it. It is set by init, not
