@@ -41,24 +41,7 @@ zzzz-0400 r--p 00000000 fe:00 1 /bad/range`
 // grew by about one page a read, not by sixteen.
 func TestStoppedMappingsHoldOnlyTouchedPages(t *testing.T) {
 	const size = 32 << 20
-	path := t.TempDir() + "/data"
-	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer syscall.Munmap(m)
-	s := span{uintptrOf(m), uintptrOf(m) + size, 0, false}
-	if ok, err := stop([]span{s}); !ok {
-		t.Skipf("this kernel or sandbox does not allow it (%v); gatehouse runs on without", err)
-	}
+	m, _ := stoppedFile(t, size)
 	before := residentFileKiB(t)
 	var sum byte
 	for i := 0; i < size; i += 64 << 10 {
@@ -69,6 +52,31 @@ func TestStoppedMappingsHoldOnlyTouchedPages(t *testing.T) {
 	if grew > 2*touched {
 		t.Errorf("file pages grew by %d KiB for %d reads of one page (%d KiB): fault-around still maps neighbours (sum %d)", grew, touched/4, touched, sum)
 	}
+}
+
+// stoppedFile maps a file of size zero bytes that the page cache holds,
+// with fault-around stopped for the mapping, which the test's end unmaps.
+func stoppedFile(t *testing.T, size int) ([]byte, span) {
+	t.Helper()
+	path := t.TempDir() + "/data"
+	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close() // the mapping outlives the descriptor
+	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(m) })
+	s := span{uintptrOf(m), uintptrOf(m) + uintptr(size), 0, false}
+	if ok, err := stop([]span{s}); !ok {
+		t.Skipf("this kernel or sandbox does not allow it (%v); gatehouse runs on without", err)
+	}
+	return m, s
 }
 
 func residentFileKiB(t *testing.T) int {
@@ -157,24 +165,7 @@ func TestFindSectionAgreesWithDebugELF(t *testing.T) {
 // maps whole windows again, the second one page a read.
 func TestResumeGivesFaultAroundBack(t *testing.T) {
 	const size = 32 << 20
-	path := t.TempDir() + "/data"
-	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer syscall.Munmap(m)
-	s := span{uintptrOf(m), uintptrOf(m) + size, 0, false}
-	if ok, err := stop([]span{s}); !ok {
-		t.Skipf("this kernel or sandbox does not allow it (%v); gatehouse runs on without", err)
-	}
+	m, s := stoppedFile(t, size)
 	resume(s.start, s.start+size/2)
 	read := func(from, to int) int {
 		before := residentFileKiB(t)
