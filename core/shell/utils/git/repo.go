@@ -52,17 +52,39 @@ func (g *cmd) findRepo() (*repo, error) {
 		return nil, errInGitDir
 	}
 	for {
-		gd := path.Join(dir, ".git")
-		if info, err := g.gitfs.Stat(gd); err == nil && info.IsDir() {
-			if _, err := g.gitfs.Stat(path.Join(gd, "HEAD")); err == nil {
-				return g.openRepo(dir), nil
-			}
+		if g.isGitDir(path.Join(dir, ".git")) {
+			return g.openRepo(dir), nil
 		}
 		if dir == "/" {
 			return nil, errNotRepo
 		}
 		dir = path.Dir(dir)
 	}
+}
+
+// isGitDir is git's is_git_directory: a directory with objects/ and
+// refs/ directories and a HEAD that is a symbolic ref ("ref: refs/...")
+// or an object id. A .git holding less is passed over, as git passes it.
+func (g *cmd) isGitDir(gd string) bool {
+	for _, d := range []string{gd, gd + "/objects", gd + "/refs"} {
+		if info, err := g.gitfs.Stat(d); err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	f, err := g.gitfs.Open(gd + "/HEAD")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return false
+	}
+	s := strings.TrimRight(string(head), "\n")
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		return strings.HasPrefix(strings.TrimLeft(ref, " \t"), "refs/")
+	}
+	return len(s) == 40 && isHex(s)
 }
 
 func (g *cmd) openRepo(work string) *repo {
