@@ -201,3 +201,41 @@ func TestSlowAnswerShowsAWait(t *testing.T) {
 		t.Errorf("the wait stayed after the answer:\n%s", s)
 	}
 }
+
+// A line still running shows in its transcript with a spinner, not a
+// dot that looks like the Sessions page's state mark: the wait is seen
+// as one.
+func TestTranscriptRunningLineSpins(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"sleeper:sleeper"}})
+	h.run("sleeper-1", "sleep 30")
+	h.steady("no asks waiting", "● 1 running")
+	h.key("tab")
+	h.key("tab")
+	h.waitScreen("» Sessions")
+	h.key("enter")
+	s := h.waitScreen("» Transcript · sleeper", "$ sleep 30", "running…")
+	for _, r := range strings.Split(s, "\n") {
+		if strings.HasSuffix(r, "running…") && !strings.ContainsAny(r, "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏") {
+			t.Errorf("the running line has no spinner: %q", r)
+		}
+	}
+}
+
+// Explain's heading over a line longer than the row keeps both its ends,
+// as the queue's command column does: the start of the line and where it
+// goes (the end was cut off, mid-word).
+func TestExplainHeadingKeepsBothEnds(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"auditor:auditor"}})
+	h.steady("no asks waiting")
+	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	h.waitScreen("» Explain")
+	line := "ls /logs && grep -c ERROR /logs/app.log && cat /logs/app.log /logs/app.log /logs/the-last-one.log"
+	h.tm.Type(line)
+	h.key("enter")
+	s := h.steady("explanation of: ls /logs", "PLACE")
+	for _, r := range strings.Split(s, "\n") {
+		if strings.HasPrefix(r, "  explanation of:") && !strings.HasSuffix(r, "/logs/the-last-one.log") {
+			t.Errorf("the heading lost the line's end: %q", r)
+		}
+	}
+}

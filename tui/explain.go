@@ -219,7 +219,8 @@ func (p *explainPane) View() string {
 	if p.shown != "" {
 		heading += " of: " + p.shown
 	}
-	lines = append(lines, st.Label.Render(fit(heading, p.width)))
+	// A long line keeps both ends: what it starts with and where it goes.
+	lines = append(lines, st.Label.Render(fitMiddle(heading, p.width)))
 	if p.explaining() && len(p.scroll.lines) == 1 {
 		p.scroll.lines[0] = explainingRow(p.ctx) // the spinner turns
 	}

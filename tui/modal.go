@@ -235,7 +235,13 @@ func (h *helpModal) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 
 func (*helpModal) lines(*Model, int) []string { return nil }
 
-func (*helpModal) bar(*Model) string { return " ? or esc close help · j/k scroll · q quit" }
+// bar offers j/k only when the key screen is taller than its window.
+func (h *helpModal) bar(m *Model) string {
+	if len(h.scroll.lines) > m.bodyHeight()-1 {
+		return " ? or esc close help · j/k scroll · q quit"
+	}
+	return " ? or esc close help · q quit"
+}
 
 func (h *helpModal) screen(m *Model, w, height int) string {
 	st := m.ctx.Styles

@@ -23,6 +23,9 @@ type sessionsPane struct {
 	// viewing is the session whose transcript is open ("" = the list).
 	viewing string
 	lines   scroller
+	// runRows are the transcript's rows of lines still running: they
+	// carry the spinner's frame.
+	runRows []int
 	// following keeps the transcript's newest line in view; scrolling up
 	// stops it, scrolling back to the end resumes it.
 	following bool
@@ -202,6 +205,11 @@ func (p *sessionsPane) transcriptView() string {
 		follow = "paused · scroll to the end to follow"
 	}
 	title := fmt.Sprintf("Transcript · %s · %s · %s · %s · %s", info.Agent, shortSession(info.ID, info.Agent), orDash(info.Profile), stateLabel(info.State), follow)
+	for _, i := range p.runRows {
+		if i < len(p.lines.lines) {
+			p.lines.lines[i] = runningRow(p.ctx) // the spinner turns
+		}
+	}
 	return paneTitle(st, title, p.focused, p.width) + "\n" + p.lines.view(st, p.height-1)
 }
 
@@ -209,6 +217,7 @@ func (p *sessionsPane) transcriptView() string {
 func (p *sessionsPane) transcriptLines() []string {
 	st := p.ctx.Styles
 	w := max(p.width, 20)
+	p.runRows = p.runRows[:0]
 	t := p.board.lines[p.viewing]
 	if t == nil || len(t.entries) == 0 {
 		return []string{st.Dim.Render("No lines yet.")}
@@ -221,7 +230,8 @@ func (p *sessionsPane) transcriptLines() []string {
 			if e.Waiting != "" {
 				out = append(out, st.Waiting.Render("  ◆ waiting for an answer to ask "+e.Waiting))
 			} else {
-				out = append(out, st.Running.Render("  ● running…"))
+				p.runRows = append(p.runRows, len(out))
+				out = append(out, runningRow(p.ctx))
 			}
 			continue
 		}
@@ -265,6 +275,15 @@ func (p *sessionsPane) transcriptLines() []string {
 		}
 	}
 	return out
+}
+
+// running reports whether the open transcript shows a line still
+// running.
+func (p *sessionsPane) running() bool { return p.viewing != "" && len(p.runRows) > 0 }
+
+// runningRow is a transcript's row for a line still running.
+func runningRow(ctx *Context) string {
+	return ctx.Styles.Running.Render("  " + ctx.Spin + " running…")
 }
 
 // answerLines says how each ask a line waited on was answered (or why it

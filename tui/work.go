@@ -73,7 +73,8 @@ func (m *Model) shownWork() (workItem, bool) {
 
 // busy reports whether anything in flight is on screen to spin for.
 func (m *Model) busy() bool {
-	return len(m.work) > 0 || m.detail.explaining() || m.explain.explaining()
+	return len(m.work) > 0 || m.detail.explaining() || m.explain.explaining() ||
+		(m.focus == focusSessions && m.sessions.running())
 }
 
 // spin keeps the spinner turning while the console is busy and lets it
