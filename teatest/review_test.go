@@ -239,3 +239,30 @@ func TestExplainHeadingKeepsBothEnds(t *testing.T) {
 		}
 	}
 }
+
+// A decision whose line is too long for History's footer says so, and e
+// opens it in Explain, command by command, in its session; esc goes back
+// to History. Before, the rest of the line could not be read anywhere in
+// History, and e opened Explain on whatever it held before.
+func TestHistoryLongLineOpensInExplain(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"responder:responder"}})
+	long := "cat /vault/break-glass/failover.md" + strings.Repeat(" && ls /runbook", 60) + " && cat /runbook/steps.md"
+	h.runAsking("responder-1", long)
+	h.steady("1 ask waiting")
+	h.press("n")
+	h.result()
+	h.key("h")
+	s := h.waitScreen("» History · 1 decision", "(e explains the whole line)")
+	if bar := helpRow(s); !strings.Contains(bar, "e explain") {
+		t.Errorf("History's bar does not offer e: %q", bar)
+	}
+	h.key("e")
+	h.waitScreen("» Explain", "cat /runbook/steps.md", "session  responder · responder-1")
+	h.key("enter")
+	s = h.steady("PLACE")
+	if !strings.Contains(s, "38    ✓ run            ls /runbook") {
+		t.Errorf("Explain does not show the decision's line:\n%s", s)
+	}
+	h.key("esc")
+	h.waitScreen("» History · 1 decision")
+}

@@ -510,8 +510,11 @@ func (m *Model) openExplain() tea.Cmd {
 		from = focusQueue
 	} else if s, ok := m.sessions.Selected(); ok && m.focus == focusSessions {
 		session = s.ID
+	} else if r, ok := m.history.Selected(); ok && m.focus == focusHistory {
+		// A decision's line, however long, read command by command.
+		line, session = r.Line, r.SessionID
 	}
-	if from == focusHistory || from == focusDetail {
+	if from == focusDetail {
 		from = focusQueue
 	}
 	m.explainFrom = from

@@ -85,6 +85,14 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// Selected is the decision under the cursor, if any.
+func (p *historyPane) Selected() (decisions.Record, bool) {
+	if n := p.count(); n == 0 || p.selected < 0 || p.selected >= n {
+		return decisions.Record{}, false
+	}
+	return p.at(p.selected), true
+}
+
 // clearFilter shows every decision again.
 func (p *historyPane) clearFilter() {
 	p.filtering = false
@@ -363,10 +371,16 @@ func (p *historyPane) footer(r decisions.Record) []string {
 	}
 	out := []string{st.Rule.Render(strings.Repeat("─", p.width))}
 	out = append(out, wrap(fmt.Sprintf("%s · %s · %s", r.ID, r.SessionID, r.Line), p.width)...)
+	lineCut := len(out)
 	out = append(out, wrap(fmt.Sprintf("reason: %s · note: %s", orDash(r.Reason), note), p.width)...)
 	if limit := max(p.height/2, 3); len(out) > limit {
-		// A very long line or note: as much as half the page shows.
-		out = append(out[:limit-1], fit(strings.Join(out[limit-1:], " "), p.width))
+		// A very long line or note: as much as half the page shows; when
+		// the line is what is cut, its last row says where it shows whole.
+		more := ""
+		if lineCut > limit-1 {
+			more = " (e explains the whole line)"
+		}
+		out = append(out[:limit-1], fit(strings.Join(out[limit-1:], " "), max(p.width-len(more), 8))+st.Dim.Render(more))
 	}
 	return out
 }

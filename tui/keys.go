@@ -135,7 +135,7 @@ func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
 	case focusSessions:
 		return []key.Binding{k.Open, k.AllowAllOnce, k.Up, k.Down, k.Quit, k.Explain, k.NextPane}
 	case focusHistory:
-		return []key.Binding{k.Filter, k.Up, k.Down, k.Back, k.Quit, k.NextPane}
+		return []key.Binding{k.Filter, k.Up, k.Down, k.Back, k.Quit, k.Explain, k.NextPane}
 	case focusExplain:
 		return []key.Binding{k.EditLine, k.Up, k.Down, k.Back, k.Quit, k.NextPane}
 	}
