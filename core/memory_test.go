@@ -436,3 +436,47 @@ func TestArchiveMembersAreBoundedAsTheyInflate(t *testing.T) {
 		t.Errorf("tar -xf zeros.gz: the heap held %d MiB more at its peak under a 32 MiB budget", grew>>20)
 	}
 }
+
+// G-12.3: grep -o and rg (-o, --vimgrep, --count-matches, -r) find a long
+// line's matches as they print them, a few thousand at a time: regexp's
+// FindAll list holds about 40 bytes per match, so one line of a's held
+// forty times the line, uncharged, and was complete before anything was
+// printed, out of reach of the line's end (its goroutine ran on after the
+// line was over). Each of these now ends within its wall time or its
+// budget, and what fits prints as before.
+func TestLongLinesMatchPieceByPiece(t *testing.T) {
+	t.Parallel()
+	const big = `head -c 20000000 /dev/zero | tr '\0' a > /w/big; `
+	const small = `head -c 100000 /dev/zero | tr '\0' a > /w/small; `
+	cases := []struct{ line, want string }{
+		{big + `grep -o a /w/big | wc -l`, ""},
+		{big + `rg -o a /w/big | wc -l`, ""},
+		{big + `rg -o '^a|a' /w/big | wc -l`, ""},
+		{big + `rg --vimgrep a /w/big | wc -l`, ""},
+		{big + `rg -c --count-matches a /w/big`, ""},
+		{big + `rg -r '$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0$0' a /w/big | wc -c`, ""},
+		{small + `grep -o a /w/small | wc -l`, "100000\n"},
+		{small + `grep -o '^a\|a' /w/small | wc -l`, "100000\n"},
+		{small + `rg -o '^a|a' /w/small | wc -l`, "100000\n"},
+		{small + `rg -c --count-matches a /w/small`, "100000\n"},
+		{small + `grep -ow 'a*' /w/small | wc -c`, "100001\n"},
+		{`head -c 1000 /dev/zero | tr '\0' a | rg --vimgrep a | wc -l`, "1000\n"},
+		{small + `rg -r xy a /w/small | wc -c`, "200001\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			t.Parallel()
+			s := memoryWorkspaceFor(t, 96<<20, 4*time.Second)
+			res := s.Execute(context.Background(), tc.line)
+			if strings.Contains(res.Stderr, "did not stop") {
+				t.Errorf("ran on past the line's end: %q", tail(res.Stderr))
+			}
+			switch {
+			case tc.want != "" && res.Stdout != tc.want:
+				t.Errorf("stdout %q stderr %q, want %q", tail(res.Stdout), tail(res.Stderr), tc.want)
+			case tc.want == "" && res.ExitCode != 0 && res.ExitCode != 124 && res.ExitCode != 125:
+				t.Errorf("exit %d stderr %q", res.ExitCode, tail(res.Stderr))
+			}
+		})
+	}
+}

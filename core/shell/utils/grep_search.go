@@ -20,7 +20,9 @@ type grepMatcher struct {
 	multi *regexp.Regexp
 	// parts finds the pieces -o prints; with -w its group 1 is the word.
 	parts regexEngine
-	word  bool
+	// longest: parts is leftmost-longest (all but -P).
+	longest bool
+	word    bool
 	// literal is the whole pattern when it is one string to find (grep
 	// TODO, grep -F word): lines and buffers are searched with
 	// bytes.Index, as GNU grep searches for a fixed string, instead of
@@ -75,7 +77,7 @@ func newGrepMatcher(cfg *grepConfig) (*grepMatcher, error) {
 		}
 		return re, nil
 	}
-	m := &grepMatcher{word: cfg.word && !cfg.line}
+	m := &grepMatcher{word: cfg.word && !cfg.line, longest: cfg.dialect != "P"}
 	if m.line, err = compile(prefix + whole); err != nil {
 		return nil, err
 	}
@@ -206,27 +208,23 @@ func (m *grepMatcher) jump(b []byte) int {
 	return -1
 }
 
-// pieces returns the non-empty matches -o prints, as [start, end) pairs.
-func (m *grepMatcher) pieces(line []byte) [][2]int {
+// eachPiece calls each with the non-empty matches -o prints, as [start,
+// end) offsets, until it returns false; false when the line's memory
+// budget is spent (see eachMatch).
+func (m *grepMatcher) eachPiece(t *tool, line []byte, each func(s, e int) bool) bool {
 	if m.nothing {
-		return nil
+		return true
 	}
-	var out [][2]int
-	if m.word {
-		for _, loc := range m.parts.FindAllSubmatchIndex(line, -1) {
-			s, e := loc[2], loc[3]
-			if s < e && (e == len(line) || !isWordByte(line[e])) {
-				out = append(out, [2]int{s, e})
+	return eachMatch(t, m.parts, line, m.longest, func(loc []int) bool {
+		s, e := loc[0], loc[1]
+		if m.word {
+			s, e = loc[2], loc[3]
+			if e < len(line) && isWordByte(line[e]) {
+				return true
 			}
 		}
-		return out
-	}
-	for _, loc := range m.parts.FindAllIndex(line, -1) {
-		if loc[0] < loc[1] {
-			out = append(out, [2]int{loc[0], loc[1]})
-		}
-	}
-	return out
+		return s >= e || each(s, e)
+	})
 }
 
 func isWordByte(c byte) bool {
@@ -470,8 +468,11 @@ func (g *grepper) handleLine(s *fileScan, line []byte, listOnly bool) {
 		s.before = s.before[:0]
 		if cfg.onlyMatching {
 			if !cfg.invert {
-				for _, piece := range g.m.pieces(line) {
-					g.printPiece(s, line[piece[0]:piece[1]], s.lineNo, s.offset+int64(piece[0]))
+				if !g.m.eachPiece(g.t, line, func(from, to int) bool {
+					g.printPiece(s, line[from:to], s.lineNo, s.offset+int64(from))
+					return true
+				}) || g.t.stopped() {
+					s.stopReading = true
 				}
 			}
 		} else {

@@ -171,7 +171,11 @@ func (r *rgRun) jsonMatch(s *rgFile, text []byte) {
 	}
 	var spans [][]int
 	if !r.cfg.invert {
-		spans = r.m.re.FindAllIndex(text, -1)
+		var ok bool
+		if spans, ok = matchSpans(r.t, r.m.re, text, false, false); !ok {
+			r.quit = true
+			return
+		}
 	}
 	r.jsonLines(s, "match", s.raw, spans)
 }
@@ -186,7 +190,11 @@ func (r *rgRun) jsonContext(s *rgFile, text []byte) {
 	}
 	var spans [][]int
 	if r.cfg.invert {
-		spans = r.m.re.FindAllIndex(text, -1)
+		var ok bool
+		if spans, ok = matchSpans(r.t, r.m.re, text, false, false); !ok {
+			r.quit = true
+			return
+		}
 	}
 	r.jsonLines(s, "context", lines, spans)
 }

@@ -335,7 +335,11 @@ func (r *rgRun) matchCount(s *rgFile, text []byte) int64 {
 	if !r.cfg.countMatches || r.cfg.invert {
 		return 1
 	}
-	return int64(len(r.m.re.FindAllIndex(text, -1)))
+	var n int64
+	if !eachMatch(r.t, r.m.re, text, false, func([]int) bool { n++; return true }) {
+		r.quit = true
+	}
+	return n
 }
 
 // countDone applies -m to counting.
@@ -491,44 +495,69 @@ func (r *rgRun) printMatch(s *rgFile, text []byte) {
 		r.jsonMatch(s, text)
 		return
 	}
-	var spans [][]int
-	switch {
-	case s.multi != nil && !cfg.invert:
-		spans = s.multi.lineSpans(s.off, len(text))
-	case !cfg.invert:
-		spans = r.m.re.FindAllSubmatchIndex(text, -1)
+	// each calls fn with the line's matches in order (with their groups),
+	// as long as it returns true; false when the line is ending. A long
+	// line's matches are found as they are printed, never listed whole.
+	each := func(fn func(sp []int) bool) bool {
+		switch {
+		case cfg.invert:
+		case s.multi != nil:
+			for _, sp := range s.multi.lineSpans(s.off, len(text)) {
+				if !fn(sp) {
+					break
+				}
+			}
+		default:
+			return eachMatch(r.t, r.m.re, text, false, fn)
+		}
+		return true
 	}
+	var first []int
+	each(func(sp []int) bool { first = sp; return false })
+	var ok bool
 	switch {
-	case cfg.vimgrep && len(spans) > 0:
-		for _, sp := range spans {
+	case (cfg.vimgrep || cfg.onlyMatching) && first != nil:
+		ok = each(func(sp []int) bool {
 			r.separate(s)
 			r.prefix(s, ':', sp[0]+1)
-			r.body(text, "[Omitted long matching line]")
-		}
-	case cfg.onlyMatching && len(spans) > 0:
-		for _, sp := range spans {
-			r.separate(s)
-			r.prefix(s, ':', sp[0]+1)
-			r.body(r.replaced(text, sp), "[Omitted long matching line]")
-		}
+			if cfg.vimgrep {
+				r.body(text, "[Omitted long matching line]")
+			} else {
+				r.body(r.replaced(text, sp), "[Omitted long matching line]")
+			}
+			return true
+		})
 	default:
 		col := 1
-		if len(spans) > 0 {
-			col = spans[0][0] + 1
+		if first != nil {
+			col = first[0] + 1
 		}
 		r.separate(s)
 		r.prefix(s, ':', col)
-		if cfg.replace != nil && len(spans) > 0 {
+		ok = true
+		if cfg.replace != nil && first != nil {
 			var out []byte
-			last := 0
-			for _, sp := range spans {
+			last, charged := 0, 0
+			ok = each(func(sp []int) bool {
 				out = append(out, text[last:sp[0]]...)
 				out = append(out, r.replaced(text, sp)...)
 				last = sp[1]
-			}
+				// A replacement longer than its match grows the line.
+				for ; len(out) > charged; charged += 1 << 20 {
+					if r.t.env.Grow(1<<20) != nil {
+						return false
+					}
+				}
+				return true
+			})
 			text = append(out, text[last:]...)
 		}
-		r.body(text, "[Omitted long matching line]")
+		if ok {
+			r.body(text, "[Omitted long matching line]")
+		}
+	}
+	if !ok {
+		r.quit = true
 	}
 }
 
