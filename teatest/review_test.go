@@ -266,3 +266,44 @@ func TestHistoryLongLineOpensInExplain(t *testing.T) {
 	h.key("esc")
 	h.waitScreen("» History · 1 decision")
 }
+
+// A page with nothing in its list offers no key that opens, moves through
+// or filters it: before, an empty Sessions page offered enter and ↑/↓,
+// and an empty History / and ↑/↓, none of which did anything.
+func TestEmptyPagesOfferNoListKeys(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24})
+	h.steady("no asks waiting")
+	h.key("tab")
+	h.key("tab")
+	bar := helpRow(h.waitScreen("» Sessions · 0"))
+	for _, k := range []string{"enter open", "↑/k up", "↓/j down"} {
+		if strings.Contains(bar, k) {
+			t.Errorf("the empty Sessions page offers %q: %q", k, bar)
+		}
+	}
+	h.key("tab")
+	bar = helpRow(h.waitScreen("» History · 0 decisions"))
+	for _, k := range []string{"/ filter", "↑/k up", "↓/j down", "e explain"} {
+		if strings.Contains(bar, k) {
+			t.Errorf("the empty History offers %q: %q", k, bar)
+		}
+	}
+}
+
+// A transcript's title at 60 columns drops what matters least (the
+// profile) instead of being cut mid-way: it still says whether it
+// follows the session.
+func TestTranscriptTitleFitsNarrow(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 60, height: 20, agents: []string{"capacity-bot:responder"}})
+	h.runDone("capacity-bot-1", "cat /runbook/README.md")
+	h.steady("no asks waiting")
+	h.key("tab")
+	h.key("tab")
+	h.waitScreen("» Sessions")
+	h.key("enter")
+	s := h.waitScreen("» Transcript")
+	title := strings.Split(s, "\n")[3]
+	if !strings.HasSuffix(title, "· following") || strings.Contains(title, "…") {
+		t.Errorf("the transcript's title at 60 columns: %q", title)
+	}
+}

@@ -117,8 +117,9 @@ func (k *KeyMap) setAnswering(on, same bool) {
 
 // shortHelp is the one-line bar for the pane in focus, most important
 // first: a narrow terminal keeps the head of the list and offers `? more`
-// for the rest (see fitting).
-func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
+// for the rest (see fitting). empty says the page's list has nothing in
+// it: the keys that open, move through or filter it are not offered.
+func (k KeyMap) shortHelp(f focus, transcript, typing, empty bool) []key.Binding {
 	switch {
 	case f == focusSessions && transcript:
 		return []key.Binding{k.Up, k.Down, k.Back, k.Quit, k.NextPane}
@@ -133,8 +134,14 @@ func (k KeyMap) shortHelp(f focus, transcript, typing bool) []key.Binding {
 		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.Quit, k.AllowNote, k.Amend, k.AllowSame, k.DenySame,
 			k.Explain, k.History, k.Filter, k.NextPane}
 	case focusSessions:
+		if empty {
+			return []key.Binding{k.Quit, k.NextPane}
+		}
 		return []key.Binding{k.Open, k.AllowAllOnce, k.Up, k.Down, k.Quit, k.Explain, k.NextPane}
 	case focusHistory:
+		if empty {
+			return []key.Binding{k.Back, k.Quit, k.NextPane}
+		}
 		return []key.Binding{k.Filter, k.Up, k.Down, k.Back, k.Quit, k.Explain, k.NextPane}
 	case focusExplain:
 		return []key.Binding{k.EditLine, k.Up, k.Down, k.Back, k.Quit, k.NextPane}

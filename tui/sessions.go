@@ -204,7 +204,18 @@ func (p *sessionsPane) transcriptView() string {
 	if !p.following {
 		follow = "paused · scroll to the end to follow"
 	}
-	title := fmt.Sprintf("Transcript · %s · %s · %s · %s · %s", info.Agent, shortSession(info.ID, info.Agent), orDash(info.Profile), stateLabel(info.State), follow)
+	short := "following"
+	if !p.following {
+		short = "paused"
+	}
+	id, state := shortSession(info.ID, info.Agent), stateLabel(info.State)
+	// A narrow terminal drops the profile, then says less of following,
+	// then the id, rather than cut the title mid-word.
+	title := fitting1(max(p.width-2, 10),
+		fmt.Sprintf("Transcript · %s · %s · %s · %s · %s", info.Agent, id, orDash(info.Profile), state, follow),
+		fmt.Sprintf("Transcript · %s · %s · %s · %s", info.Agent, id, state, follow),
+		fmt.Sprintf("Transcript · %s · %s · %s · %s", info.Agent, id, state, short),
+		fmt.Sprintf("Transcript · %s · %s · %s", info.Agent, state, short))
 	for _, i := range p.runRows {
 		if i < len(p.lines.lines) {
 			p.lines.lines[i] = runningRow(p.ctx) // the spinner turns

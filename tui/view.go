@@ -362,7 +362,9 @@ func (m *Model) helpBar(w int) string {
 				fmt.Sprintf(" ◌ answer keys wait %s · j/k move", waitWords(wait))), w))
 		}
 	}
-	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing())
+	empty := (m.focus == focusSessions && len(m.board.sessions) == 0) ||
+		(m.focus == focusHistory && len(m.board.history) == 0)
+	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing(), empty)
 	help := m.ctx.Keys.Help
 	help.SetEnabled(!m.typing()) // while an input has the keys, ? types a ?
 	return " " + m.help.ShortHelpView(fitting(keys, help, w-1, len(m.help.ShortSeparator)))
