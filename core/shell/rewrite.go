@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -265,4 +266,22 @@ func (s *Shell) undoWriteSubst(n, inner *syntax.Stmt, bodies []*syntax.Stmt) {
 		return true
 	})
 	n.Cmd, n.Redirs = inner.Cmd, inner.Redirs
+}
+
+// commandView is what a statement is to $BASH_COMMAND: the internal calls
+// the rewrites add are never shown, and a command rewritten for its >(…)
+// or as a job is shown whole, as the line wrote it (writtenFunc).
+func (s *Shell) commandView(st *syntax.Stmt) interp.CmdView {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) > 0 && s.isTreeInternal(c.Args[0].Lit()) {
+			return interp.CmdSkip
+		}
+	case *syntax.Block:
+		k := len(c.Stmts)
+		if k == 2 && isCall(c.Stmts[0], s.capture+"_job") || k >= 3 && isCall(c.Stmts[1], s.capture+"_wsave") {
+			return interp.CmdWhole
+		}
+	}
+	return interp.CmdPlain
 }

@@ -245,6 +245,13 @@ type Runner struct {
 
 	// jobText names background statements; see [JobText].
 	jobText func(*syntax.Stmt) string
+	// bashCmd is the command $BASH_COMMAND prints; cmdView says what a
+	// host's rewritten statements are to it, and bashFreeze counts the
+	// statements standing whole for the ones within (patch 157).
+	bashCmd    *syntax.Stmt
+	cmdView    func(*syntax.Stmt) CmdView
+	bashFreeze int
+	bashWhole  *syntax.Stmt // the statement standing whole
 
 	opts runnerOpts
 
@@ -1124,6 +1131,7 @@ func (r *Runner) Reset() {
 		umask:          r.origUmask,
 		origUmask:      r.origUmask,
 		jobText:        r.jobText,
+		cmdView:        r.cmdView,
 		execHandler:    r.execHandler,
 		openHandler:    r.openHandler,
 		readDirHandler: r.readDirHandler,
@@ -1387,6 +1395,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		noHostFIFOs:    r.noHostFIFOs,
 		umask:          r.umask,
 		jobText:        r.jobText,
+		cmdView:        r.cmdView,
 		shownJobs:      r.liveJobs(),
 
 		origStdout: r.origStdout, // used for process substitutions
@@ -1408,6 +1417,7 @@ func (r *Runner) subshell(background bool) *Runner {
 	r2.frames = slices.Clone(r.frames)
 	r2.funcSrc = maps.Clone(r.funcSrc)
 	r2.script, r2.curSource, r2.curLine = r.script, r.curSource, r.curLine
+	r2.bashCmd = r.bashCmd
 	r2.traceDepth = r.traceDepth
 
 	r2.dirStack = append(r2.dirBootstrap[:0], r.dirStack...)

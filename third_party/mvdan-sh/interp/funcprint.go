@@ -436,3 +436,65 @@ func written(n syntax.Node) string {
 	syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, n)
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// A CmdView is what a statement is to $BASH_COMMAND (patch 157).
+type CmdView uint8
+
+const (
+	CmdPlain CmdView = iota // noted as bash notes it
+	CmdSkip                 // a host's own bookkeeping: never noted
+	// CmdWhole: a host's rewrite of one command the program wrote, noted
+	// whole (printed through FuncView), the statements within it not.
+	CmdWhole
+)
+
+// CommandView tells $BASH_COMMAND what the statements a host rewrote are.
+func CommandView(fn func(st *syntax.Stmt) CmdView) RunnerOption {
+	return func(r *Runner) error {
+		r.cmdView = fn
+		return nil
+	}
+}
+
+// noteCommand makes st the command $BASH_COMMAND prints, as bash notes a
+// simple command, a subshell, [[ ]] and (( )) before it runs them; a
+// trap's action leaves it the command the trap came on. It reports
+// whether st stands whole for the statements within it.
+func (r *Runner) noteCommand(st *syntax.Stmt) bool {
+	if r.handlingTrap || r.bashFreeze > 0 {
+		return false
+	}
+	if r.cmdView != nil {
+		switch r.cmdView(st) {
+		case CmdSkip:
+			return false
+		case CmdWhole:
+			r.bashCmd, r.bashWhole = st, st
+			return true
+		}
+	}
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.TestClause, *syntax.ArithmCmd, *syntax.DeclClause, *syntax.LetClause:
+		r.bashCmd = st
+	}
+	return false
+}
+
+// commandText is $BASH_COMMAND: the command noted last, printed as bash
+// prints it (words as written, redirections after them, a here-document's
+// body after its line), as the program wrote it before its host rewrote it.
+func (r *Runner) commandText() string {
+	st := r.bashCmd
+	if st == nil {
+		return ""
+	}
+	if r.funcView != nil {
+		st = r.funcView(st)
+	}
+	st2 := *st
+	st2.Background, st2.Disown = false, false
+	var p funcPrinter
+	p.stmt(&st2)
+	p.flushHdocs("")
+	return p.b.String()
+}

@@ -214,7 +214,7 @@ func (r *Runner) assignInPlace(name string, prev expand.Variable, as *syntax.Ass
 // than read the variable stored under that name.
 func computedVar(name string) bool {
 	switch name {
-	case "PPID", "BASHPID", "RANDOM", "SRANDOM", "DIRSTACK", "PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO":
+	case "PPID", "BASHPID", "RANDOM", "SRANDOM", "DIRSTACK", "PIPESTATUS", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_COMMAND":
 		return true
 	}
 	return false

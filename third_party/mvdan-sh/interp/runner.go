@@ -496,6 +496,10 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		return
 	}
 	r.nesting++
+	if r.noteCommand(st) {
+		r.bashFreeze++
+		defer func() { r.bashFreeze-- }()
+	}
 	// Expansions within the statement run substitutions with its context.
 	oldCtx := r.ectx
 	r.ectx = ctx
@@ -580,6 +584,16 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 			r.pipeStatus = append(r.pipeStatus[:0], r.exit.code)
 		}
 	}
+	// The ERR trap runs once the statement's redirections are undone,
+	// as bash's does (patch 158).
+	if r.keepRedirs {
+		// The exec builtin made this statement's redirections apply to the
+		// shell itself, so don't undo them and keep their files open.
+		r.keepRedirs = false
+		keepFds(undo)
+	} else if len(st.Redirs) > 0 {
+		r.undoFds(undo)
+	}
 	if st.Negated {
 		if r.exit.ok() {
 			r.exit.code = 1
@@ -599,14 +613,6 @@ func (r *Runner) stmtSync(ctx context.Context, st *syntax.Stmt) {
 		if r.opts[optErrExit] {
 			r.exit.exiting = true
 		}
-	}
-	if r.keepRedirs {
-		// The exec builtin made this statement's redirections apply to the
-		// shell itself, so don't undo them and keep their files open.
-		r.keepRedirs = false
-		keepFds(undo)
-	} else if len(st.Redirs) > 0 {
-		r.undoFds(undo)
 	}
 	r.traceErr = oldTraceErr
 }

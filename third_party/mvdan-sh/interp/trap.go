@@ -184,9 +184,14 @@ func (r *Runner) runTrap(ctx context.Context, n int, line uint) bool {
 	r.handlingTrap = true
 	oldLine := r.ecfg.LineNo
 	r.ecfg.LineNo = line
+	// A DEBUG trap runs before its command applies its redirections: the
+	// action's own commands must leave them pending (patch 158).
+	oldRedirs := r.callRedirs
+	r.callRedirs = nil
 	defer func() {
 		r.handlingTrap = false
 		r.ecfg.LineNo = oldLine
+		r.callRedirs = oldRedirs
 	}()
 	oldExit, oldLastExit := r.exit, r.lastExit
 	r.lastExit = r.exit
@@ -246,6 +251,11 @@ func (r *Runner) errTrapApplies(st *syntax.Stmt) bool {
 	}
 	if slices.Contains(r.standIn, st) {
 		return false
+	}
+	if r.bashFreeze > 0 {
+		// A host's rewrite of one command: the trap comes on it once,
+		// not on the statements within (patch 157).
+		return st == r.bashWhole
 	}
 	switch cm := st.Cmd.(type) {
 	case *syntax.CallExpr, *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause,

@@ -229,6 +229,8 @@ func (r *Runner) lookupVar(name string) expand.Variable {
 		vr.Kind, vr.Str = expand.String, strconv.FormatUint(uint64(n), 10)
 	case "DIRSTACK":
 		vr.Kind, vr.List = expand.Indexed, r.dirStack
+	case "BASH_COMMAND":
+		vr.Kind, vr.Str = expand.String, r.commandText()
 	case "FUNCNAME", "BASH_SOURCE", "BASH_LINENO":
 		if list := r.frameList(name); list != nil {
 			vr.Kind, vr.List = expand.Indexed, list
