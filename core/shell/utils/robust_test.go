@@ -11,7 +11,7 @@ import (
 func TestOddArgumentsNeverPanic(t *testing.T) {
 	t.Parallel()
 	names := []string{"cat", "ls", "head", "tail", "wc", "grep", "egrep", "fgrep", "find", "xargs", "sort", "uniq",
-		"mkdir", "rm", "touch", "cp", "mv", "env", "printenv", "which", "dd", "basenc", "fmt", "csplit", "pr", "zip"}
+		"mkdir", "rm", "touch", "cp", "mv", "env", "printenv", "which", "dd", "basenc", "fmt", "csplit", "pr", "zip", "bzip2", "bunzip2", "bzcat"}
 	odd := []string{"", "-", "--", "-n", "-k", "-t", "-e", "+", "+1", "-1", "-0", "--=", "--x=", "[", "\\", "(", ")", "!",
 		"-o", "-a", "'", "\"", "\x00", "a\nb", "{}", ";", "-exec", "-I", "-d", "-c", "-L", "*", "/", ".", "..", "f", "d/", "-k0", "-k1.0,", "-m-1"}
 	files := map[string]string{"/w/f": "one\ntwo\x00\n", "/w/d/x": "x"}
