@@ -101,7 +101,17 @@ func (r *repo) existsInWorktreeOrIndex(a string) bool {
 }
 
 func runDiff(g *cmd, args []string) error {
+	noIndex := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		noIndex = noIndex || a == "--no-index"
+	}
 	r, err := g.findRepo()
+	if noIndex || err == errNotRepo {
+		return runDiffNoIndex(g, args, noIndex)
+	}
 	if err != nil {
 		return err
 	}

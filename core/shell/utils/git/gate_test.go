@@ -910,3 +910,25 @@ func TestStashMergeKeepsHiddenFiles(t *testing.T) {
 		t.Errorf("the refused pop wrote the hidden file:\n%s", got)
 	}
 }
+
+// TestDiffNoIndexKeepsHiddenFiles: git diff --no-index reads through
+// the door: a hidden file answers as a missing one, and two directories
+// are compared without it (G-4.5).
+func TestDiffNoIndexKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"a.txt": "a\n", "x/f": "1\n", "y/f": "2\n", "y/secret.env": "TOKEN=1\n", "x/secret.env": "TOKEN=0\n"}
+	w := multiWorld(t, files, gate.ProfileSpec{Name: "open"},
+		gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/y/secret.env", "/w/x/secret.env"}}}})
+	if got, _, _ := w["open"].run("git diff --no-index --name-status x y"); got != "M\tx/f\nM\tx/secret.env\n" {
+		t.Errorf("the open session should see both files:\n%s", got)
+	}
+	out, errOut, code := w["hide"].run("git diff --no-index x y; echo $?; git diff --no-index --stat x y")
+	if code != 1 || strings.Contains(out+errOut, "secret") || strings.Contains(out+errOut, "TOKEN") || !strings.Contains(out, "1 file changed") {
+		t.Errorf("directories in the hiding session:\n%s%s", out, errOut)
+	}
+	_, errOut, code = w["hide"].run("git diff --no-index y/secret.env a.txt")
+	_, wantErr, wantCode := w["hide"].run("git diff --no-index y/nothere.env a.txt")
+	if code != wantCode || errOut != strings.ReplaceAll(wantErr, "nothere", "secret") {
+		t.Errorf("a hidden file: exit %d %q; a missing one: exit %d %q", code, errOut, wantCode, wantErr)
+	}
+}

@@ -102,7 +102,7 @@ func runInit(g *cmd, args []string) error {
 			return fatalf("could not write %s: %s", gd+"/"+f.name, errText(err))
 		}
 	}
-	if hint {
+	if hint && !quiet {
 		g.errw.Write([]byte(initHint))
 	}
 	if !quiet {
