@@ -269,13 +269,17 @@ func TestHistoryLongLineOpensInExplain(t *testing.T) {
 
 // A page with nothing in its list offers no key that opens, moves through
 // or filters it: before, an empty Sessions page offered enter and ↑/↓,
-// and an empty History / and ↑/↓, none of which did anything.
+// an empty History / and ↑/↓, and an empty queue /, none of which did
+// anything.
 func TestEmptyPagesOfferNoListKeys(t *testing.T) {
 	h := start(t, harnessOptions{quiet: true, width: 80, height: 24})
-	h.steady("no asks waiting")
+	bar := helpRow(h.steady("no asks waiting"))
+	if strings.Contains(bar, "/ filter") {
+		t.Errorf("the empty queue offers / filter: %q", bar)
+	}
 	h.key("tab")
 	h.key("tab")
-	bar := helpRow(h.waitScreen("» Sessions · 0"))
+	bar = helpRow(h.waitScreen("» Sessions · 0"))
 	for _, k := range []string{"enter open", "↑/k up", "↓/j down"} {
 		if strings.Contains(bar, k) {
 			t.Errorf("the empty Sessions page offers %q: %q", k, bar)

@@ -131,6 +131,9 @@ func (k KeyMap) shortHelp(f focus, transcript, typing, empty bool) []key.Binding
 	}
 	switch f {
 	case focusQueue, focusDetail:
+		if empty {
+			return []key.Binding{k.Quit, k.Explain, k.History, k.NextPane}
+		}
 		return []key.Binding{k.AllowOnce, k.AllowSession, k.Deny, k.DenyNote, k.Quit, k.AllowNote, k.Amend, k.AllowSame, k.DenySame,
 			k.Explain, k.History, k.Filter, k.NextPane}
 	case focusSessions:

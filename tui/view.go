@@ -362,7 +362,8 @@ func (m *Model) helpBar(w int) string {
 				fmt.Sprintf(" ◌ answer keys wait %s · j/k move", waitWords(wait))), w))
 		}
 	}
-	empty := (m.focus == focusSessions && len(m.board.sessions) == 0) ||
+	empty := ((m.focus == focusQueue || m.focus == focusDetail) && len(m.board.pending) == 0) ||
+		(m.focus == focusSessions && len(m.board.sessions) == 0) ||
 		(m.focus == focusHistory && len(m.board.history) == 0)
 	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing(), empty)
 	help := m.ctx.Keys.Help
