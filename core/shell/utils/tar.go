@@ -34,9 +34,11 @@ Examples:
       --strip-components=NUMBER   strip NUMBER leading components from file
                              names on extraction
   -v, --verbose              verbosely list files processed
+  -j, --bzip2                filter the archive through bzip2 (reading only)
   -z, --gzip, --gunzip, --ungzip   filter the archive through gzip
 
-Reading an archive finds out by itself whether it is gzip-compressed.
+Reading an archive finds out by itself whether it is gzip- or
+bzip2-compressed.
 `
 
 var tarOpts = []optDef{
@@ -170,6 +172,7 @@ type tarConfig struct {
 	dir       string
 	verbose   bool
 	gzip      bool
+	bzip2     bool // -j: only read (list, extract)
 	keepOld   bool
 	toStdout  bool
 	absolute  bool
@@ -262,8 +265,10 @@ func tarConfigure(args *parsedArgs, argv []string) (*tarConfig, string) {
 				return nil, "Invalid number of elements: " + quoteLocale(o.value)
 			}
 			cfg.strip = n
-		case "bzip2", "xz":
-			return nil, "-" + map[string]string{"bzip2": "j", "xz": "J"}[o.name] + " is not supported in a workspace: only gzip (-z)"
+		case "bzip2":
+			cfg.bzip2 = true
+		case "xz":
+			return nil, "-J is not supported in a workspace: only gzip (-z), and bzip2 (-j) when reading"
 		}
 	}
 	switch {
@@ -273,6 +278,8 @@ func tarConfigure(args *parsedArgs, argv []string) (*tarConfig, string) {
 		return nil, "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option"
 	case cfg.mode != 'c' && cfg.mode != 't' && cfg.mode != 'x':
 		return nil, "appending, updating and deleting are not supported in a workspace"
+	case cfg.bzip2 && cfg.mode == 'c':
+		return nil, "-j is not supported when creating in a workspace: only gzip (-z)"
 	case cfg.absolute && cfg.mode == 'x':
 		return nil, "-P is not supported when extracting in a workspace: members stay inside the directory"
 	}

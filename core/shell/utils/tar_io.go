@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/bzip2"
 	"compress/gzip"
 	"errors"
 	"io"
@@ -279,12 +280,38 @@ func tarInput(t *tool, cfg *tarConfig) []byte {
 			tarFatal(t, cfg, "Child returned status 1")
 			return nil
 		}
+	} else if len(data) >= 4 && string(data[:3]) == "BZh" && data[3] >= '1' && data[3] <= '9' && !cfg.gzip {
+		return tarBunzip(t, cfg, data)
 	} else if cfg.gzip {
 		t.rawStderr("\ngzip: stdin: not in gzip format\n")
 		tarFatal(t, cfg, "Child returned status 1")
 		return nil
+	} else if cfg.bzip2 {
+		t.rawStderr("bzip2: (stdin) is not a bzip2 file.\n")
+		tarFatal(t, cfg, "Child returned status 2")
+		return nil
 	}
 	return data
+}
+
+// tarBunzip decompresses a bzip2 archive (-j, or found by its magic), its
+// damage reported as bzip2 reports it to tar.
+func tarBunzip(t *tool, cfg *tarConfig, data []byte) []byte {
+	if t.env.Grow(4<<20) != nil { // the decoder's block tables
+		return nil
+	}
+	defer t.env.Grow(-4 << 20)
+	data, err := readAllCtx(t, bzip2.NewReader(bytes.NewReader(data)))
+	var se bzip2.StructuralError
+	switch {
+	case err == nil, errors.As(err, &se) && strings.Contains(string(se), "continuation file"):
+		return data
+	case t.stopped():
+		return nil
+	}
+	bzip2Damaged(t, &bzip2Config{prog: "bzip2"}, "(stdin)", "(stdout)", errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF))
+	tarFatal(t, cfg, "Child returned status 2")
+	return nil
 }
 
 // streamOut reads a member that is written out as it is inflated (unzip
