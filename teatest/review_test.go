@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"gatehouse/core"
 	"gatehouse/core/decisions"
 )
 
@@ -310,4 +311,25 @@ func TestTranscriptTitleFitsNarrow(t *testing.T) {
 	if !strings.HasSuffix(title, "· following") || strings.Contains(title, "…") {
 		t.Errorf("the transcript's title at 60 columns: %q", title)
 	}
+}
+
+// With one session, Explain does not offer ↑/↓ to choose among sessions
+// (they changed nothing); with two it does.
+func TestExplainOffersSessionKeysOnlyWithAChoice(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 24, agents: []string{"auditor:auditor"}})
+	h.steady("no asks waiting")
+	h.key("e")
+	s := h.waitScreen("» Explain", "session  auditor · auditor-1")
+	if strings.Contains(s, "↑/↓") {
+		t.Errorf("with one session Explain offers ↑/↓:\n%s", s)
+	}
+	if _, err := h.ws.CreateSession("scribe", core.Profile("auditor"), core.SessionID("scribe-1")); err != nil {
+		t.Fatal(err)
+	}
+	s = h.waitScreen("2 sessions here", "↑/↓ session", "(↑/↓ to change)")
+	if !strings.Contains(s, "↑/↓ choose the session") {
+		t.Errorf("with two sessions Explain's words do not say ↑/↓ choose:\n%s", s)
+	}
+	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
+	h.waitScreen("session  scribe · scribe-1")
 }

@@ -654,6 +654,7 @@ func (m *Model) syncKeys() {
 	m.ctx.Keys.setAnswering(selected && onAsks, selected && m.board.sameCount(r) > 1)
 	s, ok := m.sessions.Selected()
 	m.ctx.Keys.AllowAllOnce.SetEnabled(ok && !open && m.focus == focusSessions && !m.sessions.Viewing() && m.board.bySession[s.ID] > 0)
+	m.ctx.Keys.Session.SetEnabled(len(m.board.sessions) > 1) // ↑/↓ choose among several
 	m.ctx.Keys.TableScroll.SetEnabled(!open && m.focus == focusExplain && m.explain.Typing() && m.explain.overflows())
 }
 

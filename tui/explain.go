@@ -169,7 +169,11 @@ func (p *explainPane) rebuild() {
 	switch {
 	case p.asked == "":
 		var lines []string
-		for _, l := range wrap("Type a line and press enter; ↑/↓ choose the session it is judged for.", max(p.width, 20)) {
+		text := "Type a line and press enter; ↑/↓ choose the session it is judged for."
+		if len(p.board.sessions) < 2 {
+			text = "Type a line and press enter: it is judged for the session above."
+		}
+		for _, l := range wrap(text, max(p.width, 20)) {
 			lines = append(lines, st.Dim.Render(l))
 		}
 		p.scroll.setLines(lines)
@@ -199,8 +203,11 @@ func (p *explainPane) sessionRow() string {
 		}
 	}
 	hint := " (↑/↓ to change)"
-	if !p.typing {
+	switch {
+	case !p.typing:
 		hint = " (enter to edit)"
+	case len(p.board.sessions) < 2:
+		hint = "" // the only one: ↑/↓ change nothing
 	}
 	for _, row := range []string{session + hint, session, short} {
 		if row != "" && textWidth(inert("  session  "+row)) <= p.width {
@@ -221,6 +228,9 @@ func (p *explainPane) View() string {
 	}
 	// A long line keeps both ends: what it starts with and where it goes.
 	lines = append(lines, st.Label.Render(fitMiddle(heading, p.width)))
+	if p.asked == "" {
+		p.rebuild() // its words depend on how many sessions there are
+	}
 	if p.explaining() && len(p.scroll.lines) == 1 {
 		p.scroll.lines[0] = explainingRow(p.ctx) // the spinner turns
 	}
