@@ -63,10 +63,8 @@ var (
 	tarIntoHidden   = craftTar(tar.Header{Name: "vault/internal/planted", Typeflag: tar.TypeReg})
 	tarDirHidden    = craftTar(tar.Header{Name: "vault/internal/", Typeflag: tar.TypeDir, Mode: 0o755})
 	tarOverHidden   = craftTar(tar.Header{Name: "vault/internal/root.key", Typeflag: tar.TypeReg})
-	tarHostPrivate  = craftTar(tar.Header{Name: "host/team/private/planted", Typeflag: tar.TypeReg})
 	zipIntoHidden   = craftZip("vault/internal/planted")
 	zipOverHidden   = craftZip("vault/internal/root.key")
-	zipHostPrivate  = craftZip("host/team/private/planted", "host/team/ok")
 )
 
 var bypassSweep = bypassTechnique{name: "new utilities and archives", cases: []bypassCase{
