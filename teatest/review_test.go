@@ -333,3 +333,39 @@ func TestExplainOffersSessionKeysOnlyWithAChoice(t *testing.T) {
 	h.tm.Send(tea.KeyPressMsg{Code: tea.KeyDown})
 	h.waitScreen("session  scribe · scribe-1")
 }
+
+// How a line's ask was answered, with a long note, hangs under its own
+// words in the transcript (past its ✗ or ✓), as the exit row under it
+// does: before, its rest started where the row did and read as rows of
+// their own.
+func TestTranscriptAnswerRowsHang(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, width: 80, height: 30, agents: []string{"responder:responder"}})
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.steady("1 ask waiting")
+	h.press("N")
+	h.tm.Type("not now: the security lead has not signed off, so read the runbook's copy and wait for the page")
+	h.key("enter")
+	h.result()
+	h.waitScreen("no asks waiting")
+	h.key("tab")
+	h.key("tab")
+	h.waitScreen("» Sessions")
+	h.key("enter")
+	s := h.steady("» Transcript · responder", "✗ deny by console")
+	rows := strings.Split(s, "\n")
+	for i, r := range rows {
+		if !strings.HasPrefix(r, "  ✗ deny by console") {
+			continue
+		}
+		for _, next := range rows[i+1:] {
+			if strings.HasPrefix(next, "  ! ") || strings.HasPrefix(next, "  ✗ exit") {
+				break
+			}
+			if !strings.HasPrefix(next, "    ") {
+				t.Errorf("the answer's row goes on at %q\n%s", next, s)
+			}
+		}
+		return
+	}
+	t.Fatalf("no answer row:\n%s", s)
+}

@@ -317,7 +317,10 @@ func (p *sessionsPane) answerLines(e transcriptEntry, w int) []string {
 		if r.Note != "" {
 			text += " · note: " + r.Note
 		}
-		for _, l := range indentWrap("  ", text, w) {
+		// Its rest hangs under its words, past the symbol, as the exit
+		// row's does, so a long note does not read as rows of its own.
+		mark, words, _ := strings.Cut(text, " ")
+		for _, l := range indentWrap("  "+mark+" ", words, w) {
 			out = append(out, st.outcomeStyle(styleKey).Render(l))
 		}
 	}
