@@ -932,3 +932,29 @@ func TestDiffNoIndexKeepsHiddenFiles(t *testing.T) {
 		t.Errorf("a hidden file: exit %d %q; a missing one: exit %d %q", code, errOut, wantCode, wantErr)
 	}
 }
+
+// TestApplyKeepsHiddenFiles: git apply reads and writes through the
+// door: a patch to a hidden file answers as for a missing one, one that
+// creates it cannot write it, and neither changes it (G-4.5).
+func TestApplyKeepsHiddenFiles(t *testing.T) {
+	t.Parallel()
+	w := multiWorld(t, map[string]string{"a.txt": "a\n", "secret.env": "TOKEN=1\n"},
+		gate.ProfileSpec{Name: "open"}, gate.ProfileSpec{Name: "hide", Hide: []gate.PathGroup{{Paths: []string{"/w/secret.env"}}}})
+	open, hide := w["open"], w["hide"]
+	open.must(prepare + "git add -A && git commit -q -m one")
+	edit := "diff --git a/secret.env b/secret.env\n--- a/secret.env\n+++ b/secret.env\n@@ -1 +1 @@\n-TOKEN=1\n+TOKEN=2\n"
+	missing := strings.ReplaceAll(edit, "secret", "nothere")
+	_, errOut, code := hide.run("printf '" + edit + "' | git apply")
+	_, wantErr, wantCode := hide.run("printf '" + missing + "' | git apply")
+	if code != wantCode || errOut != strings.ReplaceAll(wantErr, "nothere", "secret") {
+		t.Errorf("a patch to a hidden file: exit %d %q; to a missing one: exit %d %q", code, errOut, wantCode, wantErr)
+	}
+	create := "diff --git a/secret.env b/secret.env\nnew file mode 100644\n--- /dev/null\n+++ b/secret.env\n@@ -0,0 +1 @@\n+TOKEN=9\n"
+	out, errOut, code := hide.run("printf '" + create + "' | git apply; git apply --cached <<'EOF'\n" + edit + "EOF\n")
+	if code == 0 || strings.Contains(out+errOut, "TOKEN") {
+		t.Errorf("patches creating or staging the hidden file: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := open.must("cat secret.env; git status -s; git diff --cached --stat"); got != "TOKEN=1\n" {
+		t.Errorf("the hidden file changed:\n%s", got)
+	}
+}

@@ -210,6 +210,8 @@ func subcommandFor(name string) subcommand {
 		return runPull
 	case "ls-remote":
 		return runLsRemote
+	case "apply":
+		return runApply
 	case "describe":
 		return runDescribe
 	case "shortlog":
@@ -233,7 +235,7 @@ func subcommandFor(name string) subcommand {
 var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"rebase": true, "bisect": true, "submodule": true, "worktree": true, "gc": true,
-		"fsck": true, "reflog": true, "am": true, "apply": true,
+		"fsck": true, "reflog": true, "am": true,
 		"format-patch": true, "archive": true,
 		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
 		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true,
