@@ -107,6 +107,8 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`yes | csplit -s - 1000000`, small},
 		{`yes | pr -2 -l 1000000000 | tail -1`, small},
 		{`yes | zip -q -@ /tmp/a.zip`, small},
+		{`yes | bzip2 | wc -c`, small},
+		{`yes | bzip2 -1 | wc -c`, small},
 		{`printf 'a\tb\n' | pr -t -2 -J -e2000000000 | wc -c`, small},
 		{`printf '%40000s' | tr ' ' '\n' | csplit -s -f /tmp/x - 2`, 1 << 20},
 		{`for i in $(seq 100); do cat <(head -c 16M /dev/zero) > /dev/null; done`, small},

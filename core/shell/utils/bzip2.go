@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/bzip2"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -359,8 +360,95 @@ func bzip2Damaged(t *tool, c *bzip2Config, name, out string, eof bool) bool {
 	return false
 }
 
-// bzip2Compress would compress one name; gatehouse has no bzip2 encoder.
+// bzip2Compress compresses one name: "-" to standard output, a file in
+// place (NAME.bz2, mode and time kept, NAME removed unless -k) or, with
+// -c, to standard output.
 func bzip2Compress(t *tool, c *bzip2Config, name string) {
-	t.rawStderr(c.prog + ": compressing is not supported here: decompress with bunzip2, bzcat or bzip2 -d, or compress with gzip\n")
-	c.fail(1)
+	if name == "-" {
+		bzip2Deflate(t, c, t.stdin(), name, t.out)
+		return
+	}
+	fsys := t.env.FS
+	info, err := fsys.Stat(t.abs(name))
+	if err == nil && info.IsDir() {
+		t.rawStderr(c.prog + ": Input file " + name + " is a directory.\n")
+		c.fail(1)
+		return
+	}
+	for _, suffix := range []string{".bz2", ".bz", ".tbz2", ".tbz"} {
+		if strings.HasSuffix(name, suffix) {
+			t.rawStderr(c.prog + ": Input file " + name + " already has " + suffix + " suffix.\n")
+			c.fail(1)
+			return
+		}
+	}
+	in, closeIn, err := openOperand(t, name)
+	if err != nil {
+		t.rawStderr(c.prog + ": Can't open input file " + name + ": " + errText(err) + ".\n")
+		c.fail(1)
+		return
+	}
+	defer closeIn()
+	if c.stdout {
+		bzip2Deflate(t, c, in, name, t.out)
+		return
+	}
+	out := name + ".bz2"
+	if _, err := fsys.Lstat(t.abs(out)); err == nil && !c.force {
+		t.rawStderr(c.prog + ": Output file " + out + " already exists.\n")
+		c.fail(1)
+		return
+	}
+	f, err := fsys.OpenFile(t.abs(out), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.rawStderr(c.prog + ": Can't create output file " + out + ": " + errText(err) + ".\n")
+		c.fail(1)
+		return
+	}
+	ok := bzip2Deflate(t, c, in, name, f)
+	if f.Close() != nil {
+		ok = false
+	}
+	if !ok {
+		fsys.Remove(t.abs(out))
+		return
+	}
+	fsys.Chmod(t.abs(out), info.Mode().Perm())
+	fsys.Chtimes(t.abs(out), info.ModTime(), info.ModTime())
+	if !c.keep {
+		fsys.Remove(t.abs(name))
+	}
+}
+
+// bzip2Deflate compresses in to w; with -v it says how well, as bzip2
+// does (the sizes are this encoder's).
+func bzip2Deflate(t *tool, c *bzip2Config, in io.Reader, name string, w io.Writer) bool {
+	cw := &countWriter{w: w}
+	zw := newBzip2Writer(cw, c.level, t.env.Grow)
+	n, err := io.Copy(zw, ctxReader(t, in))
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if !t.stopped() {
+			t.rawStderr(c.prog + ": " + name + ": " + errText(err) + "\n")
+		}
+		c.fail(1)
+		return false
+	}
+	if c.verbo {
+		shown := name
+		if name == "-" {
+			shown = "(stdin)"
+		}
+		msg := "  " + shown + ": " + strings.Repeat(" ", max(0, c.longest-len(shown)))
+		if n == 0 {
+			msg += " no data compressed.\n"
+		} else {
+			in, out := float64(n), float64(cw.n)
+			msg += fmt.Sprintf("%6.3f:1, %6.3f bits/byte, %5.2f%% saved, %d in, %d out.\n", in/out, 8*out/in, 100*(1-out/in), n, cw.n)
+		}
+		t.rawStderr(msg)
+	}
+	return true
 }
