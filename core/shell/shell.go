@@ -235,7 +235,7 @@ func (s *Shell) newRunner(env []string, dir string, interactive bool, pid, ppid 
 		interp.MemoryHandler(s.memoryHandler),
 		interp.NoHostFIFOs(),
 		interp.JobText(s.jobText),
-		interp.FuncView(s.writtenFunc), // declare -f and type print what the line wrote
+		interp.FuncView(s.writtenFunc),    // declare -f and type print what the line wrote
 		interp.CommandView(s.commandView), // $BASH_COMMAND shows what the line wrote
 	}
 	if s.cfg.Profile.JudgesEnvWrites() {

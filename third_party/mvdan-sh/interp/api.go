@@ -258,6 +258,9 @@ type Runner struct {
 	origDir    string
 	origParams []string
 	origOpts   runnerOpts
+	// setOnly marks the options of setOnlyOpts set away from their
+	// defaults (patch 159).
+	setOnly    uint32
 	origStdin  stdinFile
 	origStdout io.Writer
 	origStderr io.Writer
@@ -535,31 +538,25 @@ func Params(args ...string) RunnerOption {
 			if flag[1] != 'o' {
 				opt := r.posixOptByFlag(flag[1])
 				if opt == nil {
-					return fmt.Errorf("invalid option: %q", flag)
+					if r.acceptedSetFlag(flag[1], enable) {
+						continue
+					}
+					return setUsageError{fmt.Sprintf("%s: invalid option", flag)}
 				}
 				*opt = enable
 				continue
 			}
 			value := fp.value()
-			if value == "" && enable {
-				for i, opt := range &posixOptsTable {
-					r.printOptLine(opt.name, r.opts[i], true)
-				}
-				continue
-			}
-			if value == "" && !enable {
-				for i, opt := range &posixOptsTable {
-					setFlag := "+o"
-					if r.opts[i] {
-						setFlag = "-o"
-					}
-					r.outf("set %s %s\n", setFlag, opt.name)
-				}
+			if value == "" {
+				r.listSetOpts(enable)
 				continue
 			}
 			opt := r.posixOptByName(value)
 			if opt == nil {
-				return fmt.Errorf("invalid option: %q", value)
+				if r.acceptedSetOpt(value, enable) {
+					continue
+				}
+				return fmt.Errorf("%s: invalid option name", value)
 			}
 			*opt = enable
 		}
@@ -864,14 +861,17 @@ func (r *Runner) posixOptByName(name string) *bool {
 // posixOptFlags returns the one-character flags of the enabled POSIX options,
 // as held by the "$-" special parameter.
 func (r *Runner) posixOptFlags() string {
-	// Note that some options, such as pipefail, have no one-character flag.
-	flags := make([]byte, 0, len(posixOptsTable))
-	for i, opt := range &posixOptsTable {
-		if opt.flag != ' ' && r.opts[i] {
-			flags = append(flags, opt.flag)
+	// $- lists the flags in bash's order, those of setOnlyOpts among them,
+	// and c for a shell running a -c string (patch 159).
+	flags := make([]byte, 0, 12)
+	for _, f := range []byte("abefhkmnptuvxBCEHPT") {
+		if opt := r.posixOptByFlag(f); opt != nil && *opt || r.setOnlyFlag(f) {
+			flags = append(flags, f)
 		}
 	}
-	slices.Sort(flags) // posixOptsTable is sorted by name rather than by flag
+	if r.script == "" {
+		flags = append(flags, 'c')
+	}
 	return string(flags)
 }
 
@@ -950,6 +950,10 @@ var bashOptsTable = [...]bashOpt{
 		supported:    true,
 	},
 	{
+		name:      "inherit_errexit",
+		supported: true,
+	},
+	{
 		name:         "lastpipe",
 		defaultState: false,
 		supported:    true,
@@ -1002,7 +1006,10 @@ var bashOptsTable = [...]bashOpt{
 		name:         "force_fignore",
 		defaultState: true,
 	},
-	{name: "globasciiranges"},
+	{
+		name:         "globasciiranges",
+		defaultState: true,
+	},
 	{name: "gnu_errfmt"},
 	{name: "histappend"},
 	{name: "histreedit"},
@@ -1012,10 +1019,6 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: true,
 	},
 	{name: "huponexit"},
-	{
-		name:         "inherit_errexit",
-		defaultState: true,
-	},
 	{
 		name:         "interactive_comments",
 		defaultState: true,
@@ -1043,6 +1046,17 @@ var bashOptsTable = [...]bashOpt{
 		defaultState: true,
 	},
 	{name: "xpg_echo"},
+	// bash 5.2's, also unsupported (patch 159)
+	{
+		name:         "globskipdots",
+		defaultState: true,
+	},
+	{name: "noexpand_translation"},
+	{
+		name:         "patsub_replacement",
+		defaultState: true,
+	},
+	{name: "varredir_close"},
 }
 
 // To access the shell options arrays without a linear search when we
@@ -1068,6 +1082,7 @@ const (
 	optExtGlob
 	optFailGlob
 	optGlobStar
+	optInheritErrexit
 	optLastPipe
 	optNoCaseGlob
 	optNullGlob
@@ -1387,6 +1402,7 @@ func (r *Runner) subshell(background bool) *Runner {
 		stderr:         r.stderr,
 		filename:       r.filename,
 		opts:           r.opts,
+		setOnly:        r.setOnly,
 		usedNew:        r.usedNew,
 		exit:           r.exit,
 		lastExit:       r.lastExit,

@@ -498,3 +498,18 @@ func (r *Runner) commandText() string {
 	p.flushHdocs("")
 	return p.b.String()
 }
+
+// hostSubst reports whether cs is a host's own substitution (see
+// CommandView): a call of its own, or a pipe into one, as gatehouse writes a
+// process substitution, which keeps errexit as the subshell of a process
+// substitution does.
+func (r *Runner) hostSubst(cs *syntax.CmdSubst) bool {
+	if r.cmdView == nil || len(cs.Stmts) != 1 {
+		return false
+	}
+	st := cs.Stmts[0]
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe {
+		st = b.Y
+	}
+	return r.cmdView(st) == CmdSkip
+}

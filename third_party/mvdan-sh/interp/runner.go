@@ -85,6 +85,11 @@ func (r *Runner) fillExpandConfig(ctx context.Context) {
 			}
 			r2 := r.subshell(false)
 			r2.stdout = w
+			if !r.opts[optInheritErrexit] && !r.hostSubst(cs) {
+				// bash runs a command substitution without errexit
+				// unless inherit_errexit is on (patch 159).
+				r2.opts[optErrExit] = false
+			}
 			r2.traceDepth++ // set -x marks a substitution's commands ++ (patch 133)
 			r2.stmts(ctx, cs.Stmts)
 			r2.exitTrap(ctx)
