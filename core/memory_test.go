@@ -482,3 +482,38 @@ func TestLongLinesMatchPieceByPiece(t *testing.T) {
 		})
 	}
 }
+
+// G-12.3: utilities that looped without looking at the line's end, or
+// built a list nothing charged before doing anything, ran on after their
+// line was over ('a command of the line did not stop'): split listed
+// every piece first (-b 1 of 20 MB, twenty million; -n 3/100000000000 a
+// hundred billion empty ones for one line of input), tsort prepended
+// each successor to a copy of the list (200,000 successors of one item:
+// 2e10 copies), expand padded a line of tabs on after its stdout was
+// gone.
+func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ line, want string }{
+		{`echo x | split -n 3/100000000000; echo $?`, "0\n"},
+		{`seq 10 > /w/f; split -n 2/3 /w/f`, "\n5\n6\n7\n"},
+		{`echo x | split -e -n 100000000000 - /w/x`, ""},
+		{`head -c 20000000 /dev/zero | split -b 1 - /w/x`, ""},
+		{`seq 1 200000 | sed 's/^/a /' | tsort | wc -l`, "200001\n"},
+		{`seq 1 200000 | sed 's/^/a /' | tsort | head -3`, "a\n200000\n199999\n"},
+		{`head -c 3000000 /dev/zero | tr '\0' '\t' | expand -t 1000 | wc -c`, ""},
+		{`printf 'a\tb\n' | expand -t 4`, "a   b\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			t.Parallel()
+			s := memoryWorkspaceFor(t, 96<<20, 4*time.Second)
+			res := s.Execute(context.Background(), tc.line)
+			if strings.Contains(res.Stderr, "did not stop") {
+				t.Errorf("ran on past the line's end: %q", tail(res.Stderr))
+			}
+			if tc.want != "" && res.Stdout != tc.want {
+				t.Errorf("stdout %q stderr %q, want %q", tail(res.Stdout), tail(res.Stderr), tc.want)
+			}
+		})
+	}
+}

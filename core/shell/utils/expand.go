@@ -115,7 +115,7 @@ func runExpand(e *Env) (int, error) {
 	}
 	return t.end(eachInput(t, args.operandStrings(e.Args), func(in io.Reader) error {
 		return eachLine(t, in, func(line []byte) {
-			expandLine(line, ts, initial, func(s string) { t.writeString(s) })
+			expandLine(line, ts, initial, func(s string) bool { return !t.stopped() && t.writeString(s) })
 		})
 	}))
 }
@@ -150,8 +150,9 @@ const spaces = "                                                                
 
 // expandLine writes line with its tabs replaced by spaces to the next stop.
 // Padding goes out a piece at a time, as GNU streams it: `expand -t
-// 999999999` is a gigabyte of blanks a tab, never held at once.
-func expandLine(line []byte, ts tabStops, initial bool, write func(string)) {
+// 999999999` is a gigabyte of blanks a tab, never held at once. It stops
+// when write says no (the line's end, a dead stdout).
+func expandLine(line []byte, ts tabStops, initial bool, write func(string) bool) {
 	var b strings.Builder
 	col, leading := 0, true
 	for _, c := range line {
@@ -166,7 +167,9 @@ func expandLine(line []byte, ts tabStops, initial bool, write func(string)) {
 				b.WriteString(spaces[:n])
 				pad -= n
 				if b.Len() >= 4096 {
-					write(b.String())
+					if !write(b.String()) {
+						return
+					}
 					b.Reset()
 				}
 			}

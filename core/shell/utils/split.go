@@ -293,31 +293,39 @@ func runSplit(e *Env) (int, error) {
 		return t.end(1)
 	}
 	s := &splitRun{t: t, namer: namer, next: from, verbose: verbose}
-	var pieces [][]byte
+	// next cuts the next piece off data; the pieces are cut as they are
+	// written, never listed: split -b 1 of 50 MB listed 50 million, and
+	// -n 3/100000000000 a hundred billion empty ones, before writing any.
+	var next func() ([]byte, bool)
 	switch mode {
 	case "lines":
-		pieces = splitRecords(data, sep, amount)
+		next = func() ([]byte, bool) { return splitRecord(&data, sep, amount) }
 	case "bytes":
-		for len(data) > 0 {
+		next = func() ([]byte, bool) {
+			if len(data) == 0 {
+				return nil, false
+			}
 			k := min(int64(len(data)), amount)
-			pieces, data = append(pieces, data[:k]), data[k:]
+			piece := data[:k]
+			data = data[k:]
+			return piece, true
 		}
 	case "line-bytes":
-		pieces = splitLineBytes(data, sep, amount)
+		next = func() ([]byte, bool) { return splitLineByte(&data, sep, amount) }
 	case "number":
-		var toStdout int64
-		pieces, toStdout, err = splitChunks(data, sep, chunks)
+		c, err := newSplitChunks(data, sep, chunks)
 		if err != nil {
 			t.warn(err.Error())
 			return t.end(1)
 		}
-		if toStdout > 0 {
-			t.write(pieces[toStdout-1])
+		if c.toStdout > 0 {
+			t.write(c.chunk(c.toStdout))
 			return t.end(0)
 		}
 		namer.auto = false
+		next = c.next
 	}
-	for _, piece := range pieces {
+	for piece, ok := next(); ok; piece, ok = next() {
 		if t.stopped() {
 			break
 		}
@@ -358,59 +366,69 @@ func (s *splitRun) write(piece []byte) bool {
 	return true
 }
 
-// splitRecords cuts data every n records.
-func splitRecords(data []byte, sep byte, n int64) [][]byte {
-	var pieces [][]byte
-	for len(data) > 0 {
-		end, count := 0, int64(0)
-		for count < n && end < len(data) {
-			i := bytes.IndexByte(data[end:], sep)
-			if i < 0 {
-				end = len(data)
-				break
-			}
-			end += i + 1
-			count++
-		}
-		pieces, data = append(pieces, data[:end]), data[end:]
+// splitRecord cuts the next n records off *data.
+func splitRecord(data *[]byte, sep byte, n int64) ([]byte, bool) {
+	d := *data
+	if len(d) == 0 {
+		return nil, false
 	}
-	return pieces
+	end, count := 0, int64(0)
+	for count < n && end < len(d) {
+		i := bytes.IndexByte(d[end:], sep)
+		if i < 0 {
+			end = len(d)
+			break
+		}
+		end += i + 1
+		count++
+	}
+	*data = d[end:]
+	return d[:end], true
 }
 
-// splitLineBytes packs whole records into pieces of at most n bytes,
-// cutting a record only when it alone is longer.
-func splitLineBytes(data []byte, sep byte, n int64) [][]byte {
-	var pieces [][]byte
-	for len(data) > 0 {
-		end := 0
-		for end < len(data) {
-			i := bytes.IndexByte(data[end:], sep)
-			recEnd := len(data)
-			if i >= 0 {
-				recEnd = end + i + 1
-			}
-			if int64(recEnd) > n {
-				if end == 0 {
-					end = int(min(n, int64(len(data))))
-				}
-				break
-			}
-			end = recEnd
-		}
-		pieces, data = append(pieces, data[:end]), data[end:]
+// splitLineByte cuts the next piece off *data: whole records up to n
+// bytes, a record cut only when it alone is longer.
+func splitLineByte(data *[]byte, sep byte, n int64) ([]byte, bool) {
+	d := *data
+	if len(d) == 0 {
+		return nil, false
 	}
-	return pieces
+	end := 0
+	for end < len(d) {
+		i := bytes.IndexByte(d[end:], sep)
+		recEnd := len(d)
+		if i >= 0 {
+			recEnd = end + i + 1
+		}
+		if int64(recEnd) > n {
+			if end == 0 {
+				end = int(min(n, int64(len(d))))
+			}
+			break
+		}
+		end = recEnd
+	}
+	*data = d[end:]
+	return d[:end], true
 }
 
-// splitChunks implements -n: N, K/N, l/N and l/K/N. toStdout is K when
-// only that chunk is wanted on stdout.
-func splitChunks(data []byte, sep byte, spec string) (pieces [][]byte, toStdout int64, err error) {
+// splitChunks is -n: N, K/N, l/N and l/K/N; toStdout is K when only that
+// chunk is wanted on stdout.
+type splitChunks struct {
+	data     []byte
+	sep      byte
+	byLines  bool
+	n, k     int64 // the chunks, and the next one
+	toStdout int64
+}
+
+func newSplitChunks(data []byte, sep byte, spec string) (*splitChunks, error) {
 	parts := strings.Split(spec, "/")
-	byLines := false
+	c := &splitChunks{data: data, sep: sep, k: 1}
 	if parts[0] == "l" {
-		byLines, parts = true, parts[1:]
+		c.byLines, parts = true, parts[1:]
 	} else if parts[0] == "r" {
-		return nil, 0, &splitError{"round-robin chunks (-n r/N) are not supported"}
+		return nil, &splitError{"round-robin chunks (-n r/N) are not supported"}
 	}
 	nums := make([]int64, len(parts))
 	for i, p := range parts {
@@ -420,35 +438,49 @@ func splitChunks(data []byte, sep byte, spec string) (pieces [][]byte, toStdout 
 			if perr == nil && v == 0 {
 				msg += ": Numerical result out of range"
 			}
-			return nil, 0, &splitError{msg}
+			return nil, &splitError{msg}
 		}
 		nums[i] = v
 	}
-	n := nums[len(nums)-1]
+	c.n = nums[len(nums)-1]
 	if len(nums) == 2 {
-		toStdout = nums[0]
-		if toStdout > n {
-			return nil, 0, &splitError{"invalid chunk number: " + quoteAlways(parts[0])}
+		c.toStdout = nums[0]
+		if c.toStdout > c.n {
+			return nil, &splitError{"invalid chunk number: " + quoteAlways(parts[0])}
 		}
 	}
-	size := int64(len(data))
-	start := int64(0)
-	for k := int64(1); k <= n; k++ {
-		// The remainder goes one byte each to the first chunks.
-		end := k*(size/n) + min(k, size%n)
-		if byLines && end < size && end > 0 {
-			// Extend to the end of the record holding the boundary.
-			if i := bytes.IndexByte(data[end-1:], sep); i >= 0 {
-				end += int64(i)
-			} else {
-				end = size
-			}
+	return c, nil
+}
+
+// end is where chunk k ends (0 for k = 0): the remainder of the size goes
+// one byte each to the first chunks, and by lines a boundary moves to the
+// end of the record that holds it, so each end depends on k alone.
+func (c *splitChunks) end(k int64) int64 {
+	size := int64(len(c.data))
+	q, r := size/c.n, size%c.n
+	end := k*q + min(k, r)
+	if c.byLines && end < size && end > 0 {
+		if i := bytes.IndexByte(c.data[end-1:], c.sep); i >= 0 {
+			end += int64(i)
+		} else {
+			end = size
 		}
-		end = max(end, start)
-		pieces = append(pieces, data[start:end])
-		start = end
 	}
-	return pieces, toStdout, nil
+	return end
+}
+
+// chunk is chunk k (1-based).
+func (c *splitChunks) chunk(k int64) []byte {
+	start, end := c.end(k-1), c.end(k)
+	return c.data[start:max(start, end)]
+}
+
+func (c *splitChunks) next() ([]byte, bool) {
+	if c.k > c.n {
+		return nil, false
+	}
+	c.k++
+	return c.chunk(c.k - 1), true
 }
 
 type splitError struct{ msg string }

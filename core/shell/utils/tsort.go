@@ -1,6 +1,7 @@
 package utils
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -82,11 +83,15 @@ func runTsort(e *Env) (int, error) {
 		j, k := get(tokens[i]), get(tokens[i+1])
 		if j != k {
 			k.count++
-			j.top = append([]*tsortItem{k}, j.top...)
+			j.top = append(j.top, k) // reversed below: tsort keeps the newest first
+		}
+		if i%8192 == 0 && t.stopped() {
+			return t.end(1)
 		}
 	}
 	sorted := make([]*tsortItem, 0, len(items))
 	for _, it := range items {
+		slices.Reverse(it.top)
 		sorted = append(sorted, it)
 	}
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a].str < sorted[b].str })
