@@ -69,7 +69,7 @@ func runBranch(g *cmd, args []string) error {
 		return err
 	}
 	var mode, remotes string
-	verbose, force := false, false
+	verbose, force, list := false, false, false
 	var names []string
 	for _, a := range args {
 		switch a {
@@ -87,7 +87,9 @@ func runBranch(g *cmd, args []string) error {
 			mode = "current"
 		case "-v", "-vv", "--verbose":
 			verbose = true
-		case "--list", "-l", "--no-color":
+		case "--list", "-l":
+			list = true
+		case "--no-color":
 		case "-a", "--all":
 			remotes = "all"
 		case "-r", "--remotes":
@@ -116,18 +118,19 @@ func runBranch(g *cmd, args []string) error {
 		return r.deleteBranches(names, force)
 	case mode == "move":
 		return r.moveBranch(names, force)
-	case len(names) > 0:
+	case len(names) > 0 && !list:
 		if len(names) > 2 {
 			return fatalf("too many arguments for a create operation")
 		}
 		return r.createBranch(names, force)
 	}
-	return r.listBranches(verbose, remotes)
+	return r.listBranches(verbose, remotes, names)
 }
 
 // listBranches prints the branches; remotes is "" (local ones), "all"
-// (then the remote-tracking ones) or "only".
-func (r *repo) listBranches(verbose bool, remotes string) error {
+// (then the remote-tracking ones) or "only"; patterns (--list) keep
+// those whose names match one (wildmatch).
+func (r *repo) listBranches(verbose bool, remotes string, patterns []string) error {
 	branch, head, err := r.head()
 	if err != nil {
 		return err
@@ -152,12 +155,6 @@ func (r *repo) listBranches(verbose bool, remotes string) error {
 		}
 		rows = append(rows, row{n, ref.Hash(), branch.Short() == n && branch != ""})
 	}
-	width := 0
-	for _, rw := range rows {
-		if len(rw.label) > width {
-			width = len(rw.label)
-		}
-	}
 	if remotes == "only" {
 		rows = nil
 	}
@@ -175,6 +172,25 @@ func (r *repo) listBranches(verbose bool, remotes string) error {
 				label += " -> " + strings.TrimPrefix(string(ref.Target()), "refs/remotes/")
 			}
 			rows = append(rows, row{label: label, hash: ref.Hash()})
+		}
+	}
+	if len(patterns) > 0 {
+		kept := rows[:0]
+		for _, rw := range rows {
+			name, _, _ := strings.Cut(rw.label, " -> ")
+			for _, p := range patterns {
+				if wildmatch(p, name) {
+					kept = append(kept, rw)
+					break
+				}
+			}
+		}
+		rows = kept
+	}
+	width := 0
+	for _, rw := range rows {
+		if len(rw.label) > width && !strings.Contains(rw.label, " -> ") {
+			width = len(rw.label)
 		}
 	}
 	for _, rw := range rows {

@@ -47,7 +47,7 @@ func parseDiffArgs(r *repo, args []string) (diffOptions, error) {
 		case a == "--no-color" || a == "--color=never" || a == "--no-ext-diff":
 		case a == "-M" || a == "--find-renames":
 			// Renames are found by default, at git's 50% similarity.
-		case strings.HasPrefix(a, "-U") || strings.HasPrefix(a, "--unified") || strings.HasPrefix(a, "--word-diff"):
+		case strings.HasPrefix(a, "-U") || strings.HasPrefix(a, "--unified") || strings.HasPrefix(a, "--word-diff") || a == "--numstat" || strings.HasPrefix(a, "--diff-filter="):
 			if _, err := o.out.parsePatchOption(a); err != nil {
 				return o, err
 			}
@@ -66,7 +66,7 @@ func parseDiffArgs(r *repo, args []string) (diffOptions, error) {
 			return o, errBadRev(a)
 		}
 	}
-	o.out.patch = patch || !(o.out.stat || o.out.shortstat || o.out.nameOnly || o.out.nameStatus)
+	o.out.patch = patch || !(o.out.stat || o.out.shortstat || o.out.nameOnly || o.out.nameStatus || o.out.numstat)
 	return o, nil
 }
 
@@ -132,6 +132,7 @@ func runDiff(g *cmd, args []string) error {
 	if len(specs) > 0 {
 		changes = filterChanges(changes, specs)
 	}
+	changes = o.out.filtered(changes)
 	if !o.quiet {
 		if err := r.printDiff(changes, o.out, loader); err != nil {
 			return err

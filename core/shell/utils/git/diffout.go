@@ -19,6 +19,39 @@ type diffOutput struct {
 	unifiedSet bool
 	// wordDiff shows changed words inline, [-old-]{+new+} (--word-diff).
 	wordDiff bool
+	// numstat is --numstat: added and deleted lines and the name, tab
+	// separated ("-" for a binary file's counts).
+	numstat bool
+	// filter is --diff-filter: the change letters kept (upper case) or
+	// left out (lower case); "" keeps all.
+	filter string
+}
+
+// filtered keeps the changes --diff-filter selects: with an upper-case
+// letter only those kinds, lower-case letters leave their kinds out.
+func (d diffOutput) filtered(cs []fileChange) []fileChange {
+	if d.filter == "" {
+		return cs
+	}
+	include := strings.ToLower(d.filter) != d.filter
+	var out []fileChange
+	for _, c := range cs {
+		letter := changeLetter(c)
+		if c.from != "" {
+			letter = 'R'
+		}
+		if c.conflict {
+			letter = 'U'
+		}
+		keep := !include || strings.IndexByte(d.filter, letter) >= 0
+		if strings.IndexByte(d.filter, letter+'a'-'A') >= 0 {
+			keep = false
+		}
+		if keep {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // contextLines is how many unchanged lines a hunk shows around a change.
@@ -48,6 +81,16 @@ func (d *diffOutput) parsePatchOption(a string) (ok bool, err error) {
 		d.wordDiff = true
 	case a == "--word-diff=none":
 		d.wordDiff = false
+	case a == "--numstat":
+		d.numstat = true
+	case strings.HasPrefix(a, "--diff-filter="):
+		v := strings.TrimPrefix(a, "--diff-filter=")
+		for _, c := range v {
+			if !strings.ContainsRune("ACDMRTUXBacdmrtuxb*", c) {
+				return true, usageErr(fmt.Sprintf("error: unknown change class '%c' in --diff-filter=%s\n", c, v))
+			}
+		}
+		d.filter = v
 	case strings.HasPrefix(a, "--word-diff="):
 		return true, &exitError{msg: "git: '" + a + "' is not supported here\n", code: 1}
 	default:
@@ -62,7 +105,7 @@ func (r *repo) printChanges(changes []fileChange, o logOptions, compact bool) er
 	d := o.patchOut
 	d.stat, d.patch, d.nameOnly, d.nameStatus = o.stat, o.patch, o.nameOnly, o.nameStat
 	d.shortstat = o.shortStat
-	if !d.stat && !d.shortstat && !d.patch && !d.nameOnly && !d.nameStatus || len(changes) == 0 {
+	if changes = d.filtered(changes); !d.stat && !d.shortstat && !d.patch && !d.nameOnly && !d.nameStatus && !d.numstat || len(changes) == 0 {
 		return nil // a commit that changed nothing shows no separator either
 	}
 	if !compact {
@@ -80,6 +123,19 @@ func (r *repo) printChanges(changes []fileChange, o logOptions, compact bool) er
 // new side's content (the worktree) instead of the store.
 func (r *repo) printDiff(changes []fileChange, d diffOutput, newSide blobLoader) error {
 	out := r.g.out
+	changes = d.filtered(changes)
+	if d.numstat {
+		for _, c := range changes {
+			if c.binary {
+				fmt.Fprintf(out, "-\t-\t%s\n", statName(c))
+				continue
+			}
+			fmt.Fprintf(out, "%d\t%d\t%s\n", c.counts[0], c.counts[1], statName(c))
+		}
+		if !d.stat && !d.shortstat && !d.patch {
+			return nil
+		}
+	}
 	switch {
 	case d.nameOnly:
 		for _, c := range changes {

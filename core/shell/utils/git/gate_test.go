@@ -35,6 +35,7 @@ func TestHiddenIsNotThere(t *testing.T) {
 		"printf 's*.txt\\n*.pem\\n' > .gitignore && git status -s --ignored && git status -s --ignored -uall && git status --ignored=matching",
 		"git add -A && git commit -q -m one && echo x >> a.txt && git ls-files -z -s | tr '\\0' '\\n'; git ls-files -t -cmdo; git ls-files -o --directory; printf 's*\\n' > .gitignore; git ls-files -oi --exclude-standard",
 		"git add -A && git ls-files --error-unmatch secret.txt sub/key.pem; echo $?; git ls-files -s 'sub/*' 'secret*'; git describe --always --dirty | wc -c",
+		"git add -A && git commit -q -m one && git log --numstat --format=%s && git show --numstat --diff-filter=A --format=%s && git diff --numstat --diff-filter=d HEAD~0",
 	}
 	files := map[string]string{"a.txt": "alpha\n", "sub/b.txt": "bravo\n"}
 	withSecret := map[string]string{"a.txt": "alpha\n", "sub/b.txt": "bravo\n", "secret.txt": "s3cr3t\n", "sub/key.pem": "KEY\n"}

@@ -159,7 +159,7 @@ func parseLogArgs(args []string) (logOptions, error) {
 				return o, err
 			}
 			o.date = m
-		case strings.HasPrefix(a, "-U") || strings.HasPrefix(a, "--unified") || strings.HasPrefix(a, "--word-diff"):
+		case strings.HasPrefix(a, "-U") || strings.HasPrefix(a, "--unified") || strings.HasPrefix(a, "--word-diff") || a == "--numstat" || strings.HasPrefix(a, "--diff-filter="):
 			if _, err := o.patchOut.parsePatchOption(a); err != nil {
 				return o, err
 			}
@@ -223,6 +223,9 @@ func (o *logOptions) filter(name, v string) error {
 	default:
 		t, ok := parseGitDate(v)
 		if !ok {
+			t, ok = relativeGitDate(v, time.Now())
+		}
+		if !ok {
 			return &exitError{msg: "git: 'log " + name + "' with the date '" + v + "' is not supported here (give a date such as 2024-05-01 or an ISO time)\n", code: 1}
 		}
 		if name == "--since" || name == "--after" {
@@ -232,6 +235,49 @@ func (o *logOptions) filter(name, v string) error {
 		}
 	}
 	return nil
+}
+
+// relativeGitDate reads the relative dates of git's approxidate that
+// agents give --since and --until: "2 weeks ago", "3.days.ago", "1 month",
+// "yesterday", "last week", "now".
+func relativeGitDate(v string, now time.Time) (time.Time, bool) {
+	words := strings.Fields(strings.ToLower(strings.ReplaceAll(v, ".", " ")))
+	switch strings.Join(words, " ") {
+	case "now", "today":
+		return now, true
+	case "yesterday":
+		return now.AddDate(0, 0, -1), true
+	}
+	if len(words) > 0 && words[len(words)-1] == "ago" {
+		words = words[:len(words)-1]
+	}
+	if len(words) != 2 {
+		return time.Time{}, false
+	}
+	n, err := strconv.Atoi(words[0])
+	if words[0] == "last" || words[0] == "a" || words[0] == "an" {
+		n, err = 1, nil
+	}
+	if err != nil || n < 0 {
+		return time.Time{}, false
+	}
+	switch strings.TrimSuffix(words[1], "s") {
+	case "second", "sec":
+		return now.Add(-time.Duration(n) * time.Second), true
+	case "minute", "min":
+		return now.Add(-time.Duration(n) * time.Minute), true
+	case "hour":
+		return now.Add(-time.Duration(n) * time.Hour), true
+	case "day":
+		return now.AddDate(0, 0, -n), true
+	case "week":
+		return now.AddDate(0, 0, -7*n), true
+	case "month":
+		return now.AddDate(0, -n, 0), true
+	case "year":
+		return now.AddDate(-n, 0, 0), true
+	}
+	return time.Time{}, false
 }
 
 func isDigits(s string) bool {
@@ -417,7 +463,7 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 			continue
 		}
 		var changes []fileChange
-		needChanges := len(specs) > 0 || o.stat || o.shortStat || o.patch || o.nameOnly || o.nameStat || pick != nil
+		needChanges := len(specs) > 0 || o.stat || o.shortStat || o.patch || o.nameOnly || o.nameStat || pick != nil || o.patchOut.numstat || o.patchOut.filter != ""
 		if needChanges && (len(c.Parents) <= 1 || o.firstParent) {
 			var err error
 			if changes, err = r.firstParentChanges(c, specs); err != nil {
@@ -442,8 +488,11 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 					continue
 				}
 			}
-		} else if len(specs) > 0 || pick != nil {
+		} else if len(specs) > 0 || pick != nil || o.patchOut.filter != "" {
 			continue // merges are left out of a path-limited or pickaxe log
+		}
+		if o.patchOut.filter != "" && len(o.patchOut.filtered(changes)) == 0 {
+			continue
 		}
 		shown++
 		if o.count {

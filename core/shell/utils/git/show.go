@@ -34,11 +34,11 @@ func runShow(g *cmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !noPatch && !o.stat && !o.nameOnly && !o.nameStat {
+	if !noPatch && !o.stat && !o.nameOnly && !o.nameStat && !o.patchOut.numstat && !o.shortStat {
 		o.patch = true
 	}
 	if noPatch {
-		o.patch, o.stat, o.nameOnly, o.nameStat = false, false, false, false
+		o.patch, o.stat, o.nameOnly, o.nameStat, o.patchOut.numstat, o.shortStat = false, false, false, false, false, false
 	}
 	if len(names) == 0 {
 		names = []string{"HEAD"}
@@ -102,7 +102,7 @@ func (r *repo) showCommit(c *commit, o logOptions) error {
 		}
 		o.patch, o.nameOnly, o.nameStat = false, false, false
 	}
-	if !(o.patch || o.stat || o.nameOnly || o.nameStat) {
+	if !(o.patch || o.stat || o.nameOnly || o.nameStat || o.patchOut.numstat || o.shortStat) {
 		return nil
 	}
 	from := plumbing.ZeroHash
