@@ -490,7 +490,7 @@ func TestLongLinesMatchPieceByPiece(t *testing.T) {
 // hundred billion empty ones for one line of input), tsort prepended
 // each successor to a copy of the list (200,000 successors of one item:
 // 2e10 copies), expand padded a line of tabs on after its stdout was
-// gone.
+// gone, mkdir -p made a path's 200,000 parents copying each prefix.
 func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ line, want string }{
@@ -502,6 +502,8 @@ func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
 		{`seq 1 200000 | sed 's/^/a /' | tsort | head -3`, "a\n200000\n199999\n"},
 		{`head -c 3000000 /dev/zero | tr '\0' '\t' | expand -t 1000 | wc -c`, ""},
 		{`printf 'a\tb\n' | expand -t 4`, "a   b\n"},
+		{`p=$(head -c 200000 /dev/zero | sed 's/\x0/a\//g'); mkdir -p /w/$p`, ""},
+		{`mkdir -p /w/m/./n//o/ && cd /w/m/n/o && pwd`, "/w/m/n/o\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {

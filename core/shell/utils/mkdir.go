@@ -96,15 +96,18 @@ func mkdirOne(t *tool, d string, parents, verbose, setMode bool, mode uint32) bo
 	}
 	if parents {
 		// Create each missing ancestor, spelled as the user spelled it.
+		// shown is d up to this component: a prefix, never a copy (a
+		// path of 200,000 components built its prefixes one by one).
 		comps := strings.Split(d, "/")
-		shown := ""
-		for i, c := range comps[:len(comps)-1] {
-			if i > 0 {
-				shown += "/"
-			}
-			shown += c
+		end := -1
+		for _, c := range comps[:len(comps)-1] {
+			end += 1 + len(c)
+			shown := d[:end]
 			if c == "" || c == "." || c == ".." {
 				continue
+			}
+			if t.stopped() {
+				return false
 			}
 			p := t.abs(shown)
 			info, err := fsys.Stat(p)
