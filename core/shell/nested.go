@@ -336,9 +336,11 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 	case "type":
 		status = s.lookupType(hc, out, args, has, kind)
 	case "command":
-		verbose := has("V")
+		// bash's status is 1 only when no name was found.
+		verbose, found := has("V"), false
 		for _, n := range args {
 			if als, ok := hc.Alias(n); ok {
+				found = true
 				if verbose {
 					fmt.Fprintf(out, "%s is aliased to `%s'\n", n, als)
 				} else {
@@ -347,12 +349,12 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 				continue
 			}
 			k := kind(n)
+			found = found || k != ""
 			switch {
 			case k == "":
 				if verbose {
 					sayf(hc, "bash: command: %s: not found\n", n)
 				}
-				status = 1
 			case verbose && k == "file":
 				fmt.Fprintf(out, "%s is /usr/bin/%s\n", n, n)
 			case verbose:
@@ -362,6 +364,9 @@ func (s *Shell) lookup(hc interp.HandlerContext, mode string, args []string) err
 			default:
 				fmt.Fprintln(out, n)
 			}
+		}
+		if !found && len(args) > 0 {
+			status = 1
 		}
 	case "hash":
 		for _, n := range args {
