@@ -290,7 +290,7 @@ func (p *asksPane) columns(from, to int) queueColumns {
 	c.agent = min(c.agent, 16)
 	c.session = min(c.session, 16)
 	if p.width < 100 {
-		c.agent, c.session = min(c.agent, 11), min(c.session, 10)
+		c.agent, c.session = min(c.agent, 12), min(c.session, 10) // "capacity-bot" whole
 	}
 	rest := max(p.width-2-c.age-c.agent-c.session-3*len(colGap), 10)
 	switch {

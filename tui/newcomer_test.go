@@ -73,6 +73,23 @@ func TestWideTerminalGivesTheQueueRoom(t *testing.T) {
 	}
 }
 
+// At 80 columns an agent's name of twelve cells ("capacity-bot") shows
+// whole in the queue, not "capacity-b…" beside columns with room.
+func TestNarrowQueueShowsATwelveCellAgent(t *testing.T) {
+	m, clk := newTestModelClock(t)
+	a := ask(1)
+	a.AgentID = "capacity-bot"
+	feed(m, decisions.EventAsk, a)
+	clk.Advance(armDelay)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s := plain(m.render())
+	for _, r := range strings.Split(s, "\n") {
+		if strings.HasPrefix(r, "▸ ") && !strings.Contains(r, " capacity-bot ") {
+			t.Errorf("the agent is cut at 80 columns: %q", r)
+		}
+	}
+}
+
 // The header's count is the ledger's: asks raised in another process and
 // missed by the event stream (a subscriber that falls behind loses
 // events) show up at the next re-read, and so do answers given
