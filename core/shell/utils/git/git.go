@@ -212,6 +212,10 @@ func subcommandFor(name string) subcommand {
 		return runLsRemote
 	case "apply":
 		return runApply
+	case "show-ref":
+		return runShowRef
+	case "symbolic-ref":
+		return runSymbolicRef
 	case "describe":
 		return runDescribe
 	case "shortlog":
@@ -240,8 +244,8 @@ var unsupported = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		"notes": true, "sparse-checkout": true, "bundle": true, "prune": true,
 		"repack": true, "filter-branch": true, "cherry": true, "range-diff": true,
 		"hash-object": true, "update-index": true, "write-tree": true,
-		"commit-tree": true, "update-ref": true, "symbolic-ref": true, "for-each-ref": true,
-		"name-rev": true, "show-ref": true, "mergetool": true, "difftool": true, "gui": true,
+		"commit-tree": true, "update-ref": true, "for-each-ref": true,
+		"name-rev": true, "mergetool": true, "difftool": true, "gui": true,
 		"instaweb": true, "send-email": true, "request-pull": true, "citool": true, "gitk": true,
 		"maintenance": true, "rerere": true,
 	}
