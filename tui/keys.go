@@ -118,8 +118,14 @@ func (k *KeyMap) setAnswering(on, same bool) {
 // shortHelp is the one-line bar for the pane in focus, most important
 // first: a narrow terminal keeps the head of the list and offers `? more`
 // for the rest (see fitting). empty says the page's list has nothing in
-// it: the keys that open, move through or filter it are not offered.
-func (k KeyMap) shortHelp(f focus, transcript, typing, empty bool) []key.Binding {
+// it: the keys that open, move through or filter it are not offered; still
+// says ↑/↓ would move nothing there (one row, a page that fits), and they
+// are not offered either.
+func (k KeyMap) shortHelp(f focus, transcript, typing, empty, still bool) []key.Binding {
+	if still { // k is a copy
+		k.Up.SetEnabled(false)
+		k.Down.SetEnabled(false)
+	}
 	switch {
 	case f == focusSessions && transcript:
 		return []key.Binding{k.Up, k.Down, k.Back, k.Quit, k.NextPane}

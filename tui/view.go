@@ -365,7 +365,18 @@ func (m *Model) helpBar(w int) string {
 	empty := ((m.focus == focusQueue || m.focus == focusDetail) && len(m.board.pending) == 0) ||
 		(m.focus == focusSessions && len(m.board.sessions) == 0) ||
 		(m.focus == focusHistory && len(m.board.history) == 0)
-	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing(), empty)
+	var still bool
+	switch {
+	case m.focus == focusSessions && m.sessions.Viewing():
+		still = len(m.sessions.lines.lines) <= m.sessions.height-1
+	case m.focus == focusSessions:
+		still = len(m.board.sessions) < 2
+	case m.focus == focusHistory:
+		still = m.history.count() < 2
+	case m.focus == focusExplain:
+		still = !m.explain.overflows()
+	}
+	keys := m.ctx.Keys.shortHelp(m.focus, m.sessions.Viewing(), m.typing(), empty, still)
 	help := m.ctx.Keys.Help
 	help.SetEnabled(!m.typing()) // while an input has the keys, ? types a ?
 	return " " + m.help.ShortHelpView(fitting(keys, help, w-1, len(m.help.ShortSeparator)))
