@@ -19,6 +19,13 @@ type env struct {
 	ctx       context.Context
 	measurer  Measurer // patch 2
 	steps     int      // patch 2
+	// Patch 6: what the program built since it last measured, when it
+	// measures next, and what its input holds (known once measured).
+	built, nextMeasure, base int64
+	stacksSeen               int64
+	baseKnown                bool
+	input                    any
+	inputVars                []any
 }
 
 func newEnv(ctx context.Context) *env {

@@ -11,6 +11,7 @@ import (
 func (env *env) execute(bc *Code, v any, vars ...any) Iter {
 	env.codes = bc.codes
 	env.codeinfos = bc.codeinfos
+	env.input, env.inputVars = v, vars // patch 6
 	env.push(v)
 	for i := len(vars) - 1; i >= 0; i-- {
 		env.push(vars[i])
@@ -38,6 +39,15 @@ loop:
 			// Patch 2: answer the host's measurement now and then.
 			if env.steps++; env.measurer != nil && env.steps&255 == 0 && env.measurer.MeasureWanted() {
 				env.measure()
+			}
+			// Patch 6: the stacks a recursion grows are built too.
+			if env.measurer != nil && env.steps&255 == 0 {
+				if b := env.stacksSize(); b > env.stacksSeen {
+					b, env.stacksSeen = b-env.stacksSeen, b
+					if err = env.grew(b); err != nil {
+						break loop
+					}
+				}
 			}
 		}
 		switch code.op {
@@ -76,9 +86,26 @@ loop:
 				}
 			}
 			env.push(m)
+			if env.measurer != nil { // patch 6
+				if err = env.grew(int64(n)*48 + 48); err != nil {
+					break loop
+				}
+			}
 		case opappend:
 			i := env.index(code.v.([2]int))
-			env.values[i] = append(env.values[i].([]any), env.pop())
+			a := env.values[i].([]any)
+			c := cap(a)
+			a = append(a, env.pop())
+			env.values[i] = a
+			if env.measurer != nil { // patch 6
+				n := int64(8)
+				if cap(a) != c {
+					n += int64(cap(a)) * 16
+				}
+				if err = env.grew(n); err != nil {
+					break loop
+				}
+			}
 		case opfork:
 			if backtrack {
 				if err != nil {
@@ -202,6 +229,11 @@ loop:
 					break loop
 				}
 				env.push(w)
+				if env.measurer != nil { // patch 6
+					if err = env.grew(builtSize(w)); err != nil {
+						break loop
+					}
+				}
 				if !env.paths.empty() && env.expdepth == 0 {
 					switch v[2].(string) {
 					case "_index":
@@ -323,6 +355,11 @@ loop:
 						break loop
 					}
 					env.push(w)
+					if env.measurer != nil { // patch 6
+						if err = env.grew(builtSize(w)); err != nil {
+							break loop
+						}
+					}
 					continue
 				}
 				break loop

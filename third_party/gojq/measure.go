@@ -68,7 +68,7 @@ func (env *env) measure() {
 // size adds up what env holds: its stack (every block, as the collector
 // keeps them), paths, variables and arguments. It stops past limit.
 func (env *env) size(limit int64) int64 {
-	w := &sizeWalk{limit: limit, seen: map[uintptr]struct{}{}}
+	w := &sizeWalk{limit: limit, seen: map[uintptr]struct{}{}, ctx: env.ctx}
 	for _, b := range env.stack.data {
 		w.add(b.value)
 	}
@@ -82,7 +82,14 @@ func (env *env) size(limit int64) int64 {
 	for _, v := range env.args {
 		w.add(v)
 	}
-	return w.n + int64(cap(env.stack.data))*32 + int64(cap(env.paths.data))*40 + int64(cap(env.values))*16
+	return w.n + env.stacksSize()
+}
+
+// stacksSize is what the program's stacks take (patch 6: with the scopes
+// and forks, which a runaway recursion grows).
+func (env *env) stacksSize() int64 {
+	return int64(cap(env.stack.data))*32 + int64(cap(env.paths.data))*40 + int64(cap(env.values))*16 +
+		int64(cap(env.scopes.data))*48 + int64(cap(env.forks))*72
 }
 
 // sizeWalk adds up the sizes of values, each array, object and string
@@ -93,12 +100,18 @@ type sizeWalk struct {
 	n, limit int64
 	seen     map[uintptr]struct{}
 	stack    []sizeFrame // patch 5
+	// Patch 6: the value lists of small objects, reused; the context
+	// that stops the walk, and how many values it added.
+	free  [][]any
+	ctx   context.Context
+	count int
 }
 
 // sizeFrame is an array or object being walked: what is left of it.
 type sizeFrame struct {
-	vs []any
-	it *reflect.MapIter
+	vs  []any
+	it  *reflect.MapIter
+	own []any // patch 6: a small object's values, vs being what is left
 }
 
 func (w *sizeWalk) once(p unsafe.Pointer) bool {
@@ -119,6 +132,11 @@ func (w *sizeWalk) add(v any) {
 	base := len(w.stack)
 	w.one(v)
 	for len(w.stack) > base && w.n <= w.limit {
+		// Patch 6: a walk of a large value stops with its program.
+		if w.count++; w.count&(1<<14-1) == 0 && w.ctx != nil && w.ctx.Err() != nil {
+			w.n = w.limit + 1
+			break
+		}
 		f := &w.stack[len(w.stack)-1]
 		switch {
 		case f.it != nil && f.it.Next():
@@ -130,6 +148,9 @@ func (w *sizeWalk) add(v any) {
 			f.vs = f.vs[1:]
 			w.one(x)
 		default:
+			if f.own != nil { // patch 6
+				w.free = append(w.free, f.own[:0])
+			}
 			w.stack = w.stack[:len(w.stack)-1]
 		}
 	}
@@ -164,6 +185,23 @@ func (w *sizeWalk) one(v any) {
 			return
 		}
 		w.n += int64(len(v))*48 + 48 + 32 // and its frame
+		if len(v) <= 64 {
+			// Patch 6: a small object's values are listed at once, in a
+			// list the walk reuses: reflect's iterator allocated for every
+			// key and value, and walked a million small objects in 2 s.
+			var vs []any
+			if n := len(w.free); n > 0 {
+				vs, w.free = w.free[n-1], w.free[:n-1]
+			}
+			for k, x := range v {
+				if len(k) < 64 || w.once(unsafe.Pointer(unsafe.StringData(k))) {
+					w.n += int64(len(k)) + 16
+				}
+				vs = append(vs, x)
+			}
+			w.stack = append(w.stack, sizeFrame{vs: vs, own: vs})
+			return
+		}
 		w.stack = append(w.stack, sizeFrame{it: reflect.ValueOf(v).MapRange()})
 	case []pathValue:
 		w.n += int64(cap(v)) * 32
