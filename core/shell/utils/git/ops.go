@@ -741,8 +741,19 @@ func (r *repo) resetPaths(rev string, paths []string, quiet bool) error {
 func runTag(g *cmd, args []string) error {
 	annotate, force, del, list := false, false, false, false
 	var msgs, names []string
+	var lo tagListOptions
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if ok, consumed, err := lo.parseTagListArg(a, args[i+1:]); ok {
+			if err != nil {
+				return err
+			}
+			if consumed {
+				i++
+			}
+			list = true
+			continue
+		}
 		switch {
 		case a == "-a" || a == "--annotate":
 			annotate = true
@@ -778,7 +789,8 @@ func runTag(g *cmd, args []string) error {
 	case del:
 		return r.deleteTags(names)
 	case list || len(names) == 0:
-		return r.listTags(names)
+		lo.patterns = names
+		return r.listTagsWith(lo)
 	}
 	name := names[0]
 	ref := plumbing.NewTagReferenceName(name)
@@ -825,30 +837,6 @@ func runTag(g *cmd, args []string) error {
 	}
 	if old != nil && old.Hash() != h {
 		fmt.Fprintf(g.out, "Updated tag '%s' (was %s)\n", name, r.abbrev(old.Hash()))
-	}
-	return nil
-}
-
-func (r *repo) listTags(patterns []string) error {
-	refs, err := r.refs()
-	if err != nil {
-		return err
-	}
-	for _, ref := range refs {
-		if !ref.Name().IsTag() {
-			continue
-		}
-		name := ref.Name().Short()
-		if len(patterns) > 0 {
-			ok := false
-			for _, p := range patterns {
-				ok = ok || globAny(p, name)
-			}
-			if !ok {
-				continue
-			}
-		}
-		fmt.Fprintln(r.g.out, name)
 	}
 	return nil
 }
