@@ -488,9 +488,12 @@ func TestLongLinesMatchPieceByPiece(t *testing.T) {
 // line was over ('a command of the line did not stop'): split listed
 // every piece first (-b 1 of 20 MB, twenty million; -n 3/100000000000 a
 // hundred billion empty ones for one line of input), tsort prepended
-// each successor to a copy of the list (200,000 successors of one item:
-// 2e10 copies), expand padded a line of tabs on after its stdout was
-// gone, mkdir -p made a path's 200,000 parents copying each prefix.
+// each successor to a copy of the list (100,000 successors of one item:
+// 5e9 copies), expand padded a line of tabs on after its stdout was
+// gone, mkdir -p made a path's 200,000 parents copying each prefix, join
+// paired a million lines of one key with a thousand, and awk's gsub
+// searched a pattern whose every match scans the rest of the line (a*b|a)
+// in one call of minutes.
 func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ line, want string }{
@@ -498,12 +501,16 @@ func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
 		{`seq 10 > /w/f; split -n 2/3 /w/f`, "\n5\n6\n7\n"},
 		{`echo x | split -e -n 100000000000 - /w/x`, ""},
 		{`head -c 20000000 /dev/zero | split -b 1 - /w/x`, ""},
-		{`seq 1 200000 | sed 's/^/a /' | tsort | wc -l`, "200001\n"},
-		{`seq 1 200000 | sed 's/^/a /' | tsort | head -3`, "a\n200000\n199999\n"},
+		{`seq 1 100000 | sed 's/^/a /' | tsort | wc -l`, "100001\n"},
+		{`seq 1 100000 | sed 's/^/a /' | tsort | head -3`, "a\n100000\n99999\n"},
 		{`head -c 3000000 /dev/zero | tr '\0' '\t' | expand -t 1000 | wc -c`, ""},
 		{`printf 'a\tb\n' | expand -t 4`, "a   b\n"},
 		{`p=$(head -c 200000 /dev/zero | sed 's/\x0/a\//g'); mkdir -p /w/$p`, ""},
 		{`mkdir -p /w/m/./n//o/ && cd /w/m/n/o && pwd`, "/w/m/n/o\n"},
+		{`yes a | head -1000000 | join - <(yes a | head -1000) | wc -l`, ""},
+		{`printf '1 a\n1 b\n2 c\n' > /w/j; join /w/j /w/j`, "1 a a\n1 a b\n1 b a\n1 b b\n2 c c\n"},
+		{`s=$(head -c 300000 /dev/zero | tr '\0' a); echo $s | awk '{gsub(/a*b|a/, "c"); print length($0)}'`, ""},
+		{`head -c 100000 /dev/zero | tr '\0' a | awk '{n = gsub(/a/, "bb"); print n, length($0)}'`, "100000 200000\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {

@@ -192,6 +192,7 @@ type joiner struct {
 	cfg  *joinConfig
 	in   [2]*bufio.Reader
 	line [2]int // lines read, for order messages
+	held int64  // what the key's groups hold, charged
 	prev [2][]byte
 	// autoWidth is -o auto's field count per file, from its first line.
 	autoWidth [2]int
@@ -283,21 +284,36 @@ func (j *joiner) run() {
 			j.unpaired(1, b)
 			b = j.next(1)
 		default:
+			// The lines of one key are held, and charged, as they are
+			// read; their pairs stop at the line's end (a million lines of
+			// one key against a thousand are a billion pairs).
 			ga, gb := [][][]byte{a}, [][][]byte{b}
 			key := append([]byte(nil), j.key(0, a)...)
+			held := j.held
 			for a = j.next(0); a != nil && j.compare(j.key(0, a), key) == 0; a = j.next(0) {
+				if !j.hold(a) {
+					return
+				}
 				ga = append(ga, a)
 			}
 			for b = j.next(1); b != nil && j.compare(j.key(1, b), key) == 0; b = j.next(1) {
+				if !j.hold(b) {
+					return
+				}
 				gb = append(gb, b)
 			}
 			if !j.cfg.onlyUnpair {
 				for _, x := range ga {
+					if j.t.stopped() {
+						return
+					}
 					for _, y := range gb {
 						j.emit(x, y)
 					}
 				}
 			}
+			j.t.env.Grow(held - j.held) // the groups are let go
+			j.held = held
 		}
 	}
 	for ; a != nil && !j.t.stopped(); a = j.next(0) {
@@ -309,6 +325,17 @@ func (j *joiner) run() {
 }
 
 // next reads the following line of file i and checks its order.
+// hold charges a line of a key's group to the line's memory budget;
+// false when the budget is spent (the line is ending).
+func (j *joiner) hold(fields [][]byte) bool {
+	n := int64(24 + 24*len(fields))
+	for _, f := range fields {
+		n += int64(len(f))
+	}
+	j.held += n
+	return j.t.env.Grow(n) == nil
+}
+
 func (j *joiner) next(i int) [][]byte {
 	f := j.readLine(i)
 	if f != nil {

@@ -260,7 +260,7 @@ func (in *interp) substitute(a []expr, global bool) value {
 	}
 	var matches [][]int
 	if global {
-		matches = re.allIndex(s)
+		matches = re.allIndex(s, in.checkCtx)
 	} else if m := re.index(s); m != nil {
 		matches = [][]int{m}
 	}
@@ -321,7 +321,7 @@ func (in *interp) gensub(a []expr) value {
 	} else {
 		in.warn("gensub: third argument `" + hs + "' treated as 1")
 	}
-	matches := re.allSubmatch(s)
+	matches := re.allSubmatch(s, in.checkCtx)
 	var b strings.Builder
 	last := 0
 	for i, m := range matches {

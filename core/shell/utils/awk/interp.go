@@ -133,6 +133,14 @@ func (in *interp) tick() {
 	}
 }
 
+// checkCtx stops awk at once if the line has ended (between the searches
+// of a long gsub).
+func (in *interp) checkCtx() {
+	if err := in.ctx.Err(); err != nil {
+		panic(errCancelled{err})
+	}
+}
+
 // errCancelled carries the context's end out of the interpreter.
 type errCancelled struct{ err error }
 

@@ -206,18 +206,19 @@ func (r *regex) index(s string) []int {
 }
 
 // allIndex returns every non-overlapping match; an empty match right
-// after a match is skipped, as awk's gsub wants.
-func (r *regex) allIndex(s string) [][]int {
+// after a match is skipped, as awk's gsub wants. check is called between
+// searches (see findAll).
+func (r *regex) allIndex(s string, check func()) [][]int {
 	if !r.isLit {
 		if !isASCII(s) {
 			t, back := latin1(s, true)
-			all := r.re.FindAllStringIndex(t, -1)
+			all := findAll(r.re, t, false, check)
 			for _, m := range all {
 				mapBack(m, back)
 			}
 			return all
 		}
-		return r.re.FindAllStringIndex(s, -1)
+		return findAll(r.re, s, false, check)
 	}
 	if r.prefix || r.suffix {
 		if m := r.index(s); m != nil {
@@ -237,19 +238,72 @@ func (r *regex) allIndex(s string) [][]int {
 }
 
 // allSubmatch is allIndex with groups.
-func (r *regex) allSubmatch(s string) [][]int {
+func (r *regex) allSubmatch(s string, check func()) [][]int {
 	if !r.isLit {
 		if !isASCII(s) {
 			t, back := latin1(s, true)
-			all := r.re.FindAllStringSubmatchIndex(t, -1)
+			all := findAll(r.re, t, true, check)
 			for _, m := range all {
 				mapBack(m, back)
 			}
 			return all
 		}
-		return r.re.FindAllStringSubmatchIndex(s, -1)
+		return findAll(r.re, s, true, check)
 	}
-	return r.allIndex(s)
+	return r.allIndex(s, check)
+}
+
+// findAll is re's FindAllString(Submatch)Index(s, -1), searched a growing
+// number of matches at a time from where the last one ended, with check
+// called between searches: a pattern whose every match scans the rest of
+// the string (a*b|a over a line of a's) made one uninterruptible call of
+// minutes, which ran on after its line was over. A pattern that looks
+// behind (^, \b, \B) is searched whole: a search from inside the string
+// would take that place for its start.
+func findAll(re *regexp.Regexp, s string, groups bool, check func()) [][]int {
+	find := re.FindAllStringIndex
+	if groups {
+		find = re.FindAllStringSubmatchIndex
+	}
+	expr := re.String()
+	if len(s) < 1<<12 || strings.ContainsAny(expr, "^") || strings.Contains(expr, `\b`) || strings.Contains(expr, `\B`) || strings.Contains(expr, `\A`) {
+		return find(s, -1)
+	}
+	var out [][]int
+	pos, prevEnd, chunk := 0, -1, 16
+	for pos <= len(s) {
+		check()
+		ms := find(s[pos:], chunk)
+		more := len(ms) == chunk
+		for _, m := range ms {
+			for j := range m {
+				if m[j] >= 0 {
+					m[j] += pos
+				}
+			}
+		}
+		// As regexp's own loop: an empty match where the last one ended
+		// is not one, and after an empty match the search moves a
+		// character on.
+		if len(ms) > 0 && ms[0][0] == ms[0][1] && ms[0][0] == prevEnd {
+			ms = ms[1:]
+		}
+		out = append(out, ms...)
+		if len(ms) == 0 || !more {
+			return out
+		}
+		last := ms[len(ms)-1]
+		prevEnd, pos = last[1], last[1]
+		if last[0] == last[1] {
+			if pos == len(s) {
+				return out
+			}
+			_, w := utf8.DecodeRuneInString(s[pos:])
+			pos += w
+		}
+		chunk = min(2*chunk, 4096)
+	}
+	return out
 }
 
 // indexBytes is index over a byte slice (regex record separators).
