@@ -98,6 +98,13 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`awk 'function f(n,  s) { s = sprintf("%300000s", n); if (n < 100) f(n + 1) } BEGIN { f(0); print "held" }'`, 4 << 20},
 		{`head -c 1000000 /dev/zero | tr '\0' a | sed 'p;p;p;p;p' | awk '{ getline a; getline b; getline c; getline d; getline e; print "held" }'`, 4 << 20},
 		{`printf '%*s' 2000000000 x | wc -c`, small},
+		// A line of each of several memory files, held at once.
+		{`head -c 1M /dev/zero | tr '\0' a > /tmp/x; paste /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x | wc -c`, 4 << 20},
+		{`head -c 1500K /dev/zero | tr '\0' a > /tmp/x; join /tmp/x /tmp/x | wc -c`, 4 << 20},
+		{`head -c 1500K /dev/zero | tr '\0' a > /tmp/x; comm /tmp/x /tmp/x | wc -c`, 4 << 20},
+		// column holds every line and cell.
+		{`yes 'a b c' | head -c 2M | column -t | wc -c`, 4 << 20},
+		{`yes 'a b c' | head -c 3M | column | wc -c`, 4 << 20},
 		{`printf -v x '%*s' 2000000000 y; echo ${#x}`, small},
 		{`cat /dev/zero > /tmp/f`, small},
 		{`head -c 1G /dev/zero > /tmp/f`, small},

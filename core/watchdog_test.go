@@ -221,6 +221,22 @@ func TestSedLongLineMatchesAreNotListedAtOnce(t *testing.T) {
 	}
 }
 
+// G-12.3: paste -s writes the line it joins as it reads it: joining 40 MB
+// of lines held the whole joined line, outside the budget.
+func TestPasteSerialStreams(t *testing.T) {
+	s := memoryWorkspace(t, 32<<20)
+	var res Result
+	peak := heapPeakDuring(func() {
+		res = s.Execute(context.Background(), `yes | head -c 40M | paste -s -d ' ' | wc -c`)
+	})
+	if res.ExitCode != 0 || res.Stdout != "41943040\n" {
+		t.Errorf("%+v", res)
+	}
+	if peak > 32<<20 {
+		t.Errorf("the heap held %d MiB more at its peak", peak>>20)
+	}
+}
+
 // heapPeakDuring runs f and returns how much more the heap's objects
 // (garbage included) held at their peak, sampled every millisecond, than
 // before it.

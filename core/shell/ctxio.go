@@ -107,10 +107,11 @@ func (s stopFS) OpenFile(name string, flag int, perm fs.FileMode) (vfs.File, err
 	if err != nil {
 		return nil, err
 	}
-	if s.keeps != utils.KeepsAll && flag&(os.O_WRONLY|os.O_RDWR) == 0 && vfs.Finite(f) {
+	if s.keeps != utils.KeepsAll && s.keeps != utils.KeepsLines && flag&(os.O_WRONLY|os.O_RDWR) == 0 && vfs.Finite(f) {
 		// Reading a memory file ends, and the mount's size bounds what a
 		// line of it can hold: most files a line reads (grep over a
-		// tree) go unwrapped, which keeps the hot path as it was.
+		// tree) go unwrapped, which keeps the hot path as it was. A
+		// utility that holds a line of many files at once is charged.
 		return f, nil
 	}
 	if flag&(os.O_WRONLY|os.O_RDWR) != os.O_WRONLY {

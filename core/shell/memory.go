@@ -137,7 +137,7 @@ func (c *inputCharge) account(p []byte) error {
 	case utils.KeepsAll:
 		// Lines kept as slices cost a header each beside their bytes.
 		return c.take(int64(len(p)) + 24*int64(bytes.Count(p, newline)))
-	case utils.KeepsLine:
+	case utils.KeepsLine, utils.KeepsLines:
 		if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
 			c.run = int64(len(p) - i - 1)
 		} else {

@@ -45,7 +45,7 @@ var columnOpts = []optDef{
 
 // columnUtility makes the column utility (see builtins).
 func columnUtility(string) *Utility {
-	return &Utility{Name: "column", Run: runColumn, Operands: inputOperands(columnOpts, parseMode{}), OperandExit: 1, Help: columnHelp}
+	return &Utility{Name: "column", Run: runColumn, Operands: inputOperands(columnOpts, parseMode{}), OperandExit: 1, Help: columnHelp, Keeps: KeepsAll}
 }
 
 // columnConfig is a parsed column command line.
@@ -155,11 +155,22 @@ func columnTable(t *tool, cfg *columnConfig, lines []string) {
 	if len(cfg.names) > 0 {
 		rows = append(rows, cfg.names)
 	}
+	// The cells are charged (the lines' bytes were, as they were read):
+	// three short fields a line held 130 bytes a line nothing counted
+	// (G-12.3).
+	var held int64
 	for _, line := range lines {
 		if strings.TrimSpace(line) == "" && !cfg.keepEmpty {
 			continue
 		}
-		rows = append(rows, cfg.splitCells(line))
+		cells := cfg.splitCells(line)
+		rows = append(rows, cells)
+		if held += 48 + 16*int64(cap(cells)); held >= 64<<10 {
+			if t.env.Grow(held) != nil || t.stopped() {
+				return
+			}
+			held = 0
+		}
 	}
 	var widths []int
 	for _, r := range rows {
@@ -199,7 +210,7 @@ func columnTable(t *tool, cfg *columnConfig, lines []string) {
 // columnFill prints the default display: entries in columns (filled down,
 // or across with -x) within the output width, separated by tabs.
 func columnFill(t *tool, cfg *columnConfig, lines []string) {
-	var entries []string
+	entries := lines[:0] // the blank lines are dropped in place
 	maxLen := 0
 	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {

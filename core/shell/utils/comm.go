@@ -56,6 +56,7 @@ func commUtility(string) *Utility {
 		OperandExit: 1,
 		Voice:       quotedVoice("comm"),
 		Help:        commHelp,
+		Keeps:       KeepsLines,
 	}
 }
 

@@ -47,7 +47,7 @@ var joinOpts = []optDef{
 
 // joinUtility makes the join utility (see builtins).
 func joinUtility(string) *Utility {
-	return &Utility{Name: "join", Run: runJoin, Operands: inputOperands(joinOpts, parseMode{}), OperandExit: 1, Help: joinHelp}
+	return &Utility{Name: "join", Run: runJoin, Operands: inputOperands(joinOpts, parseMode{}), OperandExit: 1, Help: joinHelp, Keeps: KeepsLines}
 }
 
 // joinConfig is a parsed join command line.

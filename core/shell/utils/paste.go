@@ -35,6 +35,7 @@ func pasteUtility(string) *Utility {
 		OperandExit: 1,
 		Voice:       quotedVoice("paste"),
 		Help:        pasteHelp,
+		Keeps:       KeepsLines,
 	}
 }
 
@@ -184,9 +185,11 @@ func pasteParallel(t *tool, inputs []*pasteInput, delims []string, eol byte) {
 	}
 }
 
+// pasteSerial joins each input's lines into one, written as it is read:
+// the joined line of a large input is never held (G-12.3).
 func pasteSerial(t *tool, inputs []*pasteInput, delims []string, eol byte) {
+	var out []byte
 	for _, in := range inputs {
-		var out []byte
 		first := true
 		k := 0
 		for !t.stopped() {
@@ -200,8 +203,13 @@ func pasteSerial(t *tool, inputs []*pasteInput, delims []string, eol byte) {
 			}
 			out = append(out, line...)
 			first = false
+			if len(out) >= 64<<10 {
+				t.write(out)
+				out = out[:0]
+			}
 		}
 		out = append(out, eol)
 		t.write(out)
+		out = out[:0]
 	}
 }
