@@ -213,6 +213,9 @@ func (r *csplitRun) removeLine() []byte {
 	if r.head >= int64(len(r.lines)) {
 		return nil
 	}
+	// The search goes on after what was taken, as GNU's current_line
+	// follows its buffer's first available line.
+	r.current = max(r.current, r.head+1)
 	r.head++
 	return r.lines[r.head-1]
 }
@@ -255,11 +258,10 @@ func (r *csplitRun) lineCount(c *csplitControl, rep int64) bool {
 	if !r.create() {
 		return false
 	}
-	noMore := r.head >= int64(len(r.lines))
-	if noMore && r.suppress {
+	if r.suppress && r.noMoreLines() {
 		return r.lineError(c, rep)
 	}
-	if noMore {
+	if r.head >= int64(len(r.lines)) {
 		return r.disappeared()
 	}
 	for n := r.head + 1; n < last; n++ {
@@ -275,10 +277,16 @@ func (r *csplitRun) lineCount(c *csplitControl, rep int64) bool {
 	if r.suppress {
 		r.removeLine()
 	}
-	if r.head >= int64(len(r.lines)) && !r.suppress {
+	if !r.suppress && r.noMoreLines() {
 		return r.lineError(c, rep)
 	}
 	return true
+}
+
+// noMoreLines is GNU's no_more_lines: nothing after the last line
+// searched (a regexp's positive offset moves it past what was written).
+func (r *csplitRun) noMoreLines() bool {
+	return r.findLine(r.current+1) == nil
 }
 
 // regexp is a /REGEXP/ or %REGEXP% pattern; done says {*} ran out of
