@@ -369,3 +369,39 @@ func TestTranscriptAnswerRowsHang(t *testing.T) {
 	}
 	t.Fatalf("no answer row:\n%s", s)
 }
+
+// While an answer given here is on its way to the ledger, the answering
+// keys do nothing on that ask and say why: before, a second key on it
+// (after moving back to it) was written too and came back as "already
+// answered elsewhere" once the first landed.
+func TestAnswerInFlightIsNotAnsweredTwice(t *testing.T) {
+	h := start(t, harnessOptions{quiet: true, flaky: true, agents: []string{"responder:responder", "sre-bot:sre-bot"}})
+	h.runAsking("responder-1", "cat /vault/break-glass/failover.md")
+	h.runAsking("sre-bot-1", `echo "replicas: 4" >> config/db.yaml`)
+	h.steady("2 asks waiting", "PLACE")
+	release := h.flaky.holdAnswers()
+	selected := func(agent string) func(string) bool {
+		return func(s string) bool {
+			for _, r := range strings.Split(s, "\n") {
+				if strings.HasPrefix(r, "▸ ") {
+					return strings.Contains(r, " "+agent+" ")
+				}
+			}
+			return false
+		}
+	}
+	h.press("y")
+	h.waitScreenWhere("the sre-bot's ask selected", selected("sre-bot"))
+	h.key("k")
+	h.waitScreenWhere("the responder's ask selected again", selected("responder"))
+	h.press("n")
+	h.waitScreen("cat /vault/break-glass/failover.md: its answer is on its way to the ledger; n did nothing")
+	close(release)
+	if res := h.result(); res.ExitCode != 0 {
+		t.Fatalf("the first answer was not the one written: exit %d %s", res.ExitCode, res.Stderr)
+	}
+	s := h.waitScreen("1 ask waiting")
+	if strings.Contains(s, "elsewhere") {
+		t.Errorf("a second answer was written:\n%s", s)
+	}
+}

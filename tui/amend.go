@@ -80,7 +80,7 @@ func (m *Model) onAmendProposed(msg amendProposedMsg) {
 		draw: func(w int) []string { return m.amendLines(p, w) },
 		yes: func() tea.Cmd {
 			m.moveOffAnswered(p.rec.ID)
-			return m.track("writing the rule and answering "+p.rec.Command, applyAmendment(m.opts.Context, m.ws, p))
+			return m.track("writing the rule and answering "+p.rec.Command, applyAmendment(m.opts.Context, m.ws, p), p.rec.ID)
 		},
 		no:      "left " + doc + " and the ask as they were",
 		asks:    []string{p.rec.ID},

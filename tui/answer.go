@@ -88,6 +88,12 @@ func (m *Model) onAnswerKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	if !selected {
 		return nil, true
 	}
+	if m.answering(r.ID) {
+		// An answer given here is on its way: a second one would be
+		// refused as "already answered elsewhere" once the first lands.
+		m.say(true, r.Command, fmt.Sprintf("%s: its answer is on its way to the ledger; %s did nothing", r.Command, k.String()))
+		return nil, true
+	}
 	if wait := m.armWait(); wait > 0 {
 		m.say(true, r.Command,
 			fmt.Sprintf("%s waits %s: the ask under the cursor has just changed to %s; read it, then press %s again",
@@ -105,7 +111,7 @@ func (m *Model) onAnswerKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 func (m *Model) answerSelected(r decisions.Record, a decisions.Answer) tea.Cmd {
 	a.By = "console"
 	m.moveOffAnswered(r.ID)
-	return m.track("answering "+r.Command, answer(m.opts.Context, m.ledger, []string{r.ID}, a))
+	return m.track("answering "+r.Command, answer(m.opts.Context, m.ledger, []string{r.ID}, a), r.ID)
 }
 
 // openNote opens the note's input for the ask: N's, to deny with a
@@ -237,7 +243,7 @@ func (m *Model) askSame(r decisions.Record, outcome string) tea.Cmd {
 		yes: func() tea.Cmd {
 			m.moveOffAnswered(r.ID)
 			return m.track(fmt.Sprintf("answering %d asks", len(ids)),
-				answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: outcome, Scope: decisions.Once, By: "console"}))
+				answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: outcome, Scope: decisions.Once, By: "console"}), ids...)
 		},
 		no:      fmt.Sprintf("left the %d asks as they were", len(ids)),
 		asks:    ids,
@@ -281,7 +287,7 @@ func (m *Model) askAllowAllOfSession() tea.Cmd {
 		},
 		yes: func() tea.Cmd {
 			return m.track("answering "+plural(len(ids), "ask", "asks"),
-				answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "console"}))
+				answer(m.opts.Context, m.ledger, ids, decisions.Answer{Outcome: decisions.Allow, Scope: decisions.Once, By: "console"}), ids...)
 		},
 		no:      "left " + s.Agent + "'s asks as they were",
 		asks:    ids,

@@ -81,6 +81,9 @@ type Model struct {
 	// messageUntil is when the message leaves the rule, by the console's
 	// clock (see messageLife): a test that pins the clock keeps it.
 	messageUntil time.Time
+	// messageAt is when it was said: a message said after a wait showed
+	// on the rule takes the rule back (it answers a key just pressed).
+	messageAt time.Time
 
 	// Arming (G-13.6): shownAsk is the ask the answering keys act on as
 	// of the last update; navigated says the human moved the selection in
@@ -405,7 +408,7 @@ func (m *Model) say(isErr bool, about string, wordings ...string) {
 	for _, w := range wordings[1:] {
 		m.messageShort = append(m.messageShort, inert(w))
 	}
-	m.messageErr, m.messageUntil = isErr, m.ctx.Now().Add(messageLife(wordings[0], isErr))
+	m.messageErr, m.messageUntil, m.messageAt = isErr, m.ctx.Now().Add(messageLife(wordings[0], isErr)), m.ctx.Now()
 }
 
 // typing reports whether a pane's text input has the keys: then letters

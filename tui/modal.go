@@ -142,7 +142,7 @@ func (n *noteModal) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.note.Blur()
 		m.moveOffAnswered(n.rec.ID)
 		return m.track("answering "+n.rec.Command,
-			answer(m.opts.Context, m.ledger, []string{n.rec.ID}, decisions.Answer{Outcome: n.outcome, Scope: decisions.Once, Note: note, By: "console"})), true
+			answer(m.opts.Context, m.ledger, []string{n.rec.ID}, decisions.Answer{Outcome: n.outcome, Scope: decisions.Once, Note: note, By: "console"}), n.rec.ID), true
 	case key.Matches(k, keys.Back):
 		m.note.Blur()
 		m.say(false, n.rec.Command, "no answer given to "+n.rec.Command)

@@ -264,7 +264,7 @@ func (m *Model) asksPage(w, h int) string {
 // happened (an answer given, an ask closed) for a few seconds.
 func (m *Model) messageRule(w int) string {
 	st := m.ctx.Styles
-	if wk, ok := m.shownWork(); ok {
+	if wk, ok := m.shownWork(); ok && (m.message == "" || m.messageAt.Before(wk.since.Add(workShowAfter))) {
 		text := " " + m.ctx.Spin + " " + fitWords(wk.what+"…", w-6) + " "
 		return st.Rule.Render("─") + st.Pending.Render(text) + st.Rule.Render(strings.Repeat("─", max(w-1-textWidth(text), 0)))
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -25,6 +26,7 @@ type workItem struct {
 	token int
 	what  string // "answering cat /vault/…", for the rule
 	since time.Time
+	asks  []string // the asks an answer in flight settles
 }
 
 // workDoneMsg carries the message a tracked command produced, with the
@@ -38,14 +40,14 @@ type workDoneMsg struct {
 func newSpinner() spinner.Model { return spinner.New(spinner.WithSpinner(spinner.MiniDot)) }
 
 // track runs cmd as work the rule shows while it lasts; what says what it
-// does, with the command it is about.
-func (m *Model) track(what string, cmd tea.Cmd) tea.Cmd {
+// does, with the command it is about, and asks which asks it answers.
+func (m *Model) track(what string, cmd tea.Cmd, asks ...string) tea.Cmd {
 	if cmd == nil {
 		return nil
 	}
 	m.workSeq++
 	tok := m.workSeq
-	m.work = append(m.work, workItem{token: tok, what: what, since: m.ctx.Now()})
+	m.work = append(m.work, workItem{token: tok, what: what, since: m.ctx.Now(), asks: asks})
 	return func() tea.Msg { return workDoneMsg{token: tok, msg: cmd()} }
 }
 
@@ -58,6 +60,17 @@ func (m *Model) onWorkDone(msg workDoneMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m.Update(msg.msg)
+}
+
+// answering reports whether an answer to ask id is on its way to the
+// ledger.
+func (m *Model) answering(id string) bool {
+	for _, w := range m.work {
+		if slices.Contains(w.asks, id) {
+			return true
+		}
+	}
+	return false
 }
 
 // shownWork is the oldest work that has run long enough to be shown.
