@@ -54,6 +54,9 @@ type logOptions struct {
 	shortStat bool
 	// pretty is --pretty=short, full, fuller or raw ("": medium).
 	pretty string
+	// reference is --pretty=reference: its dates are short unless
+	// --date is given.
+	reference bool
 	// visit, when set, is given each commit the log would show, in its
 	// order, instead of printing it (shortlog).
 	visit func(*commit) error
@@ -137,7 +140,11 @@ func parseLogArgs(args []string) (logOptions, error) {
 			case f == "medium" || f == "":
 			case f == "short" || f == "full" || f == "fuller" || f == "raw":
 				o.pretty = f
-			case f == "email" || f == "reference" || f == "mboxrd":
+			case f == "reference":
+				// "%h (%s, %ad)" with the short date unless --date says
+				// otherwise (settled once all options are read).
+				o.format, o.tformat, o.reference = "%h (%s, %ad)", true, true
+			case f == "email" || f == "mboxrd":
 				return o, &exitError{msg: "git: 'log --pretty=" + f + "' is not supported here\n", code: 1}
 			default:
 				if !strings.Contains(f, "%") {
@@ -190,6 +197,9 @@ func parseLogArgs(args []string) (logOptions, error) {
 		default:
 			o.revs = append(o.revs, a)
 		}
+	}
+	if o.reference && o.date.kind == "" {
+		o.date = dateMode{kind: "short"}
 	}
 	return o, nil
 }
