@@ -533,3 +533,27 @@ func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
 		})
 	}
 }
+
+// G-12.3: sizes near 2^63 neither panic nor pass the budget: a charge of
+// 2^63-1 bytes overflowed the line's sum and passed (truncate -s
+// 9223372036854775807 then made the file's slice at that size, a panic,
+// and printf's widest field did the same), od -w2000000000 made its two
+// blocks, four gigabytes, without asking.
+func TestExtremeSizesStayInTheBudget(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ line, stdout, stderr string }{
+		{`truncate -s 9223372036854775807 /w/a; echo $?; wc -c < /w/a`, "1\n2\n",
+			"truncate: failed to truncate '/w/a' at 9223372036854775807 bytes: File too large\n"},
+		{`truncate -s 17592186044417 /w/a; echo $?`, "1\n", "truncate: failed to truncate '/w/a' at 17592186044417 bytes: File too large\n"},
+		{`printf '%*.*s\n' -9223372036854775808 -9223372036854775808 abc`, "", "gatehouse: line exceeded the memory limit (96MiB)\n"},
+		{`od -w2000000000 /w/a; echo $?`, "", "gatehouse: line exceeded the memory limit (96MiB)\n"},
+		{`od -w4 /w/a`, "0000000 005061\n0000002\n", ""},
+	}
+	for _, tc := range cases {
+		s := memoryWorkspaceFor(t, 96<<20, 10*time.Second)
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.stdout || res.Stderr != tc.stderr {
+			t.Errorf("%s: stdout %q stderr %q, want %q and %q", tc.line, res.Stdout, tail(res.Stderr), tc.stdout, tc.stderr)
+		}
+	}
+}

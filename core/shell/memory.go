@@ -33,6 +33,12 @@ func (ls *lineState) charge(n int64) error {
 		accounted.Add(n)
 		return nil
 	}
+	// n past the whole budget is refused before the sum, which could
+	// overflow (a file truncated to 2^63-1 bytes passed as a negative sum).
+	if n > ls.sh.limits.Memory {
+		ls.overMemory()
+		return errMemory
+	}
 	if ls.mem.Add(n) > ls.sh.limits.Memory {
 		ls.mem.Add(-n)
 		ls.overMemory()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"sync"
+	"syscall"
 )
 
 // Open flags, named once so the write test reads plainly.
@@ -156,6 +157,9 @@ func (f *memFile) Write(p []byte) (int, error) {
 	if f.flag&appendFlag != 0 {
 		f.off = int64(len(n.data))
 	}
+	if f.off > maxMemFileSize-int64(len(p)) {
+		return 0, pathErr("write", f.name, syscall.EFBIG)
+	}
 	end := f.off + int64(len(p))
 	if end > int64(len(n.data)) {
 		// Grow geometrically so a file written in small pieces (a
@@ -203,6 +207,12 @@ func (f *memFile) Seek(offset int64, whence int) (int64, error) {
 	return f.off, nil
 }
 
+// maxMemFileSize is the largest a memory file may grow, ext4's limit: a
+// size near 2^63 (truncate -s 9223372036854775807, a write after a seek
+// there) overflowed the sums that charge growth, and the file's slice
+// was made at that size (a panic).
+const maxMemFileSize = 1 << 44
+
 // Truncate changes the file's size, as ftruncate(2).
 func (f *memFile) Truncate(size int64) error {
 	f.mu.Lock()
@@ -212,6 +222,9 @@ func (f *memFile) Truncate(size int64) error {
 	}
 	if size < 0 {
 		return pathErr("truncate", f.name, EINVAL)
+	}
+	if size > maxMemFileSize {
+		return pathErr("truncate", f.name, syscall.EFBIG)
 	}
 	f.fs.mu.Lock()
 	defer f.fs.mu.Unlock()

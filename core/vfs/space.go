@@ -47,8 +47,10 @@ func (s *space) grow(n int64) error {
 		s.used.Add(n)
 		return nil
 	}
-	if s.used.Add(n) > s.limit {
-		s.used.Add(-n)
+	if n > s.limit || s.used.Add(n) > s.limit { // n first: the sum could overflow
+		if n <= s.limit {
+			s.used.Add(-n)
+		}
 		return ENOSPC
 	}
 	return nil

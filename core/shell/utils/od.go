@@ -274,6 +274,11 @@ func runOd(e *Env) (int, error) {
 		return t.end(1)
 	}
 	in.limit = cfg.limit
+	// A line's two blocks are charged before they are made: -w2000000000
+	// made four gigabytes nothing counted.
+	if t.env.Grow(2*int64(cfg.width)) != nil {
+		return t.end(1) // the line is ending
+	}
 	block := make([]byte, cfg.width)
 	prev := make([]byte, cfg.width)
 	var line []byte

@@ -148,7 +148,12 @@ func runTruncate(e *Env) (int, error) {
 	status = 0
 	for _, name := range files {
 		if err := truncateOne(e, name, op, amount, base, noCreate); err != nil {
-			t.rawStderr("truncate: cannot open '" + name + "' for writing: " + errText(err) + "\n")
+			var tf *truncateFailed
+			if errors.As(err, &tf) {
+				t.rawStderr("truncate: failed to truncate '" + name + "' at " + strconv.FormatInt(tf.size, 10) + " bytes: " + errText(tf.err) + "\n")
+			} else {
+				t.rawStderr("truncate: cannot open '" + name + "' for writing: " + errText(err) + "\n")
+			}
 			status = 1
 		}
 	}
@@ -200,8 +205,16 @@ func truncateOne(e *Env, name string, op byte, amount, base int64, noCreate bool
 		return syscall.ENOTSUP
 	}
 	if err := tr.Truncate(size); err != nil {
-		return err
+		return &truncateFailed{size, err}
 	}
 	_, err = f.Seek(0, io.SeekStart)
 	return err
 }
+
+// truncateFailed is a file opened but not sized: GNU words it apart.
+type truncateFailed struct {
+	size int64
+	err  error
+}
+
+func (e *truncateFailed) Error() string { return e.err.Error() }
