@@ -101,6 +101,7 @@ func TestFit(t *testing.T) {
 		{"break-glass needs a second pair of eyes", 23, "break-glass needs a…   "},
 		{"break-glass needs a second pair of eyes", 32, "break-glass needs a second pair…"},
 		{"changing the deployment needs sign-off", 23, "changing the deploymen…"},
+		{"changing the deployment needs sign-off", 20, "changing the deploy…"},
 		{"short", 8, "short   "},
 	} {
 		if got := fitNearWord(tc.in, tc.w); got != tc.want {

@@ -66,13 +66,13 @@ func fitWords(s string, w int) string {
 }
 
 // fitNearWord is fit for prose in a column (a reason): cut after a word
-// when that keeps at least two thirds of the column, else where the
+// when that keeps at least three quarters of the column, else where the
 // column ends, as fit cuts, so a narrow column still shows most of it.
 func fitNearWord(s string, w int) string {
 	if w <= 0 || textWidth(inert(s)) <= w {
 		return fit(s, w)
 	}
-	if cut := fitWords(s, w); textWidth(cut) >= w*2/3 {
+	if cut := fitWords(s, w); textWidth(cut) >= w*3/4 {
 		return cut + spaces(w-textWidth(cut))
 	}
 	return fit(s, w)
