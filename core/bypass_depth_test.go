@@ -227,6 +227,10 @@ func TestBypassJqValuesTheProgramBuilt(t *testing.T) {
 		{"shared tojson", `jq -n '` + shared + ` | tojson | length'; echo $?`, "5\n", "tojson: value of more than 33554432 parts"},
 		{"shared flatten", `jq -n '` + shared + ` | flatten | length'; echo $?`, "5\n", "flatten: value of more than 33554432 parts"},
 		{"shared sort", `jq -n '[` + shared + `, 1] | sort | length'; echo $?`, "5\n", "sort: value of more than 33554432 parts"},
+		// math/big multiplies (and prints) in one call nothing stops:
+		// 2^(2^30) ran on for minutes after its line.
+		{"big product", `jq -n 'reduce range(30) as $i (2; . * .) | tostring | length'; echo $?`, "5\n", "*: integer of more than 4194304 bits"},
+		{"big product that fits", `jq -n 'reduce range(20) as $i (2; . * .) | tostring | length'`, "315653\n", ""},
 		{"shared print", `jq -c -n '` + shared + `' | head -c 40; echo`, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n", ""},
 	}
 	s := limitsWorkspace(t, Limits{WallTime: 30 * time.Second})

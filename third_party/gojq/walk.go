@@ -32,6 +32,30 @@ const maxWalkDepth = 10000
 // a part shared n times counted n times.
 const maxWalkParts = 1 << 25
 
+// maxBigBits bounds the product of two integers (about 1,260,000 decimal
+// digits): math/big multiplies, and prints in decimal, in one call no
+// context stops, so reduce range(30) as $i (2; . * .) (2^(2^30)) ran on
+// for minutes after its line was over.
+const maxBigBits = 1 << 22
+
+// bigBits is the bits of an integer operand of a multiplication (0 for
+// anything else: a float, a string, an object).
+func bigBits(v any) int {
+	switch v := v.(type) {
+	case *big.Int:
+		return v.BitLen()
+	case int:
+		return 64
+	}
+	return 0
+}
+
+type bigLimitError struct{}
+
+func (*bigLimitError) Error() string {
+	return "*: integer of more than " + strconv.Itoa(maxBigBits) + " bits"
+}
+
 type walkLimitError struct {
 	name string
 	deep bool
@@ -60,7 +84,12 @@ func (env *env) walkGuard(name string, x any, args []any) error {
 	var paths []any // paths whose length the builtin recurses on
 	encode := false
 	switch name {
-	case "_equal", "_notequal", "_less", "_greater", "_lesseq", "_greatereq", "_subtract", "_multiply":
+	case "_multiply":
+		if bigBits(args[0])+bigBits(args[1]) > maxBigBits {
+			return &bigLimitError{}
+		}
+		vs = args[:2]
+	case "_equal", "_notequal", "_less", "_greater", "_lesseq", "_greatereq", "_subtract":
 		vs = args[:2]
 	case "contains", "inside", "indices", "index", "rindex", "_sort_by", "_group_by", "_unique_by", "_min_by", "_max_by":
 		vs = []any{x, args[0]}
