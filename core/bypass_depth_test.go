@@ -245,3 +245,31 @@ func TestBypassJqValuesTheProgramBuilt(t *testing.T) {
 		}
 	}
 }
+
+// G-12.3: expr converts an integer to compute with it in time quadratic in
+// its digits: a number of two million digits took tens of seconds in one
+// call no context stops (ten million, minutes past the line's end). Past
+// 131,072 digits (what one argument of GNU's expr can hold) arithmetic is
+// out of range; truth and comparisons read the digits without converting.
+func TestExprHugeIntegersArePrompt(t *testing.T) {
+	t.Parallel()
+	const x = `x=$(printf '%*s' 2000000 '' | tr ' ' 9); `
+	cases := []struct{ line, stdout, stderr string }{
+		{x + `expr $x + 1; echo $?`, "3\n", "expr: +: Numerical result out of range\n"},
+		{x + `expr 1 \* $x; echo $?`, "3\n", "expr: *: Numerical result out of range\n"},
+		{x + `expr $x | wc -c; expr $x \< 1$x; expr -$x \< -1$x; expr 0$x = $x`, "2000001\n1\n0\n1\n", ""},
+		{`y=$(printf '%*s' 70000 '' | tr ' ' 9); expr $y \* $y | wc -c`, "0\n", "expr: *: Numerical result out of range\n"},
+		{`y=$(printf '%*s' 60000 '' | tr ' ' 9); expr $y \* $y | wc -c`, "120001\n", ""},
+	}
+	s := limitsWorkspace(t, Limits{WallTime: 30 * time.Second})
+	for _, tc := range cases {
+		start := time.Now()
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.stdout || res.Stderr != tc.stderr {
+			t.Errorf("%s: stdout %q stderr %q, want %q and %q", tc.line, res.Stdout, tail(res.Stderr), tc.stdout, tc.stderr)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s took %v", tc.line, d)
+		}
+	}
+}

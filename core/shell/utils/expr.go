@@ -1,6 +1,7 @@
 package utils
 
 import (
+	"cmp"
 	"math/big"
 	"regexp"
 	"strings"
@@ -80,23 +81,54 @@ func runExpr(e *Env) (int, error) {
 	return t.end(0)
 }
 
-// exprNull is expr's falsity: the empty string or an integer zero.
+// exprNull is expr's falsity: the empty string or an integer zero (told
+// from its digits: a long one is not converted).
 func exprNull(v string) bool {
-	if v == "" {
-		return true
-	}
-	n, ok := exprInt(v)
-	return ok && n.Sign() == 0
+	return v == "" || exprIsInt(v) && strings.Trim(strings.TrimPrefix(v, "-"), "0") == ""
 }
 
-// exprInt reads an integer argument (optional sign, digits only).
-func exprInt(s string) (*big.Int, bool) {
+// exprIsInt reports an integer argument (optional sign, digits only).
+func exprIsInt(s string) bool {
 	body := strings.TrimPrefix(s, "-")
-	if body == "" || strings.Trim(body, "0123456789") != "" {
+	return body != "" && strings.Trim(body, "0123456789") == ""
+}
+
+// exprMaxDigits bounds the integers expr computes with: one argument of
+// GNU's expr cannot be longer (Linux's MAX_ARG_STRLEN), and converting a
+// decimal number takes time quadratic in its length (ten million digits
+// ran for minutes past the line's end, G-12.3).
+const exprMaxDigits = 1 << 17
+
+// exprInt reads an integer argument; false when it is not one, or has
+// more than exprMaxDigits digits.
+func exprInt(s string) (*big.Int, bool) {
+	if !exprIsInt(s) || len(s) > exprMaxDigits+1 {
 		return nil, false
 	}
 	n, ok := new(big.Int).SetString(s, 10)
 	return n, ok
+}
+
+// exprCmpInt compares two integer arguments by their digits, however long.
+func exprCmpInt(a, b string) int {
+	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	a = strings.TrimLeft(strings.TrimPrefix(a, "-"), "0")
+	b = strings.TrimLeft(strings.TrimPrefix(b, "-"), "0")
+	na, nb = na && a != "", nb && b != "" // -0 is 0
+	if na != nb {
+		if na {
+			return -1
+		}
+		return 1
+	}
+	c := cmp.Compare(len(a), len(b))
+	if c == 0 {
+		c = strings.Compare(a, b)
+	}
+	if na {
+		return -c
+	}
+	return c
 }
 
 func (p *exprParser) peek() (string, bool) {
@@ -170,10 +202,8 @@ func (p *exprParser) and() (string, *exprError) {
 func (p *exprParser) compare() (string, *exprError) {
 	return p.binary([]string{"<", "<=", "=", "==", "!=", ">=", ">"}, p.sum, func(op, a, b string) (string, *exprError) {
 		c := strings.Compare(a, b)
-		if x, ok := exprInt(a); ok {
-			if y, ok := exprInt(b); ok {
-				c = x.Cmp(y)
-			}
+		if exprIsInt(a) && exprIsInt(b) {
+			c = exprCmpInt(a, b)
 		}
 		holds := map[string]bool{"<": c < 0, "<=": c <= 0, "=": c == 0, "==": c == 0, "!=": c != 0, ">=": c >= 0, ">": c > 0}[op]
 		if holds {
@@ -193,10 +223,16 @@ func (p *exprParser) product() (string, *exprError) {
 
 // exprArith applies an arithmetic operator to two integers.
 func exprArith(op, a, b string) (string, *exprError) {
+	if !exprIsInt(a) || !exprIsInt(b) {
+		return "", &exprError{"non-integer argument", 2}
+	}
+	// Past exprMaxDigits, an operand or a result (a product has at most
+	// as many digits as its factors together) is out of range, as an
+	// overflow was for expr before it used GMP.
 	x, ok1 := exprInt(a)
 	y, ok2 := exprInt(b)
-	if !ok1 || !ok2 {
-		return "", &exprError{"non-integer argument", 2}
+	if !ok1 || !ok2 || op == "*" && len(a)+len(b) > exprMaxDigits+2 {
+		return "", &exprError{op + ": Numerical result out of range", 3}
 	}
 	r := new(big.Int)
 	switch op {
