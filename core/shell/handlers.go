@@ -316,7 +316,7 @@ func (s *Shell) exec(ctx context.Context, args []string) (err error) {
 	}
 	if op, ok := strings.CutPrefix(args[0], s.capture); ok && len(args) > 1 {
 		switch op {
-		case "_wout", "_wsave", "_win", "_wrestore":
+		case "_wout", "_wsave", "_win", "_wrestore", "_wdefer":
 			return s.writeSubst(ctx, hc, op, args[1], args[2:])
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -57,6 +58,11 @@ type lineState struct {
 	// reader reads the rest of the line again as the run's aliases
 	// change (reread.go).
 	reader *textReader
+	// deferred are the keys of the >(…) sites an exec pointed the
+	// shell's descriptors at: their bodies run as the line ends, with the
+	// line's own output (runDeferred).
+	deferred       []string
+	stdout, stderr io.Writer
 	// started: preflight passed and the interpreter began running the
 	// line, so commands may have run on the claims it holds.
 	started bool
@@ -362,6 +368,7 @@ func (s *Shell) Run(ctx context.Context, line string) (res Result) {
 	}
 	stdout.overflow, stderr.overflow = overflow, overflow
 	interp.StdIO(nil, stdout, stderr)(s.runner)
+	ls.stdout, ls.stderr = stdout, stderr
 
 	runErr, stuck := s.runWithin(ctx, file)
 	if stuck {
@@ -474,7 +481,33 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 		}
 	}
 	r.CloseFds()
+	s.runDeferred(ctx, r)
 	return err
+}
+
+// runDeferred runs the bodies of the >(…) the line's exec commands pointed
+// its descriptors at, now that nothing writes to them any more, as bash's
+// run once the shell's descriptors close: each reads what the line wrote
+// there and writes to the line's own output.
+func (s *Shell) runDeferred(ctx context.Context, r *interp.Runner) {
+	ls := lineOf(ctx)
+	if ls == nil {
+		return
+	}
+	ls.mu.Lock()
+	keys := ls.deferred
+	ls.deferred = nil
+	ls.mu.Unlock()
+	if len(keys) == 0 || ctx.Err() != nil {
+		return
+	}
+	interp.StdIO(nil, ls.stdout, ls.stderr)(r)
+	for _, k := range keys {
+		if b, ok := s.wbodies.Load(k); ok {
+			r.Run(ctx, b.(*syntax.Stmt))
+		}
+	}
+	r.CloseFds()
 }
 
 // exitStatus reports the exit status err is, or wraps: a status sets $? and

@@ -746,6 +746,12 @@ func (s *Shell) writeSubst(ctx context.Context, hc interp.HandlerContext, op, ke
 			p = "/dev/null"
 		}
 		io.WriteString(hc.Stdout, p)
+	case "_wdefer":
+		if ls := lineOf(ctx); ls != nil {
+			ls.mu.Lock()
+			ls.deferred = append(ls.deferred, key)
+			ls.mu.Unlock()
+		}
 	case "_wrestore":
 		s.fds.mu.Lock()
 		n := s.fds.status[key]

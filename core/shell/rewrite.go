@@ -21,7 +21,11 @@ import (
 //     where C' has `$(WOUT K)` in its place: C writes to a /dev/fd/N sink
 //     in the fd table, then BODY runs with what C wrote as its input and
 //     C's own output, and the statement keeps C's status. bash runs BODY
-//     beside C; here it runs after C, so its output comes after C's.
+//     beside C; here it runs after C, so its output comes after C's. When C
+//     is an exec of redirections alone, the shell's own descriptors point
+//     at the sink from then on: BODY is kept (Shell.wbodies) and WDEFER K
+//     stands in its place, so it runs as the line ends, reading all the
+//     line wrote there (Shell.runDeferred), judged then like any command.
 //   - A background statement `C &` becomes `{ JOB; { ( C ); DONE; } & }` so
 //     the line knows when each job it launched ends, and spends its grants
 //     only then (G-9.9). C keeps its own nodes, hence its places.
@@ -134,6 +138,15 @@ func (s *Shell) rewriteWriteSubst(n *syntax.Stmt) {
 	inner.Negated = false
 	save := callStmt(s.capture+"_wsave", keys[0])
 	save.Cmd.(*syntax.CallExpr).Args = append(save.Cmd.(*syntax.CallExpr).Args, doneStmt("").Cmd.(*syntax.CallExpr).Args[1])
+	if len(call.Args) == 1 && call.Args[0].Lit() == "exec" && s.keepBodies(bodies) {
+		// exec > >(BODY) points the shell's own descriptor at the sink:
+		// BODY reads what the rest of the shell writes, so it runs when
+		// the line ends (WDEFER, Shell.runDeferred), not now.
+		for i, b := range bodies {
+			s.wbodies.Store(keys[i], b)
+			bodies[i] = callStmt(s.capture+"_wdefer", keys[i])
+		}
+	}
 	stmts := append([]*syntax.Stmt{&inner, save}, bodies...)
 	stmts = append(stmts, callStmt(s.capture+"_wrestore", keys[0]))
 	n.Cmd = &syntax.Block{Stmts: stmts}
@@ -257,6 +270,11 @@ func (s *Shell) undoWriteSubst(n, inner *syntax.Stmt, bodies []*syntax.Stmt) {
 				continue
 			}
 			ps := &syntax.ProcSubst{Op: syntax.CmdOut, OpPos: cs.Left, Rparen: cs.Right}
+			if c, ok := bodies[0].Cmd.(*syntax.CallExpr); ok && isCall(bodies[0], s.capture+"_wdefer") && len(c.Args) == 2 {
+				if b, ok := s.wbodies.Load(c.Args[1].Lit()); ok {
+					bodies[0] = b.(*syntax.Stmt)
+				}
+			}
 			if sub, ok := bodies[0].Cmd.(*syntax.Subshell); ok {
 				ps.Stmts, ps.OpPos, ps.Rparen = sub.Stmts, sub.Lparen, sub.Rparen
 			}
@@ -284,4 +302,30 @@ func (s *Shell) commandView(st *syntax.Stmt) interp.CmdView {
 		}
 	}
 	return interp.CmdPlain
+}
+
+// Bounds on the exec >(…) bodies a session keeps (they live as long as the
+// functions that may hold them): past them, a body runs right after its
+// exec, as every >(…) body does.
+const (
+	maxWBodies    = 1024
+	maxWBodyBytes = 1 << 20
+)
+
+// keepBodies reports whether the session may keep bodies for later, and
+// counts them if so.
+func (s *Shell) keepBodies(bodies []*syntax.Stmt) bool {
+	size := int64(0)
+	for _, b := range bodies {
+		size += 64
+		if sub, ok := b.Cmd.(*syntax.Subshell); ok && len(sub.Stmts) > 0 {
+			size += int64(sub.Stmts[len(sub.Stmts)-1].End().Offset()) - int64(sub.Stmts[0].Pos().Offset())
+		}
+	}
+	if s.wbodyCount.Add(int64(len(bodies))) > maxWBodies || s.wbodyBytes.Add(size) > maxWBodyBytes {
+		s.wbodyCount.Add(-int64(len(bodies)))
+		s.wbodyBytes.Add(-size)
+		return false
+	}
+	return true
 }

@@ -128,6 +128,10 @@ type Shell struct {
 	funcs   map[string]*syntax.Stmt
 	// fds holds process-substitution outputs served as /dev/fd/N.
 	fds *fdTable
+	// wbodies are the bodies of the >(…) an exec's redirections hold, by
+	// site key, run when the line ends (rewrite.go).
+	wbodies                sync.Map
+	wbodyCount, wbodyBytes atomic.Int64
 	// cwd is the directory the last line left, readable while a line runs.
 	cwd atomic.Value
 	// aliases are the aliases the next line expands, as the last line left
