@@ -89,7 +89,7 @@ func runBranch(g *cmd, args []string) error {
 			verbose = true
 		case "--list", "-l":
 			list = true
-		case "--no-color":
+		case "--no-color", "-q", "--quiet":
 		case "-a", "--all":
 			remotes = "all"
 		case "-r", "--remotes":

@@ -6,6 +6,7 @@ import (
 	"container/heap"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +58,8 @@ type logOptions struct {
 	// reference is --pretty=reference: its dates are short unless
 	// --date is given.
 	reference bool
+	// decorateFull is --decorate=full: full ref names.
+	decorateFull bool
 	// visit, when set, is given each commit the log would show, in its
 	// order, instead of printing it (shortlog).
 	visit func(*commit) error
@@ -85,8 +88,9 @@ func parseLogArgs(args []string) (logOptions, error) {
 		case a == "--no-decorate" || a == "--no-color" || a == "--no-graph" || a == "--decorate=no" || a == "--color=never":
 		case a == "-M" || a == "--find-renames":
 			// Renames are found by default, at git's 50% similarity.
-		case a == "--decorate" || a == "--decorate=short" || a == "--decorate=auto":
+		case a == "--decorate" || a == "--decorate=short" || a == "--decorate=auto" || a == "--decorate=full":
 			o.decorate = a != "--decorate=auto"
+			o.decorateFull = a == "--decorate=full"
 		case a == "--reverse":
 			o.reverse = true
 		case a == "--merges" || a == "--min-parents=2":
@@ -441,7 +445,7 @@ func (r *repo) walkLog(o logOptions, starts, excludes []plumbing.Hash, specs []p
 		return err
 	}
 	if o.decorate || strings.Contains(o.format, "%d") || strings.Contains(o.format, "%D") {
-		o.decorations = r.decorations()
+		o.decorations = r.decorationsWith(o.decorateFull)
 		r.decor = o.decorations
 	}
 	if o.graph && len(specs) == 0 && !o.count && pick == nil && o.visit == nil {
@@ -710,11 +714,28 @@ func (o *logOptions) commitMatcher(mm mailmap) (func(*commit) bool, error) {
 // decorations are the ref names git log --decorate shows at each commit:
 // HEAD first ("HEAD -> branch" when on one), then tags, remote branches
 // and branches, each group in reverse name order, as git lists them.
-func (r *repo) decorations() map[plumbing.Hash]string {
+func (r *repo) decorations() map[plumbing.Hash]string { return r.decorationsWith(false) }
+
+// decorationsWith is decorations with full ref names (--decorate=full):
+// "HEAD -> refs/heads/main", "tag: refs/tags/v1", "refs/remotes/o/x".
+func (r *repo) decorationsWith(full bool) map[plumbing.Hash]string {
 	out := map[plumbing.Hash]string{}
 	refs, err := r.refs()
 	if err != nil {
 		return out
+	}
+	// A remote's symbolic HEAD (origin/HEAD) decorates the commit it
+	// leads to, in its place among the names, as git shows it.
+	if remotes, err := r.remoteRefs(); err == nil {
+		for _, ref := range remotes {
+			if ref.Type() != plumbing.SymbolicReference {
+				continue
+			}
+			if target, err := r.st.Reference(ref.Target()); err == nil && target.Type() == plumbing.HashReference {
+				refs = append(refs, plumbing.NewHashReference(ref.Name(), target.Hash()))
+			}
+		}
+		sort.Slice(refs, func(i, j int) bool { return refs[i].Name() < refs[j].Name() })
 	}
 	branch, head, _ := r.head()
 	names := map[plumbing.Hash][]string{}
@@ -734,6 +755,12 @@ func (r *repo) decorations() map[plumbing.Hash]string {
 		default:
 			continue
 		}
+		if full {
+			name = strings.Replace(name, ref.Name().Short(), ref.Name().String(), 1)
+			if ref.Name().IsRemote() {
+				name = ref.Name().String()
+			}
+		}
 		h, err := r.resolveCommit(ref.Hash().String())
 		if err != nil {
 			continue
@@ -744,6 +771,9 @@ func (r *repo) decorations() map[plumbing.Hash]string {
 		first := "HEAD"
 		if branch != "" {
 			first = "HEAD -> " + branch.Short()
+			if full {
+				first = "HEAD -> " + branch.String()
+			}
 		}
 		names[head] = append([]string{first}, names[head]...)
 	}

@@ -44,7 +44,7 @@ func runShow(g *cmd, args []string) error {
 		names = []string{"HEAD"}
 	}
 	if o.decorate {
-		o.decorations = r.decorations()
+		o.decorations = r.decorationsWith(o.decorateFull)
 	}
 	r.date = o.date
 	for i, name := range names {
