@@ -190,9 +190,11 @@ func (r *zipRun) add() int {
 	return r.write(nil)
 }
 
-// zipNewer compares as zip does, in DOS time's even seconds.
+// zipNewer compares as zip does, in DOS time's even seconds, odd ones
+// rounded up on both sides: an entry read back from its exact timestamp
+// and the file it was made from are the same age.
 func zipNewer(file, entry time.Time) bool {
-	return (file.Unix()+1)&^1 > entry.Unix()
+	return (file.Unix()+1)&^1 > (entry.Unix()+1)&^1
 }
 
 // zipEntryName is a path as zip records it: no leading / or ./.
