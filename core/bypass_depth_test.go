@@ -270,6 +270,28 @@ func TestExprHugeIntegersArePrompt(t *testing.T) {
 		}
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%s took %v", tc.line, d)
+// G-12.3: braces that fall back to literal text were copied into the
+// enclosing brace's parts at each level: a word of 30,000 unclosed '{'
+// (or 30,000 around one letter) copied hundreds of millions of parts,
+// gigabytes nothing charged, and ran on after its line (mvdan-sh patch
+// 160). The text is bash's, as before.
+func TestBypassUnclosedBraces(t *testing.T) {
+	t.Parallel()
+	s := limitsWorkspace(t, Limits{WallTime: 15 * time.Second})
+	cases := []struct{ line, want string }{
+		{`x=$(head -c 30000 /dev/zero | tr '\0' '{'); eval "echo $x" | wc -c`, "30001\n"},
+		{`x=$(head -c 30000 /dev/zero | tr '\0' '{')a$(head -c 30000 /dev/zero | tr '\0' '}'); eval "echo $x" | wc -c`, "60002\n"},
+		{`echo {a,b}{{c,d}} {x} {1..3} {a..c..2} {1..2,3} x{y{z,w}} {{a,b},c}d {a,{b,c}`,
+			"a{c} a{d} b{c} b{d} {x} 1 2 3 a c 1..2 3 x{yz} x{yw} ad bd cd {a,b {a,c\n"},
+	}
+	for _, tc := range cases {
+		start := time.Now()
+		res := s.Execute(context.Background(), tc.line)
+		if res.Stdout != tc.want || res.ExitCode != 0 {
+			t.Errorf("%.50s…: %q %q exit %d, want %q", tc.line, res.Stdout, tail(res.Stderr), res.ExitCode, tc.want)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%.50s… took %v", tc.line, d)
 		}
 	}
 }
