@@ -270,6 +270,10 @@ func TestExprHugeIntegersArePrompt(t *testing.T) {
 		}
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%s took %v", tc.line, d)
+		}
+	}
+}
+
 // G-12.3: braces that fall back to literal text were copied into the
 // enclosing brace's parts at each level: a word of 30,000 unclosed '{'
 // (or 30,000 around one letter) copied hundreds of millions of parts,
