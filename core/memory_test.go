@@ -97,6 +97,8 @@ func TestMemoryBudgetEndsTheLine(t *testing.T) {
 		{`awk 'BEGIN { s = sprintf("%1000000s", ""); a = s "a"; b = s "b"; c = s "c"; d = s "d"; e = s "e"; print "held" }'`, 4 << 20},
 		{`awk 'function f(n,  s) { s = sprintf("%300000s", n); if (n < 100) f(n + 1) } BEGIN { f(0); print "held" }'`, 4 << 20},
 		{`head -c 1000000 /dev/zero | tr '\0' a | sed 'p;p;p;p;p' | awk '{ getline a; getline b; getline c; getline d; getline e; print "held" }'`, 4 << 20},
+		{`head -c 1M /dev/zero | tr '\0' a | awk -F '' '{ print NF }'`, 4 << 20},
+		{`head -c 1M /dev/zero | tr '\0' a | awk '{ print split($0, p, "") }'`, 4 << 20},
 		{`printf '%*s' 2000000000 x | wc -c`, small},
 		// A line of each of several memory files, held at once.
 		{`head -c 1M /dev/zero | tr '\0' a > /tmp/x; paste /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x /tmp/x | wc -c`, 4 << 20},
@@ -227,6 +229,7 @@ func TestMemoryBudgetLeavesRoomForWhatFits(t *testing.T) {
 		{`awk 'BEGIN { for (i = 0; i < 100; i++) s = s " " i; for (i = 0; i < 20000; i++) n = split(s, p); print n }'`, "100\n"},
 		{`awk 'function f(  a, s) { a[1]; a[2]; s = sprintf("%1000s", "") } BEGIN { for (i = 0; i < 40000; i++) f(); print "ok" }'`, "ok\n"},
 		{`seq 40000 | awk 'function f(  s) { s = sprintf("%1000s", ""); next } { f() } END { print NR }'`, "40000\n"},
+		{`seq 200000 | tr '\n' ' ' | awk '{ n = 0; for (i = 1; i <= NF; i++) n += $i; print NF, n }'`, "200000 20000100000\n"},
 		// sed's hold space holding its whole input, a long line rewritten.
 		{`seq 100000 | sed -n 'H;${x;s/\n/,/g;p}' | wc -c`, "588896\n"},
 		{`head -c 8M /dev/zero | tr '\0' a | sed 's/^a/b/;h;G' | wc -c`, "16777217\n"},

@@ -201,7 +201,9 @@ func (in *interp) split(a []expr) value {
 	}
 	arr := in.array(target)
 	in.clearArray(arr)
-	parts := sp.split(s, nil)
+	held := 0
+	parts := sp.split(s, nil, in.growFields(&held))
+	defer in.release(held)
 	for i, p := range parts {
 		in.put(arr, strconv.Itoa(i+1), maybe(p))
 	}

@@ -32,6 +32,9 @@ type record struct {
 	nr     int
 	fnr    int
 	sp     splitter
+	// grow, when set, makes room for more fields, charging the line's
+	// budget for the list (G-12.3).
+	grow func([]string) []string
 }
 
 // set0 replaces the record.
@@ -64,7 +67,7 @@ func (r *record) ensureSplit() {
 		return
 	}
 	r.split = true
-	r.fields = r.sp.split(r.line, r.fields[:0])
+	r.fields = r.sp.split(r.line, r.fields[:0], r.grow)
 	r.nf = len(r.fields)
 }
 
@@ -110,11 +113,20 @@ func (r *record) setNF(n int) {
 	r.stale = true
 }
 
-// split appends s's fields to dst.
-func (sp *splitter) split(s string, dst []string) []string {
+// split appends s's fields to dst; grow, when not nil, is asked for a
+// larger list when dst is full (a 20 MB record split into one-byte fields
+// held 950 MB of list nothing charged).
+func (sp *splitter) split(s string, dst []string, grow func([]string) []string) []string {
+	add := func(f string) {
+		if len(dst) == cap(dst) && grow != nil {
+			dst = grow(dst)
+		}
+		dst = append(dst, f)
+	}
 	switch sp.mode {
 	case fsSpace:
-		return splitSpace(s, dst)
+		splitSpace(s, add)
+		return dst
 	case fsChar:
 		if s == "" {
 			return dst
@@ -122,43 +134,65 @@ func (sp *splitter) split(s string, dst []string) []string {
 		for {
 			i := strings.IndexByte(s, sp.c)
 			if i < 0 {
-				return append(dst, s)
+				add(s)
+				return dst
 			}
-			dst = append(dst, s[:i])
+			add(s[:i])
 			s = s[i+1:]
 		}
 	case fsEmpty:
 		for i := 0; i < len(s); i++ {
-			dst = append(dst, s[i:i+1])
+			add(s[i : i+1])
 		}
 		return dst
 	}
-	return splitRegex(s, sp.re, dst)
+	splitRegex(s, sp.re, add)
+	return dst
+}
+
+// growFields is a record's or split()'s grow: past 4096 fields it doubles
+// the list itself, charging the budget for the new list and giving back
+// the old once copied; held, when not nil, adds up what it still charges.
+func (in *interp) growFields(held *int) func([]string) []string {
+	return func(dst []string) []string {
+		if cap(dst) < 4096 {
+			return dst
+		}
+		n := 2 * cap(dst)
+		in.grow(16 * n)
+		out := make([]string, len(dst), n)
+		copy(out, dst)
+		in.release(16 * cap(dst))
+		if held != nil {
+			*held += 16 * (n - cap(dst))
+		}
+		return out
+	}
 }
 
 // splitSpace splits on runs of blanks, tabs and newlines.
-func splitSpace(s string, dst []string) []string {
+func splitSpace(s string, add func(string)) {
 	i := 0
 	for {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
 			i++
 		}
 		if i >= len(s) {
-			return dst
+			return
 		}
 		j := i
 		for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' {
 			j++
 		}
-		dst = append(dst, s[i:j])
+		add(s[i:j])
 		i = j
 	}
 }
 
 // splitRegex splits on the regex's non-empty matches.
-func splitRegex(s string, re *regex, dst []string) []string {
+func splitRegex(s string, re *regex, add func(string)) {
 	if s == "" {
-		return dst
+		return
 	}
 	start := 0
 	for pos := 0; pos <= len(s); {
@@ -172,10 +206,10 @@ func splitRegex(s string, re *regex, dst []string) []string {
 			pos = a + 1
 			continue
 		}
-		dst = append(dst, s[start:a])
+		add(s[start:a])
 		start, pos = b, b
 	}
-	return append(dst, s[start:])
+	add(s[start:])
 }
 
 // newSplitter reads FS; paragraph mode (RS "") also splits at newlines.

@@ -58,6 +58,7 @@ func (in *interp) setup(c *config) {
 	g[idxIGNORECASE].v = num(0)
 	in.rs = rsConfig{mode: rsChar, c: '\n'}
 	in.rec.sp = splitter{mode: fsSpace}
+	in.rec.grow = in.growFields(nil)
 	env := newArray()
 	for _, kv := range in.env.Environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
