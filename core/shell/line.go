@@ -490,24 +490,46 @@ func (s *Shell) runGuarded(ctx context.Context, r *interp.Runner, file *syntax.F
 // run once the shell's descriptors close: each reads what the line wrote
 // there and writes to the line's own output.
 func (s *Shell) runDeferred(ctx context.Context, r *interp.Runner) {
+	if ls := lineOf(ctx); ls != nil {
+		s.runDeferredFrom(ctx, r, 0, ls.stdout, ls.stderr)
+	}
+}
+
+// runDeferredFrom runs the deferred bodies registered since the line held
+// mark of them (a nested shell's own, as it ends), with r writing to
+// stdout and stderr.
+func (s *Shell) runDeferredFrom(ctx context.Context, r *interp.Runner, mark int, stdout, stderr io.Writer) {
 	ls := lineOf(ctx)
 	if ls == nil {
 		return
 	}
 	ls.mu.Lock()
-	keys := ls.deferred
-	ls.deferred = nil
+	var keys []string
+	if mark < len(ls.deferred) {
+		keys = slices.Clone(ls.deferred[mark:])
+		ls.deferred = ls.deferred[:mark]
+	}
 	ls.mu.Unlock()
 	if len(keys) == 0 || ctx.Err() != nil {
 		return
 	}
-	interp.StdIO(nil, ls.stdout, ls.stderr)(r)
+	interp.StdIO(nil, stdout, stderr)(r)
 	for _, k := range keys {
 		if b, ok := s.wbodies.Load(k); ok {
 			r.Run(ctx, b.(*syntax.Stmt))
 		}
 	}
 	r.CloseFds()
+}
+
+// deferredMark is how many deferred bodies the line holds (runDeferredFrom).
+func (ls *lineState) deferredMark() int {
+	if ls == nil {
+		return 0
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return len(ls.deferred)
 }
 
 // exitStatus reports the exit status err is, or wraps: a status sets $? and

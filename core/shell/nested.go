@@ -190,9 +190,13 @@ func (s *Shell) runNested(ctx context.Context, ls *lineState, argv []string, dir
 	interp.StdIO(stdin, stdout, stderr)(r)
 	nctx := withFrame(ctx, &frame{prefix: nestedPrefix(placeOf(ctx)), depth: fr.depth + 1})
 	var runErr error
+	mark := ls.deferredMark()
 	if path.Base(name) == "sh" || inv.interactive || !s.bashEnv(nctx, r, env, dir, &runErr) {
 		runErr = r.Run(nctx, file)
 	}
+	// What an exec > >(…) of this shell sent to its body goes on as it
+	// ends (rewrite.go).
+	s.runDeferredFrom(nctx, r, mark, stdout, stderr)
 	if ls != nil {
 		// The nested shell's variables go with it.
 		ls.charge(-r.MemoryHeld())
