@@ -47,6 +47,8 @@ func runZip(e *Env) (int, error) {
 		return t.end(zipFail(t, 16, "Invalid command arguments ("+msg+")"))
 	case a.archive == 0:
 		return t.end(zipFail(t, 16, "Invalid command arguments (nothing to select from)"))
+	case zipActions(a) > 1:
+		return t.end(zipFail(t, 16, "Invalid command arguments (specify just one action)"))
 	}
 	r := &zipRun{t: t, a: a, name: zipArchiveName(e.Args[a.archive]), seen: map[string]bool{}}
 	if st := r.openOld(); st != 0 {
@@ -56,6 +58,17 @@ func runZip(e *Env) (int, error) {
 		return t.end(r.deleteEntries())
 	}
 	return t.end(r.add())
+}
+
+// zipActions counts -u, -f and -d: zip takes one.
+func zipActions(a *zipArgs) int {
+	n := 0
+	for _, on := range []bool{a.update, a.freshen, a.del} {
+		if on {
+			n++
+		}
+	}
+	return n
 }
 
 // zipFail prints "zip error: msg (with zip's blank line before it)" and
@@ -156,13 +169,30 @@ func (r *zipRun) names() []string {
 // add is zip's default action: add or replace the entries the names
 // make.
 func (r *zipRun) add() int {
+	if (r.a.update || r.a.freshen) && r.old == nil && !r.a.quiet {
+		r.warn(r.name + " not found or empty")
+	}
 	for _, n := range r.names() {
 		if r.t.stopped() {
 			return 1
 		}
 		r.collect(n)
 	}
-	if r.matched == 0 {
+	if r.matched > 0 && len(r.adds) == 0 && len(r.a.include) > 0 && r.old == nil {
+		// With -i, finding nothing to take makes an empty archive, as
+		// zip does (without it, or with an archive, there is nothing
+		// to do).
+		if !r.a.quiet {
+			r.warn("zip file empty")
+		}
+		return r.write(nil)
+	}
+	if r.matched == 0 || len(r.adds) == 0 {
+		// Nothing named, or everything named left out (-x, -i, a
+		// directory without -r under -D); -u and -f say nothing.
+		if r.a.update || r.a.freshen {
+			return 12
+		}
 		return zipFail(r.t, 12, "Nothing to do! ("+r.name+")")
 	}
 	old := map[string]*zip.File{}
@@ -238,6 +268,9 @@ func (r *zipRun) collect(n string) {
 func (r *zipRun) walk(p string, info fs.FileInfo, depth int) {
 	entry := zipEntryName(p, r.a.junk)
 	if !info.IsDir() {
+		if r.t.abs(p) == r.t.abs(r.name) {
+			return // the archive itself is never added to itself
+		}
 		if entry != "" {
 			r.push(&zipAdd{entry: entry, path: p, info: info})
 		}
@@ -270,14 +303,14 @@ func (r *zipRun) walk(p string, info fs.FileInfo, depth int) {
 // push keeps an entry the -x and -i patterns let through, once.
 func (r *zipRun) push(ad *zipAdd) {
 	for _, x := range r.a.exclude {
-		if zipMatch(x, ad.entry) {
+		if zipMatch(r.pattern(x), ad.entry) {
 			return
 		}
 	}
 	if len(r.a.include) > 0 {
 		in := false
 		for _, p := range r.a.include {
-			in = in || zipMatch(p, ad.entry)
+			in = in || zipMatch(r.pattern(p), ad.entry)
 		}
 		if !in {
 			return
@@ -288,6 +321,15 @@ func (r *zipRun) push(ad *zipAdd) {
 	}
 	r.seen[ad.entry] = true
 	r.adds = append(r.adds, ad)
+}
+
+// pattern is a -x or -i pattern as it applies: zip -j junks the
+// directories of patterns as of names ('d/*' is then '*').
+func (r *zipRun) pattern(p string) string {
+	if r.a.junk {
+		return p[strings.LastIndexByte(p, '/')+1:]
+	}
+	return p
 }
 
 // zipStdinInfo describes standard input as an entry.
