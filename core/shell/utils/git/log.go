@@ -711,13 +711,11 @@ func (o *logOptions) commitMatcher(mm mailmap) (func(*commit) bool, error) {
 	}, nil
 }
 
-// decorations are the ref names git log --decorate shows at each commit:
+// decorationsWith is the ref names git log --decorate shows at each commit:
 // HEAD first ("HEAD -> branch" when on one), then tags, remote branches
 // and branches, each group in reverse name order, as git lists them.
-func (r *repo) decorations() map[plumbing.Hash]string { return r.decorationsWith(false) }
-
-// decorationsWith is decorations with full ref names (--decorate=full):
-// "HEAD -> refs/heads/main", "tag: refs/tags/v1", "refs/remotes/o/x".
+// With full (--decorate=full) the names are whole: "HEAD ->
+// refs/heads/main", "tag: refs/tags/v1", "refs/remotes/o/x".
 func (r *repo) decorationsWith(full bool) map[plumbing.Hash]string {
 	out := map[plumbing.Hash]string{}
 	refs, err := r.refs()
