@@ -264,10 +264,14 @@ func cutStream(t *tool, cfg *cutConfig, in io.Reader) error {
 		}
 		line, err := br.ReadSlice(cfg.eol)
 		if err == bufio.ErrBufferFull {
-			// A very long line: gather it whole.
+			// A very long line: gather it whole, its head copied before
+			// the reads that follow reuse the buffer (they overwrote it:
+			// cut -c1-5 of a 70,000-byte line printed bytes from past
+			// its head).
+			head := append([]byte(nil), line...)
 			var rest []byte
 			rest, err = br.ReadBytes(cfg.eol)
-			line = append(append([]byte(nil), line...), rest...)
+			line = append(head, rest...)
 		}
 		if len(line) > 0 {
 			body := bytes.TrimSuffix(line, []byte{cfg.eol})
