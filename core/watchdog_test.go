@@ -221,19 +221,23 @@ func TestSedLongLineMatchesAreNotListedAtOnce(t *testing.T) {
 	}
 }
 
-// G-12.3: paste -s writes the line it joins as it reads it: joining 40 MB
-// of lines held the whole joined line, outside the budget.
-func TestPasteSerialStreams(t *testing.T) {
+// G-12.3: paste -s writes the line it joins as it reads it, and strings a
+// run of printable bytes: joining 40 MB of lines held the whole joined
+// line outside the budget, and strings a 40 MB run.
+func TestLongOutputLinesStream(t *testing.T) {
 	s := memoryWorkspace(t, 32<<20)
-	var res Result
-	peak := heapPeakDuring(func() {
-		res = s.Execute(context.Background(), `yes | head -c 40M | paste -s -d ' ' | wc -c`)
-	})
-	if res.ExitCode != 0 || res.Stdout != "41943040\n" {
-		t.Errorf("%+v", res)
-	}
-	if peak > 32<<20 {
-		t.Errorf("the heap held %d MiB more at its peak", peak>>20)
+	for _, c := range []struct{ line, want string }{
+		{`yes | head -c 40M | paste -s -d ' ' | wc -c`, "41943040\n"},
+		{`head -c 40M /dev/zero | tr '\0' a | strings | wc -c`, "41943041\n"},
+	} {
+		var res Result
+		peak := heapPeakDuring(func() { res = s.Execute(context.Background(), c.line) })
+		if res.ExitCode != 0 || res.Stdout != c.want {
+			t.Errorf("%s: %+v", c.line, res)
+		}
+		if peak > 32<<20 {
+			t.Errorf("%s: the heap held %d MiB more at its peak", c.line, peak>>20)
+		}
 	}
 }
 

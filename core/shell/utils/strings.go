@@ -115,24 +115,31 @@ func runStrings(e *Env) (int, error) {
 }
 
 // stringsScan prints the runs of at least min printable characters (and
-// tabs) in a stream, with their offsets when -t asked.
+// tabs) in a stream, with their offsets when -t asked. A long run is
+// written as it is read, 64 KiB at a time, not held whole (G-12.3).
 func stringsScan(t *tool, cfg *stringsConfig, in io.Reader, name string) {
 	br := bufio.NewReader(in)
 	var run []byte
 	var start, off int64
+	streaming := false // the run's head is written; run holds what follows
+	head := func() {
+		if cfg.withName {
+			t.writeString(name + ": ")
+		}
+		if cfg.radix != 0 {
+			base := map[byte]int{'o': 8, 'd': 10, 'x': 16}[cfg.radix]
+			t.writeString(padLeft(strconv.FormatInt(start, base), 7) + " ")
+		}
+	}
 	emit := func() {
-		if len(run) >= cfg.min {
-			if cfg.withName {
-				t.writeString(name + ": ")
-			}
-			if cfg.radix != 0 {
-				base := map[byte]int{'o': 8, 'd': 10, 'x': 16}[cfg.radix]
-				t.writeString(padLeft(strconv.FormatInt(start, base), 7) + " ")
+		if streaming || len(run) >= cfg.min {
+			if !streaming {
+				head()
 			}
 			t.write(run)
 			t.writeString(cfg.separator)
 		}
-		run = run[:0]
+		run, streaming = run[:0], false
 	}
 	for !t.stopped() {
 		c, err := br.ReadByte()
@@ -145,6 +152,13 @@ func stringsScan(t *tool, cfg *stringsConfig, in io.Reader, name string) {
 				start = off
 			}
 			run = append(run, c)
+			if len(run) >= 64<<10 && (streaming || len(run) >= cfg.min) {
+				if !streaming {
+					head()
+				}
+				t.write(run)
+				run, streaming = run[:0], true
+			}
 		} else {
 			emit()
 		}
