@@ -230,6 +230,10 @@ func TestBypassJqValuesTheProgramBuilt(t *testing.T) {
 		// math/big multiplies (and prints) in one call nothing stops:
 		// 2^(2^30) ran on for minutes after its line.
 		{"big product", `jq -n 'reduce range(30) as $i (2; . * .) | tostring | length'; echo $?`, "5\n", "*: integer of more than 4194304 bits"},
+		// contains, inside and indices compare each part of one value
+		// with each of the other's, in one call.
+		{"huge inside", `jq -n '[range(1e6)] | inside([range(1e6)])'; echo $?`, "5\n", "inside: values too large to look for one inside the other (more than 1073741824 pairs of parts)"},
+		{"inside that fits", `jq -n '[range(1000)] | inside([range(2000)])'`, "true\n", ""},
 		{"big product that fits", `jq -n 'reduce range(20) as $i (2; . * .) | tostring | length'`, "315653\n", ""},
 		{"shared print", `jq -c -n '` + shared + `' | head -c 40; echo`, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n", ""},
 	}

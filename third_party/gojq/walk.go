@@ -57,9 +57,14 @@ func (*bigLimitError) Error() string {
 }
 
 type walkLimitError struct {
-	name string
-	deep bool
+	name  string
+	deep  bool
+	pairs bool
 }
+
+// maxPairParts bounds the pairs of parts a builtin that looks for one
+// value inside another may compare (a few seconds of work).
+const maxPairParts = 1 << 30
 
 func (err *walkLimitError) Error() string {
 	name := err.name
@@ -72,6 +77,9 @@ func (err *walkLimitError) Error() string {
 	}
 	if err.deep {
 		return name + ": value nested deeper than " + strconv.Itoa(maxWalkDepth) + " levels"
+	}
+	if err.pairs {
+		return name + ": values too large to look for one inside the other (more than " + strconv.Itoa(maxPairParts) + " pairs of parts)"
 	}
 	return name + ": value of more than " + strconv.Itoa(maxWalkParts) + " parts (a shared part counted each time)"
 }
@@ -114,13 +122,24 @@ func (env *env) walkGuard(name string, x any, args []any) error {
 	}
 	for _, p := range paths {
 		if p, ok := p.([]any); ok && len(p) > maxWalkDepth {
-			return &walkLimitError{name, true}
+			return &walkLimitError{name: name, deep: true}
 		}
 	}
 	w := valueWalk{encode: encode}
-	for _, v := range vs {
+	var parts [2]int64
+	for i, v := range vs {
+		before := w.parts
 		if !w.walk(v) {
-			return &walkLimitError{name, w.deep}
+			return &walkLimitError{name: name, deep: w.deep}
+		}
+		parts[min(i, 1)] = w.parts - before
+	}
+	switch name {
+	case "contains", "inside", "indices", "index", "rindex":
+		// Each part of one may be compared with each part of the other:
+		// [range(1e6)] | inside([range(1e6)]) ran for hours in one call.
+		if parts[0]*parts[1] > maxPairParts {
+			return &walkLimitError{name: name, pairs: true}
 		}
 	}
 	if encode && env.measurer != nil && w.bytes >= 1<<20 && !env.measurer.Reserve(w.bytes) {
