@@ -18,18 +18,20 @@ import (
 // jqInputs is the stream of input values over every file in turn; it is
 // both the main loop's source and gojq's input/inputs iterator.
 type jqInputs struct {
-	t      *tool
-	cfg    *jqConfig
-	files  []string
-	next   int
-	name   string // file of the current value; "" for stdin
-	label  string // name as jq prints it in errors
-	data   []byte
-	dec    *jqDecoder
-	lines  []string // -R: the remaining lines of the current file
-	line   int      // lines consumed, for error positions
-	loaded bool
-	failed bool // a file could not be read
+	t     *tool
+	cfg   *jqConfig
+	files []string
+	next  int
+	name  string // file of the current value; "" for stdin
+	label string // name as jq prints it in errors
+	data  []byte
+	dec   *jqDecoder
+	lines []string // -R: the remaining lines of the current file
+	line  int      // lines consumed, for error positions
+	// counted is how far into data line has counted.
+	counted int
+	loaded  bool
+	failed  bool // a file could not be read
 	// badJSON says an input did not parse: jq 1.6 reads nothing after it.
 	badJSON bool
 }
@@ -73,7 +75,7 @@ func (in *jqInputs) open() bool {
 			in.failed = true
 			continue
 		}
-		in.name, in.label, in.line, in.loaded = name, name, 0, true
+		in.name, in.label, in.line, in.counted, in.loaded = name, name, 0, 0, true
 		if name == "-" {
 			in.name, in.label = "", "<stdin>"
 		}
@@ -114,7 +116,11 @@ func (in *jqInputs) Next() (any, bool) {
 		if in.dec != nil {
 			v, err := in.dec.next()
 			if err == nil {
-				in.line = jqLinesThrough(in.data, int(in.dec.dec.InputOffset()))
+				end := jqLineEnd(in.data, int(in.dec.dec.InputOffset()))
+				if end > in.counted {
+					in.line += bytes.Count(in.data[in.counted:end], []byte{'\n'})
+					in.counted = end
+				}
 				return v, true
 			}
 			in.dec = nil
@@ -129,9 +135,11 @@ func (in *jqInputs) Next() (any, bool) {
 	}
 }
 
-// jqLinesThrough counts the lines jq has consumed after a value ending at
+// jqLineEnd is where jq has consumed its input to after a value ending at
 // offset: it reads on through blanks and the newline that ends the line.
-func jqLinesThrough(data []byte, offset int) int {
+// The lines are counted from the last value's end, not the input's start
+// (counted from the start, 300,000 values on as many lines took 5 s).
+func jqLineEnd(data []byte, offset int) int {
 	end := offset
 	for end < len(data) && (data[end] == ' ' || data[end] == '\t' || data[end] == '\r') {
 		end++
@@ -139,7 +147,7 @@ func jqLinesThrough(data []byte, offset int) int {
 	if end < len(data) && data[end] == '\n' {
 		end++
 	}
-	return bytes.Count(data[:end], []byte{'\n'})
+	return end
 }
 
 // jqParseError words a JSON syntax error as jq 1.6 does.
