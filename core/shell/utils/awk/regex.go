@@ -6,6 +6,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"gatehouse/internal/lazy"
@@ -273,7 +274,9 @@ func findAll(re *regexp.Regexp, s string, groups bool, check func()) [][]int {
 	pos, prevEnd, chunk := 0, -1, 16
 	for pos <= len(s) {
 		check()
+		start := time.Now()
 		ms := find(s[pos:], chunk)
+		took := time.Since(start)
 		more := len(ms) == chunk
 		for _, m := range ms {
 			for j := range m {
@@ -301,7 +304,16 @@ func findAll(re *regexp.Regexp, s string, groups bool, check func()) [][]int {
 			_, w := utf8.DecodeRuneInString(s[pos:])
 			pos += w
 		}
-		chunk = min(2*chunk, 4096)
+		// The next search takes more matches while they come quickly and
+		// fewer when each scans far ahead (a*b|a over a long line of a's
+		// scans the rest of it for every match), so the line's end is
+		// looked at every few milliseconds either way.
+		switch {
+		case took > 4*time.Millisecond:
+			chunk = max(chunk/2, 1)
+		case took < time.Millisecond:
+			chunk = min(2*chunk, 4096)
+		}
 	}
 	return out
 }
