@@ -521,6 +521,8 @@ func TestUtilitiesStopAtTheLinesEnd(t *testing.T) {
 		{`printf '1 a\n1 b\n2 c\n' > /w/j; join /w/j /w/j`, "1 a a\n1 a b\n1 b a\n1 b b\n2 c c\n"},
 		{`s=$(head -c 300000 /dev/zero | tr '\0' a); echo $s | awk '{gsub(/a*b|a/, "c"); print length($0)}'`, ""},
 		{`head -c 100000 /dev/zero | tr '\0' a | awk '{n = gsub(/a/, "bb"); print n, length($0)}'`, "100000 200000\n"},
+		{`s=$(head -c 300000 /dev/zero | tr '\0' a); echo $s | sed 's/a*b\|a/c/g' | wc -c`, ""},
+		{`s=$(head -c 300000 /dev/zero | tr '\0' a); echo $s | grep -o 'a*b\|a' | wc -l`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.line, func(t *testing.T) {

@@ -26,7 +26,13 @@ func eachMatch(t *tool, re regexEngine, b []byte, longest bool, each func(m []in
 	}
 	gre, ok := re.(*regexp.Regexp)
 	if !ok || longest || len(b) < 1<<16 || !sedLooksBehind(gre.String()) {
-		sedMatches(re, b, -1, checked)
+		goOn := func() bool {
+			if t.stopped() {
+				stopped = true
+			}
+			return !stopped
+		}
+		sedMatches(re, b, -1, goOn, checked)
 		return !stopped
 	}
 	per := int64(24 + 16*(gre.NumSubexp()+1))

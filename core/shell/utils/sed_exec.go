@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -419,7 +420,13 @@ func (r *sedRun) substitute(sub *sedSubst) bool {
 	}
 	var out []byte
 	last, k, stopped := 0, 0, false
-	sedMatches(re, r.ps, limit, func(m []int) bool {
+	goOn := func() bool {
+		if r.t.ctx.Err() != nil {
+			stopped = true
+		}
+		return !stopped
+	}
+	sedMatches(re, r.ps, limit, goOn, func(m []int) bool {
 		if k++; k < sub.nth {
 			return true
 		}
@@ -455,11 +462,12 @@ const sedMatchChunk = 4096
 
 // sedMatches calls each with the successive matches of re in b (at most
 // limit, all when limit < 0), as FindAllSubmatchIndex lists them, until
-// each returns false. Over a long line the matches are searched a few
+// each returns false, or goOn (called before each search of a long line)
+// does. Over a long line the matches are searched a few
 // thousand at a time (a backreference's pattern one at a time), so the
 // list never holds one match per byte of the line (G-12.3). A pattern that looks behind must be leftmost-longest, as
 // sed compiles every pattern.
-func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
+func sedMatches(re regexEngine, b []byte, limit int, goOn func() bool, each func(m []int) bool) {
 	if bt, ok := re.(*Backtrack); ok {
 		bt.eachMatch(b, limit, each)
 		return
@@ -484,9 +492,14 @@ func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
 	// As regexp's own loop: after an empty match the search moves one
 	// character on, and an empty match where the previous match ended
 	// is not one.
-	pos, prevEnd, chunk := 0, -1, sedMatchChunk
+	pos, prevEnd, chunk := 0, -1, 16
 	for pos <= len(b) {
+		if goOn != nil && !goOn() {
+			return
+		}
+		start := time.Now()
 		ms := gre.FindAllSubmatchIndex(b[pos:], chunk)
+		took := time.Since(start)
 		more := len(ms) == chunk // the chunk was full: there may be more
 		for _, m := range ms {
 			for j := range m {
@@ -511,8 +524,6 @@ func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
 					// its end, a few matches at a time until chunks agree.
 					ms, chunk, more = [][]int{first}, 1, true
 				}
-			} else {
-				chunk = min(2*chunk, sedMatchChunk)
 			}
 		}
 		for _, m := range ms {
@@ -532,7 +543,22 @@ func sedMatches(re regexEngine, b []byte, limit int, each func(m []int) bool) {
 			_, w := utf8.DecodeRune(b[pos:])
 			pos += w
 		}
+		chunk = sedNextChunk(chunk, took)
 	}
+}
+
+// sedNextChunk is how many matches the next search takes: more while they
+// come quickly, fewer when each scans far ahead (a*b\|a over a long line
+// of a's scans the rest of it for every match), so that each returns,
+// and the line's end is looked at, every few milliseconds either way.
+func sedNextChunk(chunk int, took time.Duration) int {
+	switch {
+	case took > 4*time.Millisecond:
+		return max(chunk/2, 1)
+	case took < time.Millisecond:
+		return min(2*chunk, sedMatchChunk)
+	}
+	return chunk
 }
 
 // sedAfterFirst returns the matches of a chunk that follow first, the

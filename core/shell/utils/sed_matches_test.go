@@ -55,7 +55,7 @@ func TestSedMatchesListAsFindAll(t *testing.T) {
 func checkSedMatches(t *testing.T, re regexEngine, line []byte, expr string) {
 	want := re.FindAllSubmatchIndex(line, -1)
 	var got [][]int
-	sedMatches(re, line, -1, func(m []int) bool {
+	sedMatches(re, line, -1, nil, func(m []int) bool {
 		got = append(got, append([]int(nil), m...))
 		return true
 	})
