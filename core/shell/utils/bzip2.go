@@ -234,6 +234,24 @@ func bzip2Decompress(t *tool, c *bzip2Config, name string) {
 	bzip2ToFile(t, c, in, name, info)
 }
 
+// bzip2Create creates the output file out as bzip2 does: an existing one
+// is kept unless -f, and either failure is reported and fails the run.
+func bzip2Create(t *tool, c *bzip2Config, out string) (io.WriteCloser, bool) {
+	fsys := t.env.FS
+	if _, err := fsys.Lstat(t.abs(out)); err == nil && !c.force {
+		t.rawStderr(c.prog + ": Output file " + out + " already exists.\n")
+		c.fail(1)
+		return nil, false
+	}
+	f, err := fsys.OpenFile(t.abs(out), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.rawStderr(c.prog + ": Can't create output file " + out + ": " + errText(err) + ".\n")
+		c.fail(1)
+		return nil, false
+	}
+	return f, true
+}
+
 // bzip2OutName is the name bunzip2 writes: the suffix taken off, or
 // NAME.out.
 func bzip2OutName(name string) (string, bool) {
@@ -253,20 +271,13 @@ func bzip2ToFile(t *tool, c *bzip2Config, in io.Reader, name string, info fs.Fil
 	if !guessed && !c.quiet {
 		t.rawStderr(c.prog + ": Can't guess original name for " + name + " -- using " + out + "\n")
 	}
-	if _, err := fsys.Lstat(t.abs(out)); err == nil && !c.force {
-		t.rawStderr(c.prog + ": Output file " + out + " already exists.\n")
-		c.fail(1)
-		return
-	}
-	f, err := fsys.OpenFile(t.abs(out), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		t.rawStderr(c.prog + ": Can't create output file " + out + ": " + errText(err) + ".\n")
-		c.fail(1)
+	f, ok := bzip2Create(t, c, out)
+	if !ok {
 		return
 	}
 	bw := bufio.NewWriter(f)
 	c.garbage = false
-	ok := bzip2Inflate(t, c, in, name, out, bw)
+	ok = bzip2Inflate(t, c, in, name, out, bw)
 	if ok && bw.Flush() != nil {
 		ok = false
 	}
@@ -394,18 +405,11 @@ func bzip2Compress(t *tool, c *bzip2Config, name string) {
 		return
 	}
 	out := name + ".bz2"
-	if _, err := fsys.Lstat(t.abs(out)); err == nil && !c.force {
-		t.rawStderr(c.prog + ": Output file " + out + " already exists.\n")
-		c.fail(1)
+	f, ok := bzip2Create(t, c, out)
+	if !ok {
 		return
 	}
-	f, err := fsys.OpenFile(t.abs(out), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		t.rawStderr(c.prog + ": Can't create output file " + out + ": " + errText(err) + ".\n")
-		c.fail(1)
-		return
-	}
-	ok := bzip2Deflate(t, c, in, name, f)
+	ok = bzip2Deflate(t, c, in, name, f)
 	if f.Close() != nil {
 		ok = false
 	}
