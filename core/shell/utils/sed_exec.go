@@ -550,12 +550,12 @@ func sedMatches(re regexEngine, b []byte, limit int, goOn func() bool, each func
 // sedNextChunk is how many matches the next search takes: more while they
 // come quickly, fewer when each scans far ahead (a*b\|a over a long line
 // of a's scans the rest of it for every match), so that each returns,
-// and the line's end is looked at, every few milliseconds either way.
+// and the line's end is looked at, every few tens of milliseconds either way.
 func sedNextChunk(chunk int, took time.Duration) int {
 	switch {
-	case took > 4*time.Millisecond:
+	case took > 50*time.Millisecond:
 		return max(chunk/2, 1)
-	case took < time.Millisecond:
+	case took < 10*time.Millisecond:
 		return min(2*chunk, sedMatchChunk)
 	}
 	return chunk

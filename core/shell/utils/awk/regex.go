@@ -307,11 +307,11 @@ func findAll(re *regexp.Regexp, s string, groups bool, check func()) [][]int {
 		// The next search takes more matches while they come quickly and
 		// fewer when each scans far ahead (a*b|a over a long line of a's
 		// scans the rest of it for every match), so the line's end is
-		// looked at every few milliseconds either way.
+		// looked at every few tens of milliseconds either way.
 		switch {
-		case took > 4*time.Millisecond:
+		case took > 50*time.Millisecond:
 			chunk = max(chunk/2, 1)
-		case took < time.Millisecond:
+		case took < 10*time.Millisecond:
 			chunk = min(2*chunk, 4096)
 		}
 	}
