@@ -171,7 +171,7 @@ var bypassArchives = bypassTechnique{name: "tar/gzip/unzip archives", cases: []b
 	hiddenCase("tar -cf /tmp/v.tar -C /vault internal; tar -tf /tmp/v.tar"),
 	hiddenCase("tar -cf /tmp/v.tar /vault/internal/root.key; tar -xOf /tmp/v.tar"),
 	hiddenCase("tar -cf /tmp/w.tar -C /work notes.txt && tar -xvf /tmp/w.tar -C /vault/internal; ls /vault/internal"),
-	hiddenCase("echo " + tarToHidden + " | base64 -d | tar -xzvf - -C /tmp; ls -l /tmp/l; cat /tmp/l/planted"),
+	hiddenCase("echo " + tarToHidden + " | base64 -d | tar -xzvf - -C /tmp; stat -c '%A %N' /tmp/l; cat /tmp/l/planted"),
 	hiddenCase("gzip -c /vault/internal/root.key | zcat"),
 	hiddenCase("gzip /vault/internal/root.key; ls /vault/internal"),
 	roCase("tar -cf /tmp/w.tar -C /work notes.txt && tar -xf /tmp/w.tar -C /ro"),
